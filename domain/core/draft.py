@@ -1,0 +1,56 @@
+"""The draft a decision is written into: numbers events, folds them as it goes, links causes.
+
+``decide`` implementations emit through a ``Draft`` so that rules see the state after each
+consequence (a settle loop needs that) and every event gets its seq, clause and cause.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Generic, TypeVar
+
+from .envelope import DECISION, RULE, SETUP, Envelope, Kind
+from .rng import Rng
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+class Draft(Generic[S, E]):
+    __slots__ = ("state", "envelopes", "next_seq", "rng", "_evolve")
+
+    def __init__(self, state: S, next_seq: int, rng: Rng, evolve: Callable[[S, E], S]) -> None:
+        self.state = state
+        self.envelopes: list[Envelope[E]] = []
+        self.next_seq = next_seq
+        self.rng = rng
+        self._evolve = evolve
+
+    def _emit(self, kind: Kind, event: E, seat: int | None, clause: str | None, cause: int | None) -> int:
+        seq = self.next_seq
+        self.envelopes.append(Envelope(seq=seq, kind=kind, event=event, seat=seat, clause=clause, cause=cause))
+        self.state = self._evolve(self.state, event)
+        self.next_seq = seq + 1
+        return seq
+
+    def decision(self, seat: int, event: E, clause: str | None = None, cause: int | None = None) -> int:
+        """A player's decision; returns its seq, the cause of what follows."""
+        return self._emit(DECISION, event, seat, clause, cause)
+
+    def rule(self, clause: str, cause: int | None, event: E, seat: int | None = None) -> int:
+        """An automatic consequence, citing the clause it applies and the event that caused it."""
+        return self._emit(RULE, event, seat, clause, cause)
+
+    def setup(self, clause: str, event: E, seat: int | None = None, cause: int | None = None) -> int:
+        return self._emit(SETUP, event, seat, clause, cause)
+
+    @property
+    def last_seq(self) -> int:
+        return self.next_seq - 1
+
+
+def seal(envelopes: list[Envelope[Any]], digest: str) -> list[Envelope[Any]]:
+    """Stamp the state digest on the last event of a decision."""
+    import msgspec
+
+    if envelopes:
+        envelopes[-1] = msgspec.structs.replace(envelopes[-1], digest=digest)
+    return envelopes

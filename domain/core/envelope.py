@@ -1,0 +1,54 @@
+"""The envelope every stored event travels in: position, kind, who, which clause, what caused it.
+
+The payload is the ruleset's own tagged event; ``Envelope[E]`` is generic so each ruleset has
+one decoder built once. ``digest`` (state after the event) is set at least on the last event of
+every decision; ``chain`` hash-links the record so an edited line is caught at its seq.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Generic, Literal, TypeVar
+
+import msgspec
+
+E = TypeVar("E")
+
+Kind = Literal["setup", "decision", "rule"]
+SETUP: Kind = "setup"
+DECISION: Kind = "decision"
+RULE: Kind = "rule"
+
+
+class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, omit_defaults=True):
+    seq: int
+    kind: Kind
+    event: E
+    seat: int | None = None
+    clause: str | None = None
+    cause: int | None = None
+    digest: str | None = None
+    chain: str = ""
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def canonical(obj: Any) -> bytes:
+    """Canonical JSON bytes: field order is declaration order, defaults omitted."""
+    return _encoder.encode(obj)
+
+
+def link(previous: str, envelope: Envelope[Any]) -> str:
+    """Chain hash of ``envelope`` given the previous link (the header's hash for seq 1)."""
+    body = canonical(msgspec.structs.replace(envelope, chain="")) if envelope.chain else canonical(envelope)
+    return hashlib.blake2b(previous.encode() + body, digest_size=16).hexdigest()
+
+
+def genesis(header_bytes: bytes) -> str:
+    """The link before seq 1: the hash of the record header, so a changed header breaks the chain."""
+    return hashlib.blake2b(header_bytes, digest_size=16).hexdigest()
+
+
+def state_digest(state: Any) -> str:
+    """Short digest of a whole state: a changed fold shows up even when rulings agree."""
+    return hashlib.blake2b(canonical(state), digest_size=8).hexdigest()

@@ -1,0 +1,97 @@
+"""Card definitions as data: loaded from TOML, validated by msgspec with errors naming card and field."""
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from domain.core.errors import Malformed
+
+from .vocabulary import CardType, Element
+
+
+class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One card as printed. ``invented`` lists the fields we made up (W-Q20): the seed gives few."""
+
+    number: str
+    name: str
+    type: CardType
+    elements: tuple[Element, ...]
+    lv: int
+    families: tuple[str, ...] = ()
+    STR: int = msgspec.field(default=0, name="str")
+    VIT: int = msgspec.field(default=0, name="vit")
+    AGI: int = msgspec.field(default=0, name="agi")
+    DEF: int = msgspec.field(default=0, name="def")
+    text: str = ""
+    invented: tuple[str, ...] = ()
+
+    @property
+    def is_unit(self) -> bool:
+        return self.type == "UT"
+
+
+class CardSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    card: tuple[CardDef, ...]
+
+
+def parse_card_set(text: str, source: str) -> CardSet:
+    """Parse a card-set TOML; a bad card is reported by its index and name, with the field."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise Malformed(f"not valid TOML ({exc})", source) from None
+    for index, card in enumerate(raw.get("card", [])):
+        try:
+            msgspec.convert(card, CardDef)
+        except msgspec.ValidationError as exc:
+            label = card.get("name", "?") if isinstance(card, dict) else "?"
+            raise Malformed(f"card #{index + 1} ({label}): {exc}", source) from None
+    try:
+        cards = msgspec.convert(raw, CardSet)
+    except msgspec.ValidationError as exc:
+        raise Malformed(str(exc), source) from None
+    seen: set[str] = set()
+    for card in cards.card:
+        if card.name in seen:
+            raise Malformed(f"card name {card.name!r} appears twice", source)
+        seen.add(card.name)
+        if card.lv < 0 or card.VIT < 0 or card.AGI < 0 or card.STR < 0:
+            raise Malformed(f"card {card.name!r}: LV, STR, VIT and AGI are never below 0 (W-2.3)", source)
+    return cards
+
+
+_SET_FILES = ("starter.toml",)
+
+
+@cache
+def catalog() -> dict[str, CardDef]:
+    """Every card Kifu knows for WORLFARD, by name."""
+    out: dict[str, CardDef] = {}
+    for set_file in _SET_FILES:
+        text = resources.files("domain.worlfard.data").joinpath(set_file).read_text("utf-8")
+        for card in parse_card_set(text, set_file).card:
+            out[card.name] = card
+    return out
+
+
+@cache
+def card_set_digest() -> str:
+    """Digest of the card data: a record made with other card texts is flagged on audit."""
+    h = hashlib.blake2b(digest_size=8)
+    for name in sorted(catalog()):
+        h.update(msgspec.json.encode(catalog()[name]))
+    return h.hexdigest()
+
+
+def card(name: str) -> CardDef:
+    return catalog()[name]
+
+
+def as_dict(card: CardDef) -> dict[str, Any]:
+    return msgspec.to_builtins(card)

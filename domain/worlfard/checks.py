@@ -1,0 +1,70 @@
+"""State-based checks run after every consequence until nothing more fires (a settle loop).
+
+Destruction and vanishing (W-8.3, W-8.4 with W-Q5) and losing (W-1.1): each check that fires is
+its own rule event citing the event that caused it.
+"""
+from __future__ import annotations
+
+from . import events as ev
+from .draft import WDraft
+from .stats import unit_stats
+
+MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
+
+
+def settle(draft: WDraft, cause: int) -> None:
+    for _ in range(MAX_ROUNDS):
+        if not _removals(draft, cause):
+            break
+    else:  # pragma: no cover - guard
+        raise RuntimeError("state-based checks did not settle")
+    check_losses(draft, cause)
+
+
+def _removals(draft: WDraft, cause: int) -> bool:
+    fired = False
+    for seat in (1, 2):
+        for index, unit in enumerate(draft.state.side(seat).stage):
+            if unit is None:
+                continue
+            line = index + 1
+            stats = unit_stats(draft.state, seat, line)
+            if vanishes(stats.VIT):
+                draft.rule("W-8.4", cause, ev.UnitVanished(seat=seat, line=line, card=unit.card))
+                fired = True
+            elif unit.damage >= stats.VIT:
+                draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=unit.card,
+                                                             damage=unit.damage, VIT=stats.VIT))
+                fired = True
+    return fired
+
+
+def vanishes(vit: int) -> bool:
+    """W-Q5 PROPOSAL: a unit whose current VIT is 0 vanishes (graveyard), whatever its damage;
+    otherwise damage ≥ VIT destroys it (soul)."""
+    return vit <= 0
+
+
+def check_losses(draft: WDraft, cause: int) -> bool:
+    """W-1.1: life 0 or less loses; both at once is a draw. Returns True if the match ended."""
+    state = draft.state
+    if state.outcome is not None:
+        return True
+    for seat in (1, 2):
+        side = state.side(seat)
+        if side.lost is None and side.life <= 0:
+            draft.rule("W-1.1", cause, ev.PlayerLost(seat=seat, reason=f"life {side.life}"))
+    return end_if_decided(draft, cause)
+
+
+def end_if_decided(draft: WDraft, cause: int) -> bool:
+    losers = [seat for seat in (1, 2) if draft.state.side(seat).lost is not None]
+    if not losers:
+        return False
+    if len(losers) == 2:
+        draft.rule("W-1.1", cause, ev.MatchEnded(termination="both players lost at once"))
+    else:
+        loser = losers[0]
+        draft.rule("W-1.1", cause, ev.MatchEnded(termination=draft.state.side(loser).lost or "loss",
+                                                 winner=3 - loser))
+    return True

@@ -1,0 +1,94 @@
+"""Deck lists (W-4.1): parsed from TOML, checked against the rules, and the presets we ship."""
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from domain.core.errors import InvalidDeck, Malformed
+
+from .cards import catalog
+from .vocabulary import COPIES_MAX, DECK_MAX, DECK_MIN, HEART_COUNT
+
+
+class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A registered deck: ``cards`` is the full list in order (hearts included, W-4.2)."""
+
+    name: str
+    hearts: tuple[str, ...]
+    cards: tuple[str, ...]
+
+
+class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    hearts: tuple[str, ...]
+    cards: dict[str, int]
+
+
+def parse_deck(text: str, source: str) -> DeckList:
+    """A deck file: ``name``, ``hearts = [3 names]`` and a ``[cards]`` table of name = count."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise Malformed(f"not valid TOML ({exc})", source) from None
+    try:
+        deck = msgspec.convert(raw, _DeckFile)
+    except msgspec.ValidationError as exc:
+        raise Malformed(f"deck file: {exc}", source) from None
+    cards: list[str] = []
+    for name, count in deck.cards.items():
+        if count < 1:
+            raise Malformed(f"cards.{name}: count must be at least 1, got {count}", source)
+        cards.extend([name] * count)
+    return validate(DeckList(name=deck.name, hearts=deck.hearts, cards=tuple(cards)), source)
+
+
+def validate(deck: DeckList, where: str | None = None) -> DeckList:
+    """W-4.1: 40–60 cards, at most 3 of a name, exactly 3 hearts of different names, all in the deck."""
+    known = catalog()
+    unknown = sorted({name for name in deck.cards if name not in known})
+    if unknown:
+        raise InvalidDeck("W-4.1", f"deck {deck.name!r} names unknown cards: {', '.join(unknown)}", where)
+    if not DECK_MIN <= len(deck.cards) <= DECK_MAX:
+        raise InvalidDeck("W-4.1", f"deck {deck.name!r} has {len(deck.cards)} cards; a deck has {DECK_MIN}–{DECK_MAX}", where)
+    over = sorted(name for name, n in Counter(deck.cards).items() if n > COPIES_MAX)
+    if over:
+        raise InvalidDeck("W-4.1", f"deck {deck.name!r} has more than {COPIES_MAX} copies of: {', '.join(over)}", where)
+    if len(deck.hearts) != HEART_COUNT or len(set(deck.hearts)) != HEART_COUNT:
+        raise InvalidDeck("W-4.1", f"deck {deck.name!r} must designate exactly {HEART_COUNT} hearts of different names, "
+                                   f"got {list(deck.hearts)}", where)
+    missing = [h for h in deck.hearts if h not in deck.cards]
+    if missing:
+        raise InvalidDeck("W-4.2", f"deck {deck.name!r}: hearts are taken from the deck, but it holds no {', '.join(missing)}", where)
+    return deck
+
+
+def preset_names() -> list[str]:
+    folder = resources.files("domain.worlfard.data").joinpath("decks")
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def preset(name: str) -> DeckList:
+    folder = resources.files("domain.worlfard.data").joinpath("decks")
+    path = folder.joinpath(f"{name}.toml")
+    if not path.is_file():
+        raise InvalidDeck("W-4.1", f"no preset deck {name!r}; presets: {', '.join(preset_names())}")
+    return parse_deck(path.read_text("utf-8"), f"{name}.toml")
+
+
+def normalize(decks: list[Any]) -> list[DeckList]:
+    """Accept DeckList structs or their decoded dicts (from a record header); validate each."""
+    if len(decks) != 2:
+        raise InvalidDeck("W-1.1", f"a match has two players and so two decks, got {len(decks)}")
+    out = []
+    for seat, deck in enumerate(decks, start=1):
+        if not isinstance(deck, DeckList):
+            try:
+                deck = msgspec.convert(deck, DeckList)
+            except msgspec.ValidationError as exc:
+                raise Malformed(f"deck of seat {seat}: {exc}") from None
+        out.append(validate(deck, f"seat {seat}"))
+    return out

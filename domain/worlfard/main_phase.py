@@ -1,0 +1,91 @@
+"""Main-phase decisions (W-5.2): tower setup (W-7.1), summoning (W-8.1), moving (W-8.2)."""
+from __future__ import annotations
+
+from domain.core.errors import Illegal
+
+from . import events as ev
+from .draft import WDraft
+from .geometry import adjacent, lines
+from .payment import check_payment, tower_value
+from .stats import definition
+from .vocabulary import TOWER_MAX, Phase, Status
+
+MAIN_PHASES = (Phase.MAIN1, Phase.MAIN2)
+
+
+def _require_main(draft: WDraft, clause: str, what: str) -> None:
+    if draft.state.phase not in MAIN_PHASES:
+        raise Illegal(clause, f"{what} happens in a main phase, not in {draft.state.phase.value}")
+
+
+def _require_line(line: int) -> None:
+    if line not in lines():
+        raise Illegal("W-3.2", f"there is no line {line}; lines are {lines().start}..{lines().stop - 1}")
+
+
+def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
+    _require_main(draft, "W-7.1", "tower setup")
+    _require_line(line)
+    state = draft.state
+    side = state.side(seat)
+    if state.tower_set:
+        raise Illegal("W-7.1", "a tower has already been set up this turn (once per turn)")
+    if card not in side.hand:
+        raise Illegal("W-7.1", f"card {card} is not in seat {seat}'s hand")
+    tower = side.towers[line - 1]
+    if tower.height >= TOWER_MAX:
+        raise Illegal("W-3.3", f"tower {line} already holds {TOWER_MAX} cards")
+    broken = tower.broken if tower.cards else False
+    draft.decision(seat, ev.TowerSet(seat=seat, card=card, line=line, height=tower.height + 1, broken=broken),
+                   clause="W-7.1")
+
+
+def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...]) -> None:
+    _require_main(draft, "W-8.1", "summoning")
+    _require_line(line)
+    state = draft.state
+    side = state.side(seat)
+    if card not in side.hand:
+        raise Illegal("W-8.1", f"card {card} is not in seat {seat}'s hand")
+    d = definition(state, card)
+    if not d.is_unit:
+        raise Illegal("W-8.1", f"{d.name} is a {d.type}, not a unit")
+    if side.stage[line - 1] is not None:
+        raise Illegal("W-3.3", f"stage spot {line} already holds a unit")
+    check_payment(state, seat, d.lv, towers, souls)
+    declared = draft.decision(seat, ev.SummonDeclared(seat=seat, card=card, line=line, towers=towers, souls=souls),
+                              clause="W-8.1")
+    pay(draft, seat, d.lv, towers, souls, declared)
+    draft.rule("W-8.1", declared, ev.UnitSummoned(seat=seat, card=card, line=line))
+
+
+def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:
+    """W-6.2/W-6.3: break the towers (and their keepers), send the souls to the graveyard."""
+    state = draft.state
+    heights = tuple(tower_value(state, seat, line) for line in towers)
+    paid = draft.rule("W-6.2", cause, ev.CostPaid(seat=seat, cost=cost, generated=sum(heights) + len(souls),
+                                                   towers=towers, heights=heights, souls=souls))
+    for line in towers:
+        keeper = draft.state.side(seat).stage[line - 1]
+        if keeper is not None:
+            draft.rule("W-6.3", paid, ev.KeeperBroken(seat=seat, line=line))
+
+
+def move(draft: WDraft, seat: int, line: int, to: int) -> None:
+    _require_main(draft, "W-8.2", "moving")
+    _require_line(line)
+    _require_line(to)
+    side = draft.state.side(seat)
+    unit = side.stage[line - 1]
+    if unit is None:
+        raise Illegal("W-8.2", f"there is no unit of seat {seat} on line {line}")
+    if unit.broken:
+        raise Illegal("W-8.2", "a broken unit cannot move (moving breaks it)")
+    if unit.status == Status.SLEEP:
+        raise Illegal("W-9.1", "a sleeping unit cannot move")
+    if to not in adjacent(line):
+        raise Illegal("W-8.2", f"line {to} is not adjacent to line {line} (W-Q3: left or right only)")
+    if side.stage[to - 1] is not None:
+        raise Illegal("W-8.2", f"stage spot {to} is not empty")
+    moved = draft.decision(seat, ev.UnitMoved(seat=seat, line=line, to=to), clause="W-8.2")
+    draft.rule("W-8.2", moved, ev.UnitBroken(seat=seat, line=to))

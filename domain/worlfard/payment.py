@@ -1,0 +1,87 @@
+"""Paying a cost (W-6): whole towers and souls, with no redundant source (W-6.4)."""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from domain.core.errors import Illegal
+
+from .state import State
+
+
+def tower_value(state: State, seat: int, line: int) -> int:
+    """HT for cost (W-Q13: floored at 0; HT modifiers come with effects)."""
+    return max(0, state.side(seat).towers[line - 1].height)
+
+
+def breakable(state: State, seat: int, line: int) -> bool:
+    """W-6.3: a tower breaks only whole, only while it and its keeper (if any) are ready."""
+    side = state.side(seat)
+    tower = side.towers[line - 1]
+    if not tower.cards or tower.broken:
+        return False
+    keeper = side.stage[line - 1]
+    return keeper is None or not keeper.broken
+
+
+def is_redundant_free(values: list[int], cost: int) -> bool:
+    """W-6.4: the total reaches the cost and dropping any single source would fall short."""
+    total = sum(values)
+    return total >= cost and all(total - v < cost for v in values)
+
+
+def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...]) -> int:
+    """Validate a payment and return the cost it generates; raises Illegal naming the clause."""
+    side = state.side(seat)
+    if len(set(towers)) != len(towers):
+        raise Illegal("W-6.3", f"a tower is listed twice in {list(towers)}")
+    if len(set(souls)) != len(souls):
+        raise Illegal("W-6.2", f"a soul is listed twice in {list(souls)}")
+    for line in towers:
+        if not 1 <= line <= len(side.towers):
+            raise Illegal("W-3.2", f"there is no tower line {line}")
+        tower = side.towers[line - 1]
+        if not tower.cards:
+            raise Illegal("W-6.2", f"tower spot {line} holds no tower")
+        if tower.broken:
+            raise Illegal("W-6.3", f"tower {line} is broken and cannot be broken again")
+        keeper = side.stage[line - 1]
+        if keeper is not None and keeper.broken:
+            raise Illegal("W-6.3", f"tower {line} cannot be broken while its keeper is broken")
+    for soul in souls:
+        if soul not in side.soul:
+            raise Illegal("W-6.2", f"card {soul} is not in seat {seat}'s soul")
+    values = [tower_value(state, seat, line) for line in towers] + [1] * len(souls)
+    total = sum(values)
+    if total < cost:
+        raise Illegal("W-6.1", f"the payment generates {total} but the cost is {cost}")
+    if not is_redundant_free(values, cost):
+        raise Illegal("W-6.4", f"the payment generates {total} for a cost of {cost}, and a source is redundant: "
+                               "without it the cost would still be met")
+    return total
+
+
+def payments(state: State, seat: int, cost: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows."""
+    side = state.side(seat)
+    ready = [line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line)]
+    souls = side.soul
+    for n in range(len(ready) + 1):
+        for towers in combinations(ready, n):
+            heights = [tower_value(state, seat, line) for line in towers]
+            tower_total = sum(heights)
+            if any(h == 0 for h in heights):
+                continue
+            if tower_total >= cost:
+                if is_redundant_free(heights, cost):
+                    yield towers, ()
+                continue
+            # souls are worth 1 each: with any soul, the total must equal the cost exactly
+            need = cost - tower_total
+            if need <= len(souls) and all(tower_total + need - h < cost for h in heights):
+                for chosen in combinations(souls, need):
+                    yield towers, chosen
+
+
+def can_pay(state: State, seat: int, cost: int) -> bool:
+    return next(payments(state, seat, cost), None) is not None

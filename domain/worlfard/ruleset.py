@@ -1,0 +1,31 @@
+"""WORLFARD as a ruleset: the decider functions bundled and registered under "worlfard"."""
+from __future__ import annotations
+
+from domain.core.ruleset import Ruleset, register
+
+from . import cards, decks, legal, reference, setup, view
+from .commands import Command
+from .decide import awaiting, decide
+from .events import Event
+from .evolve import evolve
+from .state import State
+
+NAME = "worlfard"
+RULES_VERSION = "1.6.0-kifu.1"   # seed v1.6.0; our interpretation revision after the dash
+
+
+def outcome(state: State):  # type: ignore[no-untyped-def]
+    return state.outcome
+
+
+def build() -> Ruleset[State, Command, Event]:
+    return Ruleset(
+        name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event,
+        initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
+        legal=legal.legal, awaiting=awaiting, outcome=outcome, view=view.view, redact=view.redact,
+        normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
+        decide_clause="W-5.6",
+    )
+
+
+register(NAME, build)

@@ -1,0 +1,127 @@
+"""What a seat may see (``view``) and how an event looks to it (``redact``).
+
+Hidden: either deck's order, the opponent's hand, face-down hearts (W-3.1, W-4.2). The judge
+(seat None) sees everything.
+"""
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.core.envelope import Envelope
+from domain.core.ruleset import Outcome
+
+from . import events as ev
+from .decide import awaiting
+from .state import HIDDEN, Combat, State
+from .stats import unit_stats
+
+
+class CardRef(msgspec.Struct, frozen=True):
+    id: int
+    name: str
+
+
+class UnitView(msgspec.Struct, frozen=True, kw_only=True):
+    card: CardRef
+    damage: int
+    broken: bool
+    status: str | None
+    STR: int
+    VIT: int
+    AGI: int
+    DEF: int
+
+
+class TowerView(msgspec.Struct, frozen=True, kw_only=True):
+    cards: tuple[CardRef, ...]
+    height: int
+    broken: bool
+
+
+class HeartView(msgspec.Struct, frozen=True, kw_only=True):
+    card: CardRef | None     # None while face-down (to a seat)
+    broken: bool
+    face_up: bool
+
+
+class SideView(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    life: int
+    deck_count: int
+    deck: tuple[CardRef, ...] | None   # the order: judge only
+    hand_count: int
+    hand: tuple[CardRef, ...] | None   # None when it is the opponent's
+    hearts: tuple[HeartView, ...]
+    soul: tuple[CardRef, ...]
+    grave: tuple[CardRef, ...]
+    seal: tuple[CardRef, ...]
+    stage: tuple[UnitView | None, ...]
+    table: tuple[CardRef | None, ...]
+    towers: tuple[TowerView, ...]
+    lost: str | None = None
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int | None
+    turn: int
+    turn_seat: int
+    phase: str
+    first_seat: int
+    awaiting: int | None
+    combat: Combat | None
+    outcome: Outcome | None
+    sides: tuple[SideView, SideView]
+
+
+def view(state: State, seat: int | None) -> View:
+    def ref(card: int) -> CardRef:
+        return CardRef(card, state.name(card))
+
+    def refs(cards: tuple[int, ...]) -> tuple[CardRef, ...]:
+        return tuple(ref(c) for c in cards)
+
+    sides = []
+    for s in (1, 2):
+        side = state.side(s)
+        mine = seat is None or seat == s
+        stage = tuple(
+            None if u is None else UnitView(card=ref(u.card), damage=u.damage, broken=u.broken,
+                                             status=u.status.value if u.status else None,
+                                             **msgspec.structs.asdict(unit_stats(state, s, i + 1)))
+            for i, u in enumerate(side.stage))
+        hearts = tuple(HeartView(card=ref(h.card) if (seat is None or h.face_up) else None,
+                                 broken=h.broken, face_up=h.face_up) for h in side.hearts)
+        sides.append(SideView(
+            seat=s, life=side.life, deck_count=len(side.deck), deck=refs(side.deck) if seat is None else None,
+            hand_count=len(side.hand), hand=refs(side.hand) if mine else None, hearts=hearts,
+            soul=refs(side.soul), grave=refs(side.grave), seal=refs(side.seal), stage=stage,
+            table=tuple(None if c is None else ref(c) for c in side.table),
+            towers=tuple(TowerView(cards=refs(t.cards), height=t.height, broken=t.broken) for t in side.towers),
+            lost=side.lost))
+    return View(seat=seat, turn=state.turn, turn_seat=state.turn_seat, phase=state.phase.value,
+                first_seat=state.first_seat, awaiting=awaiting(state), combat=state.combat,
+                outcome=state.outcome, sides=(sides[0], sides[1]))
+
+
+def _hide(cards: tuple[int, ...]) -> tuple[int, ...]:
+    return (HIDDEN,) * len(cards)
+
+
+def redact(envelope: Envelope[ev.Event], seat: int | None) -> Envelope[ev.Event]:
+    """The event as ``seat`` may see it: hidden card ids become 0 (HIDDEN); counts stay."""
+    if seat is None:
+        return envelope
+    e = envelope.event
+    match e:
+        case ev.DeckShuffled(order=order):
+            e2: ev.Event = replace(e, order=_hide(order))
+        case ev.HeartsSet(hearts=hearts):
+            e2 = replace(e, hearts=hearts[:1] + _hide(hearts[1:]))
+        case ev.CardsDrawn(seat=owner, cards=cards) | ev.HandReturned(seat=owner, cards=cards) if owner != seat:
+            e2 = replace(e, cards=_hide(cards))
+        case ev.CardDrawn(seat=owner) if owner != seat:
+            e2 = replace(e, card=HIDDEN)
+        case _:
+            return envelope
+    return replace(envelope, event=e2)
