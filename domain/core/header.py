@@ -8,7 +8,9 @@ import msgspec
 from domain.version import ENGINE_VERSION, FORMAT_VERSION
 
 
-class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Header(msgspec.Struct, frozen=True, kw_only=True):
+    """Always written in full: the magic "kifu" and the "format" must be on every record."""
+
     kifu: str = "match"
     format: int = FORMAT_VERSION
     match_id: str

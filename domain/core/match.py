@@ -38,8 +38,13 @@ class Match:
         header = Header(match_id=match_id, ruleset=ruleset.name, rules_version=ruleset.rules_version,
                         card_set=ruleset.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at)
+        return cls.start(ruleset, header)
+
+    @classmethod
+    def start(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> "Match":
+        """Run the setup of ``header`` through today's engine (also how an audit starts)."""
         match = cls(ruleset, header, ruleset.initial_state(header), [], genesis(canonical(header)))
-        draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(seed, 0), ruleset.evolve)
+        draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), ruleset.evolve)
         ruleset.begin(match.state, draft)
         match._append(seal(draft.envelopes, state_digest(draft.state)), draft.state)
         return match
@@ -103,10 +108,14 @@ class Match:
 
     def submit(self, seat: int, command: Any) -> list[Envelope[Any]]:
         envelopes, state = self.decide(seat, command)
+        self.accept(envelopes, state)
+        return envelopes
+
+    def accept(self, envelopes: list[Envelope[Any]], state: Any) -> None:
+        """Take in what ``decide`` produced (after the store saved it) without folding twice."""
         self.envelopes.extend(envelopes)
         self.state = state
         self.head = envelopes[-1].chain
-        return envelopes
 
     def _chain(self, envelopes: list[Envelope[Any]]) -> list[Envelope[Any]]:
         head = self.head

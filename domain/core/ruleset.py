@@ -57,6 +57,11 @@ class Ruleset(Generic[S, C, E]):
     normalize_decks: Callable[[list[Any]], list[Any]]    # validate deck lists (raises InvalidDeck)
     card_set_digest: Callable[[], str]
     clauses: Callable[[], dict[str, ClauseEntry]]
+    command_of: Callable[[E], C | None] = lambda event: None  # the command a decision event records
+    load_deck: Callable[[str], Any] = lambda spec: spec     # a preset name or a deck file's text path
+    presets: Callable[[], list[str]] = lambda: []
+    bots: dict[str, Callable[[int], Any]] = field(default_factory=dict)   # name -> (seed) -> bot
+    card_names: Callable[[S], Callable[[int], str]] | None = None         # for display
     decide_clause: str = ""                              # clause cited when nothing is awaited
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 

@@ -92,3 +92,17 @@ def normalize(decks: list[Any]) -> list[DeckList]:
                 raise Malformed(f"deck of seat {seat}: {exc}") from None
         out.append(validate(deck, f"seat {seat}"))
     return out
+
+
+def load(spec: str) -> DeckList:
+    """A preset name (see ``preset_names``) or the path of a deck TOML file."""
+    from pathlib import Path
+
+    path = Path(spec)
+    if spec.endswith(".toml") or path.is_file():
+        try:
+            text = path.read_text("utf-8")
+        except OSError as exc:
+            raise Malformed(f"cannot read deck file ({exc.strerror})", spec) from None
+        return parse_deck(text, spec)
+    return preset(spec)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from domain.core.ruleset import Ruleset, register
 
-from . import cards, decks, legal, reference, setup, view
+from . import bots, cards, decks, legal, reference, replay, setup, view
 from .commands import Command
 from .decide import awaiting, decide
 from .events import Event
@@ -24,7 +24,9 @@ def build() -> Ruleset[State, Command, Event]:
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
         legal=legal.legal, awaiting=awaiting, outcome=outcome, view=view.view, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
-        decide_clause="W-5.6",
+        command_of=replay.command_of, decide_clause="W-5.6",
+        load_deck=decks.load, presets=decks.preset_names, bots={"random": bots.RandomBot, "bot": bots.RandomBot},
+        card_names=lambda state: state.name,
     )
 
 

@@ -1,0 +1,1 @@
+"""The ``kifu`` command line: parse, call, print — no rules here."""

@@ -1,0 +1,42 @@
+"""The object the root group builds and hands to every subcommand: where the store is."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from domain.core.envelope import Envelope
+from domain.core.header import Header
+from domain.core.ruleset import Ruleset
+from projections.recordfile import read_record
+
+
+class Kifu:
+    def __init__(self, db: str | None) -> None:
+        self.db = db
+        self._store: Any = None
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from domain.store import MatchStore
+
+            self._store = MatchStore.open(self.db)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def load(self, source: str) -> tuple[Ruleset[Any, Any, Any], Header, list[Envelope[Any]]]:
+        """A record file if ``source`` is a path, else a match id in the store."""
+        if Path(source).exists() or source.endswith((".jsonl", ".gz")):
+            record = read_record(source)
+            return record.ruleset, record.header, record.envelopes
+        match = self.store.load(source)
+        return match.ruleset, match.header, match.envelopes
+
+
+pass_kifu = click.make_pass_decorator(Kifu)

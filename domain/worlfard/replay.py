@@ -1,0 +1,34 @@
+"""The command a decision event records: decisions are re-run from the record on audit."""
+from __future__ import annotations
+
+from . import commands as c
+from . import events as ev
+
+
+def command_of(event: ev.Event) -> c.Command | None:
+    match event:
+        case ev.OrderChosen(go_first=go_first):
+            return c.ChooseOrder(go_first=go_first)
+        case ev.MulliganTaken():
+            return c.Mulligan(redraw=True)
+        case ev.MulliganDeclined():
+            return c.Mulligan(redraw=False)
+        case ev.TowerSet(card=card, line=line):
+            return c.SetTower(card=card, line=line)
+        case ev.SummonDeclared(card=card, line=line, towers=towers, souls=souls):
+            return c.Summon(card=card, line=line, towers=towers, souls=souls)
+        case ev.UnitMoved(line=line, to=to):
+            return c.Move(line=line, to=to)
+        case ev.AttackDeclared(line=line):
+            return c.Attack(line=line)
+        case ev.TargetDeclared(line=line):
+            return c.Target(line=line)
+        case ev.BlockDeclared(line=line):
+            return c.Block(line=line)
+        case ev.EvadeDeclared():
+            return c.Evade()
+        case ev.NoDefenseDeclared():
+            return c.NoDefense()
+        case ev.PhaseLeft(to=to):
+            return c.Proceed(to=to)  # type: ignore[arg-type]
+    return None

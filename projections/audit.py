@@ -1,0 +1,99 @@
+"""Re-adjudication: re-run a record's decisions through today's engine and find the first change.
+
+The setup is re-run from the recorded header (seed, decks), then each recorded decision is
+turned back into its command and decided again; every produced event is compared with the
+recorded one (event, kind, seat, clause, cause, state digest, chain).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.core.envelope import Envelope
+from domain.core.errors import KifuError
+from domain.core.header import Header
+from domain.core.match import Match
+from domain.core.ruleset import Ruleset
+
+
+class Divergence(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    reason: str
+    clause: str | None = None
+    recorded: Any = None
+    produced: Any = None
+
+
+class AuditResult(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    events: int
+    decisions: int
+    divergence: Divergence | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def clean(self) -> bool:
+        return self.divergence is None
+
+
+def _fields(env: Envelope[Any]) -> dict[str, Any]:
+    return msgspec.to_builtins(env)
+
+
+def _compare(recorded: Envelope[Any], produced: Envelope[Any]) -> Divergence | None:
+    a, b = _fields(recorded), _fields(produced)
+    if a == b:
+        return None
+    differing = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    what = ", ".join(differing)
+    if differing == ["chain"]:
+        reason = "the chain hash differs: the record was edited (its content no longer hashes to its link)"
+    else:
+        reason = f"today's engine produces a different event ({what} differ)"
+    return Divergence(seq=recorded.seq, reason=reason, clause=recorded.clause or produced.clause,
+                      recorded=a, produced=b)
+
+
+def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelope[Any]]) -> AuditResult:
+    notes = []
+    if header.rules_version != ruleset.rules_version:
+        notes.append(f"recorded under rules {header.rules_version}, re-adjudicated under {ruleset.rules_version}")
+    if header.card_set != ruleset.card_set_digest():
+        notes.append("the card data changed since this record was made")
+    decisions = sum(1 for e in recorded if e.kind == "decision")
+
+    def result(div: Divergence | None) -> AuditResult:
+        return AuditResult(match_id=header.match_id, events=len(recorded), decisions=decisions,
+                           divergence=div, notes=tuple(notes))
+
+    try:
+        match = Match.start(ruleset, header)
+    except KifuError as exc:
+        return result(Divergence(seq=1, reason=f"today's engine cannot set this match up: {exc}"))
+    produced = list(match.envelopes)
+    position = 0
+    while True:
+        for env in produced:
+            if position >= len(recorded):
+                return result(Divergence(seq=env.seq, reason="today's engine produces an event the record lacks",
+                                         clause=env.clause, produced=_fields(env)))
+            div = _compare(recorded[position], env)
+            if div is not None:
+                return result(div)
+            position += 1
+        if position >= len(recorded):
+            return result(None)
+        decision = recorded[position]
+        if decision.kind != "decision":
+            return result(Divergence(seq=decision.seq, reason="the record has an event today's engine does not produce",
+                                     clause=decision.clause, recorded=_fields(decision)))
+        command = ruleset.command_of(decision.event)
+        if command is None or decision.seat is None:
+            return result(Divergence(seq=decision.seq, reason="this decision event names no command to re-run",
+                                     clause=decision.clause, recorded=_fields(decision)))
+        try:
+            produced = match.submit(decision.seat, command)
+        except KifuError as exc:
+            return result(Divergence(seq=decision.seq, reason=f"today's engine rejects this decision: {exc}",
+                                     clause=getattr(exc, "clause", decision.clause), recorded=_fields(decision)))
