@@ -147,8 +147,8 @@ def matches(kifu: Kifu) -> None:
     rows = kifu.store.list_matches()
     table = Table("match id", "ruleset", "players", "events", "status")
     for row in rows:
-        table.add_row(row.match_id, row.ruleset, " vs ".join(row.players), str(row.events),
-                      row.outcome or "in progress")
+        table.add_row(row.match_id, row.ruleset, " vs ".join(row.players), str(row.seq),
+                      row.outcome.describe() if row.outcome else "in progress")
     render.console().print(table)
     if not rows:
         click.echo("no matches stored yet: try `kifu play worlfard --seed 7`")
