@@ -1,0 +1,16 @@
+"""Store-level errors: what the database did, said in Kifu's terms (never an eventsourcing type)."""
+from __future__ import annotations
+
+from domain.core.errors import Conflict, KifuError
+
+
+class StoreError(KifuError):
+    """The database could not be used: unreachable, locked too long, unwritable, misconfigured."""
+
+
+class MatchExists(Conflict):
+    """A match with this id is already stored; creating it again would overwrite a record."""
+
+    def __init__(self, match_id: str, actual: int) -> None:
+        super().__init__(match_id, 0, actual)
+        self.args = (f"match {match_id} already exists (at seq {actual}); choose another id",)

@@ -1,0 +1,207 @@
+"""Fixtures for the store tests: a tiny counter game, and one store per backend.
+
+The counter game stands in for a real ruleset so the store is tested on its own: seats take
+turns adding to a total; reaching the target wins. A decision emits two events (the addition
+and its consequence), so every append is a multi-event transaction.
+
+PostgreSQL tests use ``$KIFU_TEST_PG`` (default ``postgresql://postgres@127.0.0.1:5432/test``),
+each in a fresh schema dropped afterwards. If no server answers they are skipped, saying why —
+unless ``KIFU_TEST_PG`` is set (CI sets it), then they fail: a named database must be there.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any, Callable, Iterator
+
+import msgspec
+import pytest
+
+from domain.core.draft import Draft
+from domain.core.errors import Illegal
+from domain.core.match import Match
+from domain.core.ruleset import Outcome, Ruleset, register
+from domain.store import MatchStore
+
+COUNTER = "store-test-counter"
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+# -- the counter game ---------------------------------------------------------------------------
+class Add(msgspec.Struct, frozen=True, tag="add"):
+    n: int
+
+
+class Started(msgspec.Struct, frozen=True, tag="started"):
+    target: int
+
+
+class Added(msgspec.Struct, frozen=True, tag="added"):
+    seat: int
+    n: int
+
+
+class Passed(msgspec.Struct, frozen=True, tag="passed"):
+    to: int
+
+
+class Won(msgspec.Struct, frozen=True, tag="won"):
+    seat: int
+
+
+CounterEvent = Started | Added | Passed | Won
+
+
+class Counter(msgspec.Struct, frozen=True):
+    target: int = 0
+    total: int = 0
+    turn: int = 0
+    winner: int | None = None
+
+
+def _evolve(state: Counter, event: CounterEvent) -> Counter:
+    match event:
+        case Started(target=target):
+            return msgspec.structs.replace(state, target=target)
+        case Added(n=n):
+            return msgspec.structs.replace(state, total=state.total + n)
+        case Passed(to=to):
+            return msgspec.structs.replace(state, turn=to)
+        case Won(seat=seat):
+            return msgspec.structs.replace(state, winner=seat)
+    raise TypeError(event)
+
+
+def _begin(state: Counter, draft: Draft[Counter, CounterEvent]) -> None:
+    draft.setup("C-1", Started(target=state.target))
+
+
+def _decide(state: Counter, seat: int, command: Add, draft: Draft[Counter, CounterEvent]) -> None:
+    if command.n < 1:
+        raise Illegal("C-2", "add at least 1")
+    cause = draft.decision(seat, Added(seat, command.n), clause="C-2")
+    if draft.state.total >= state.target:
+        draft.rule("C-3", cause, Won(seat))
+    else:
+        draft.rule("C-4", cause, Passed(to=1 - seat))
+
+
+def _outcome(state: Counter) -> Outcome | None:
+    return None if state.winner is None else Outcome(termination="target", winner=state.winner, clause="C-3")
+
+
+def _awaiting(state: Counter) -> int | None:
+    return None if state.winner is not None else state.turn
+
+
+def counter_ruleset() -> Ruleset[Counter, Add, CounterEvent]:
+    return Ruleset(
+        name=COUNTER, rules_version="1", command_type=Add, event_type=CounterEvent,
+        initial_state=lambda header: Counter(target=header.start or 1_000_000),
+        begin=_begin, decide=_decide, evolve=_evolve,
+        legal=lambda state, seat: [Add(1)] if _awaiting(state) == seat else [],
+        awaiting=_awaiting, outcome=_outcome,
+        view=lambda state, seat: state, redact=lambda env, seat: env,
+        normalize_decks=lambda decks: decks, card_set_digest=lambda: "counter-cards",
+        clauses=lambda: {}, decide_clause="C-0",
+    )
+
+
+COUNTER_RULESET = counter_ruleset()
+
+
+def new_match(target: int | None = None, players: tuple[str, str] = ("ann", "bob")) -> Match:
+    return Match.create(COUNTER_RULESET, match_id=str(uuid.uuid4()), seed=7, decks=[[], []],
+                        players=players, start=target)
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def counter_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counter game in the real registry for this test only (``register`` has no undo)."""
+    from domain.core import ruleset
+
+    monkeypatch.setitem(ruleset._REGISTRY, COUNTER, None)  # remembered as absent: undone after the test
+    monkeypatch.setitem(ruleset._LOADED, COUNTER, None)
+    register(COUNTER, lambda: COUNTER_RULESET)
+    del ruleset._LOADED[COUNTER]  # loaded through the registry on first use, like any ruleset
+
+
+@pytest.fixture
+def add() -> type[Add]:
+    return Add
+
+
+@pytest.fixture
+def make_match() -> Callable[..., Match]:
+    return new_match
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    """The PostgreSQL server URL. Unreachable: a skip saying why, or a failure if CI named it."""
+    import psycopg
+
+    url = os.environ.get("KIFU_TEST_PG") or DEFAULT_PG
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        reason = f"PostgreSQL at {url} is unreachable ({str(exc).strip()})"
+        if os.environ.get("KIFU_TEST_PG"):
+            pytest.fail(f"{reason}; KIFU_TEST_PG names it, so it should be running")
+        pytest.skip(f"{reason}; start it or set KIFU_TEST_PG")
+    return url
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A store URL on a fresh schema, dropped after the test, so runs never see each other."""
+    import psycopg
+
+    schema = f"kifu_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        sep = "&" if "?" in pg_server else "?"
+        yield f"{pg_server}{sep}schema={schema}"
+    finally:
+        with psycopg.connect(pg_server, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """One URL per backend; the same URL may be opened by several stores (except memory)."""
+    if request.param == "memory":
+        return "memory"
+    if request.param == "sqlite":
+        return str(tmp_path / "kifu.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared_db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A database several stores (threads, processes) can share."""
+    if request.param == "sqlite":
+        return str(tmp_path / "kifu.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def open_store() -> Iterator[Callable[[str], MatchStore]]:
+    """Opens stores on demand and closes them all after the test."""
+    opened: list[MatchStore] = []
+
+    def opener(url: str) -> MatchStore:
+        store = MatchStore.open(url, environ={})
+        opened.append(store)
+        return store
+
+    yield opener
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(db_url: str, open_store: Callable[[str], MatchStore]) -> MatchStore:
+    return open_store(db_url)
