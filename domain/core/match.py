@@ -45,7 +45,7 @@ class Match:
         """Run the setup of ``header`` through today's engine (also how an audit starts)."""
         match = cls(ruleset, header, ruleset.initial_state(header), [], genesis(canonical(header)))
         draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), ruleset.evolve)
-        ruleset.begin(match.state, draft)
+        ruleset.begin(header, match.state, draft)
         match._append(seal(draft.envelopes, state_digest(draft.state)), draft.state)
         return match
 

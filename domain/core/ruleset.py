@@ -46,7 +46,7 @@ class Ruleset(Generic[S, C, E]):
     command_type: Any
     event_type: Any
     initial_state: Callable[[Any], S]                   # (header) -> state before setup
-    begin: Callable[[S, Draft[S, E]], None]              # setup events (shuffles, hearts, coin)
+    begin: Callable[[Any, S, Draft[S, E]], None]         # (header, state, draft): setup events
     decide: Callable[[S, int, C, Draft[S, E]], None]     # raises Illegal; emits into the draft
     evolve: Callable[[S, E], S]                          # dumb fold, never validates
     legal: Callable[[S, int], list[C]]                   # every decision that seat may take now

@@ -9,6 +9,7 @@ from typing import Union
 
 import msgspec
 
+from .state import State
 from .vocabulary import Phase
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
@@ -19,6 +20,12 @@ class Ev(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 
 # -- setup ------------------------------------------------------------------------------------
+class PositionPrepared(Ev, frozen=True):
+    """A prepared position (a scenario or a fork): the whole state, taken as it is."""
+
+    state: "State"
+
+
 class DeckShuffled(Ev, frozen=True):
     seat: int
     order: tuple[int, ...]
@@ -256,7 +263,7 @@ class MatchEnded(Ev, frozen=True):
 
 
 Event = Union[
-    DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined,
+    PositionPrepared, DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined,
     HandReturned, GameBegan, TurnBegan, PhaseBegan, Recovered, DamageRemoved, HeartRecovered,
     FirstTurnSkips, CardDrawn, DeckOut, PhaseLeft, SleepRemoved, TowerSet, SummonDeclared, CostPaid,
     KeeperBroken, UnitSummoned, UnitMoved, UnitBroken, AttackDeclared, TargetDeclared, BlockDeclared,

@@ -31,6 +31,8 @@ def _set_unit(side: Side, line: int, unit: Unit | None) -> Side:
 
 def evolve(state: State, event: ev.Event) -> State:  # noqa: C901 — one flat case per event
     match event:
+        case ev.PositionPrepared(state=prepared):
+            return prepared
         case ev.DeckShuffled(seat=seat, order=order):
             return _set_side(state, seat, replace(state.side(seat), deck=order))
         case ev.HeartsSet(seat=seat, hearts=hearts):
