@@ -2,11 +2,19 @@
 
 Pure bytes in, structs out: file handling belongs to the callers. Gzip-compressed records are
 read transparently. Errors name the line and field, never a traceback.
+
+Format versions (``Header.format``) are the layout of the record, independent of any ruleset's
+rules version. A record in an older format is upcast on read, line by line, by the upcasters
+registered under the format they read (``UPCASTERS[n]`` turns format n into n + 1), so the rest
+of Kifu only ever sees the current format. Its hash chain is checked as written, then re-derived
+for the upcast lines: a break in the old chain stays a break at the same seq. A newer or unknown
+format fails with a message saying which formats this Kifu reads.
 """
 from __future__ import annotations
 
 import gzip
-from typing import Any, Iterable
+import hashlib
+from typing import Any, Callable, Iterable, NamedTuple
 
 import msgspec
 
@@ -19,6 +27,86 @@ from .ruleset import Ruleset, find_ruleset
 
 _header_decoder = msgspec.json.Decoder(Header)
 _raw_decoder = msgspec.json.Decoder()
+
+RawLine = dict[str, Any]
+
+
+class Upcaster(NamedTuple):
+    """Turns the decoded lines of a record in format ``source`` into format ``source + 1``."""
+
+    source: int
+    header: Callable[[RawLine], RawLine]
+    envelope: Callable[[RawLine], RawLine] | None = None
+    what: str = ""
+
+
+UPCASTERS: dict[int, Upcaster] = {}
+
+
+def register_upcaster(upcaster: Upcaster) -> Upcaster:
+    if upcaster.source >= FORMAT_VERSION:
+        raise ValueError(f"an upcaster reads an older format than {FORMAT_VERSION}, not {upcaster.source}")
+    UPCASTERS[upcaster.source] = upcaster
+    return upcaster
+
+
+def readable_formats() -> list[int]:
+    """The current format and every older one with a chain of upcasters up to it."""
+    out = [FORMAT_VERSION]
+    while out[0] - 1 in UPCASTERS:
+        out.insert(0, out[0] - 1)
+    return out
+
+
+def _renamed(line: RawLine, renames: dict[str, str]) -> RawLine:
+    return {renames.get(key, key): value for key, value in line.items()}
+
+
+def _format0_header(line: RawLine) -> RawLine:
+    return {**_renamed(line, {"rules": "rules_version", "engine": "engine_version"}), "format": 1}
+
+
+def _format0_envelope(line: RawLine) -> RawLine:
+    return _renamed(line, {"clause_id": "clause"})
+
+
+# Format 0 (Kifu before 0.1): the header said "rules" and "engine" where format 1 says
+# "rules_version" and "engine_version", and each envelope cited its clause as "clause_id".
+register_upcaster(Upcaster(0, _format0_header, _format0_envelope,
+                           'format 0: header "rules"/"engine", envelope "clause_id"'))
+
+
+def _check_format(raw: RawLine, where: str) -> int:
+    fmt = raw.get("format")
+    readable = readable_formats()
+    span = f"{readable[0]}..{readable[-1]}" if len(readable) > 1 else str(readable[0])
+    if not isinstance(fmt, int) or isinstance(fmt, bool):
+        raise Malformed(f"record format {fmt!r} is not a format number (this Kifu reads formats {span})", where)
+    if fmt > FORMAT_VERSION:
+        raise Malformed(f"record format {fmt} is newer than this Kifu reads (formats {span}); "
+                        "a newer Kifu wrote it: upgrade Kifu to read it", where)
+    if fmt not in readable:
+        raise Malformed(f"record format {fmt} is unknown (this Kifu reads formats {span})", where)
+    return fmt
+
+
+def _upcast(line: RawLine, fmt: int, part: str) -> RawLine:
+    for source in range(fmt, FORMAT_VERSION):
+        step = getattr(UPCASTERS[source], part)
+        if step is not None:
+            line = step(line)
+    return line
+
+
+def source_format(data: bytes) -> int | None:
+    """The format a record was written in (before upcasting), or None if it has no readable header."""
+    lines = _lines(data)
+    try:
+        raw = _raw_decoder.decode(lines[0]) if lines else None
+    except msgspec.DecodeError:
+        return None
+    fmt = raw.get("format") if isinstance(raw, dict) else None
+    return fmt if isinstance(fmt, int) else None
 
 
 def encode_record(header: Header, envelopes: Iterable[Envelope[Any]]) -> bytes:
@@ -43,10 +131,9 @@ def decode_header(line: bytes, where: str = "line 1") -> Header:
         raise Malformed(f"header is not JSON ({exc})", where) from None
     if not isinstance(raw, dict) or raw.get("kifu") != "match":
         raise Malformed('not a Kifu record (the header has no "kifu": "match")', where)
-    fmt = raw.get("format")
-    if not isinstance(fmt, int) or fmt > FORMAT_VERSION or fmt < 1:
-        raise Malformed(f"record format {fmt!r} is not one this Kifu reads (it reads 1..{FORMAT_VERSION});"
-                        " a newer Kifu wrote it", where)
+    fmt = _check_format(raw, where)
+    if fmt < FORMAT_VERSION:
+        raw = _upcast(raw, fmt, "header")
     try:
         return msgspec.convert(raw, Header)
     except msgspec.ValidationError as exc:
@@ -60,6 +147,9 @@ def decode_record(data: bytes, source: str = "record") -> tuple[Header, list[Env
         raise Malformed("empty file", source)
     header = decode_header(lines[0], f"{source}: line 1")
     ruleset = find_ruleset(header.ruleset)
+    fmt = source_format(lines[0])
+    if fmt is not None and fmt < FORMAT_VERSION:
+        return (header, _upcast_envelopes(header, lines, fmt, ruleset, source), ruleset)
     decoder = ruleset.envelope_decoder()
     envelopes: list[Envelope[Any]] = []
     for number, line in enumerate(lines[1:], start=2):
@@ -69,11 +159,50 @@ def decode_record(data: bytes, source: str = "record") -> tuple[Header, list[Env
             raise Malformed(f"event does not match the {ruleset.name} schema: {exc}", f"{source}: line {number}") from None
         except msgspec.DecodeError as exc:
             raise Malformed(f"not JSON ({exc})", f"{source}: line {number}") from None
-        expected = len(envelopes) + 1
-        if env.seq != expected:
-            raise Malformed(f"seq {env.seq} where seq {expected} was expected", f"{source}: line {number}")
+        _check_seq(env.seq, len(envelopes) + 1, f"{source}: line {number}")
         envelopes.append(env)
     return header, envelopes, ruleset
+
+
+def _check_seq(seq: int, expected: int, where: str) -> None:
+    if seq != expected:
+        raise Malformed(f"seq {seq} where seq {expected} was expected", where)
+
+
+def _raw_link(previous: str, line: RawLine) -> str:
+    """``envelope.link`` over a line as written (what every format so far has chained)."""
+    body = canonical({k: v for k, v in line.items() if k != "chain"})
+    return hashlib.blake2b(previous.encode() + body, digest_size=16).hexdigest()
+
+
+def _upcast_envelopes(header: Header, lines: list[bytes], fmt: int, ruleset: Ruleset[Any, Any, Any],
+                      source: str) -> list[Envelope[Any]]:
+    """Envelopes of an older-format record: checked against their own chain, upcast, re-chained."""
+    old_head = genesis(lines[0])
+    new_head = genesis(canonical(header))
+    intact = True
+    envelopes: list[Envelope[Any]] = []
+    for number, line in enumerate(lines[1:], start=2):
+        where = f"{source}: line {number}"
+        try:
+            raw = _raw_decoder.decode(line)
+        except msgspec.DecodeError as exc:
+            raise Malformed(f"not JSON ({exc})", where) from None
+        if not isinstance(raw, dict):
+            raise Malformed("an event line is a JSON object", where)
+        old_head = _raw_link(old_head, raw)
+        intact = intact and raw.get("chain") == old_head
+        try:
+            env = ruleset.envelope_converter(_upcast(raw, fmt, "envelope"))
+        except msgspec.ValidationError as exc:
+            raise Malformed(f"event does not match the {ruleset.name} schema (format {fmt}, upcast): {exc}",
+                            where) from None
+        _check_seq(env.seq, len(envelopes) + 1, where)
+        if intact:  # past the first broken link the old chain values stay, and stay broken
+            new_head = link(new_head, env)
+            env = msgspec.structs.replace(env, chain=new_head)
+        envelopes.append(env)
+    return envelopes
 
 
 def first_broken_link(header: Header, envelopes: list[Envelope[Any]]) -> int | None:
