@@ -68,6 +68,8 @@ def _unit_cell(unit: Any) -> Text:
         return Text("·", style="dim")
     t = Text(unit.card.name, style="bold")
     t.append(f"\nS{unit.STR} V{unit.VIT} A{unit.AGI}" + (f" D{unit.DEF}" if unit.DEF else ""))
+    if unit.skills:
+        t.append("\n" + " ".join(f"『{k}』" for k in unit.skills), style="cyan")
     flags = []
     if unit.damage:
         flags.append(f"dmg {unit.damage}")
@@ -80,10 +82,21 @@ def _unit_cell(unit: Any) -> Text:
     return t
 
 
+def _spell_cell(spell: Any) -> Text:
+    if spell is None:
+        return Text("·", style="dim")
+    t = Text(spell.card.name, style="magenta")
+    if spell.waiting:
+        t.append(" (chain)", style="yellow")
+    if spell.broken:
+        t.append(" (broken)", style="red")
+    return t
+
+
 def _tower_cell(tower: Any) -> Text:
     if not tower.height:
         return Text("·", style="dim")
-    t = Text(f"HT{tower.height} ", style="bold")
+    t = Text(f"HT{tower.HT} " if tower.HT == tower.height else f"HT{tower.HT}({tower.height}) ", style="bold")
     t.append(tower.cards[-1].name)
     if tower.broken:
         t.append(" (broken)", style="red")
@@ -111,10 +124,10 @@ def board(view: Any, players: tuple[str, str]) -> Group:
         table.add_column(f"line {line}", justify="center", min_width=10, max_width=14)
     top, bottom = view.sides[1], view.sides[0]
     table.add_row("tower2", *[_tower_cell(t) for t in top.towers])
-    table.add_row("table2", *[Text(_ref(c)) if c else Text("·", style="dim") for c in top.table])
+    table.add_row("table2", *[_spell_cell(c) for c in top.table])
     table.add_row("stage2", *[_unit_cell(u) for u in top.stage], end_section=True)
     table.add_row("stage1", *[_unit_cell(u) for u in bottom.stage])
-    table.add_row("table1", *[Text(_ref(c)) if c else Text("·", style="dim") for c in bottom.table])
+    table.add_row("table1", *[_spell_cell(c) for c in bottom.table])
     table.add_row("tower1", *[_tower_cell(t) for t in bottom.towers])
     status = Text(f"turn {view.turn}  seat {view.turn_seat}'s turn  phase {view.phase}")
     if view.awaiting:

@@ -11,6 +11,7 @@ import msgspec
 
 from domain.core.errors import Malformed
 
+from .skills import Skill
 from .vocabulary import CardType, Element
 
 
@@ -29,10 +30,19 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     DEF: int = msgspec.field(default=0, name="def")
     text: str = ""
     invented: tuple[str, ...] = ()
+    skill: tuple[Skill, ...] = ()
 
     @property
     def is_unit(self) -> bool:
         return self.type == "UT"
+
+    @property
+    def is_spell(self) -> bool:
+        return self.type != "UT"
+
+    def keywords(self) -> tuple[str, ...]:
+        """Printed keyword skills (『強襲:1』, 『防衛』, …) of a unit on the stage."""
+        return tuple(s.keyword for s in self.skill if s.keyword and s.zone == "stage")
 
 
 class CardSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -66,7 +76,7 @@ def parse_card_set(text: str, source: str) -> CardSet:
     return cards
 
 
-_SET_FILES = ("starter.toml",)
+_SET_FILES = ("starter.toml", "sample.toml")
 
 
 @cache

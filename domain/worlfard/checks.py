@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from . import events as ev
 from .draft import WDraft
-from .stats import unit_stats
+from .stats import definition, unit_stats
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
 
 def settle(draft: WDraft, cause: int) -> None:
     for _ in range(MAX_ROUNDS):
-        if not _removals(draft, cause):
+        if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
             break
     else:  # pragma: no cover - guard
         raise RuntimeError("state-based checks did not settle")
@@ -35,6 +35,22 @@ def _removals(draft: WDraft, cause: int) -> bool:
             elif unit.damage >= stats.VIT:
                 draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=unit.card,
                                                              damage=unit.damage, VIT=stats.VIT))
+                fired = True
+    return fired
+
+
+def _orphaned_spells(draft: WDraft, cause: int) -> bool:
+    """W-10.3: a Long Spell whose targets have all left goes to the graveyard."""
+    fired = False
+    on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
+    for seat in (1, 2):
+        for index, spell in enumerate(draft.state.side(seat).table):
+            if spell is None or spell.waiting or not spell.targets or definition(draft.state, spell.card).type != "LS":
+                continue
+            unit_targets = [t for t in spell.targets if t >= 1000]
+            if unit_targets and not any(t in on_stage for t in unit_targets):
+                draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat,
+                                                         line=index + 1))
                 fired = True
     return fired
 

@@ -1,4 +1,8 @@
-"""Combat (W-12): declarations, defense, damage, end processing, and when combat stops early."""
+"""Combat (W-12): declarations, defense, damage, end processing, and when combat stops early.
+
+A combat moves through steps — attack, target, react1, defend, defended, react2, damage, after —
+and ``flow.advance`` carries it through the automatic ones; a step that needs a player stops.
+"""
 from __future__ import annotations
 
 from domain.core.errors import Illegal
@@ -6,13 +10,20 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .checks import settle
 from .draft import WDraft
+from .field import Profile, profile
 from .geometry import distance, lines
-from .state import Combat, State
-from .stats import unit_stats
+from .skills import assault_bonus
+from .state import Combat, Effect, State
+from .stats import definition, unit_stats
+from .targets import unit_line
 from .vocabulary import Phase, Status, other
+
+DEFENSE = "防衛"
 
 
 def attack(draft: WDraft, seat: int, line: int) -> None:
+    from .triggers import fire
+
     state = draft.state
     if state.phase != Phase.BATTLE:
         raise Illegal("W-12.1", f"attacks are declared in the battle phase, not in {state.phase.value}")
@@ -27,47 +38,57 @@ def attack(draft: WDraft, seat: int, line: int) -> None:
         raise Illegal("W-12.1", "only a ready unit can attack")
     if unit.status == Status.SLEEP:
         raise Illegal("W-9.1", "a sleeping unit cannot attack")
-    if unit_stats(state, seat, line).AGI < 1:
+    p = unit_stats(state, seat, line)
+    if p.AGI < 1:
         raise Illegal("W-12.1", "a unit with AGI 0 cannot attack")
     declared = draft.decision(seat, ev.AttackDeclared(seat=seat, line=line, card=unit.card), clause="W-12.1")
-    if not targets(draft.state):  # W-Q11: nothing in range any more (after on-attack effects)
-        draft.rule("W-12.2", declared, ev.UnitBroken(seat=seat, line=line))
-        draft.rule("W-12.2", declared, ev.CombatEnded(reason="no stage spot within the attacker's AGI (W-Q11)"))
+    bonus = assault_bonus(p.keywords)
+    if bonus:   # W-Q4 強襲:N, distinct parameters stacking (W-2.7)
+        draft.rule("W-2.7", declared, ev.EffectAdded(effect=Effect(
+            id=draft.next_seq, target=unit.card, op="add", stat="STR", value=bonus, until="combat",
+            skill="強襲", source=unit.card)))
+    fire(draft, seat, unit.card, "attack", declared, line=line)
+
+
+def attacker_line(state: State) -> int | None:
+    combat = state.combat
+    if combat is None:
+        return None
+    where = unit_line(state, combat.attacker_card)
+    return where[1] if where is not None and where[0] == state.turn_seat else None
 
 
 def targets(state: State) -> list[tuple[int, int]]:
     """(line, distance) of every enemy stage spot within the attacker's AGI (W-12.2)."""
-    combat = state.combat
-    if combat is None:
+    a_line = attacker_line(state)
+    if a_line is None:
         return []
-    agi = unit_stats(state, state.turn_seat, combat.attacker).AGI
-    out = []
-    for target in lines():
-        d = distance(combat.attacker, target, across=True)
-        if d <= agi:
-            out.append((target, d))
-    return out
+    agi = unit_stats(state, state.turn_seat, a_line).AGI
+    return [(t, d) for t in lines() if (d := distance(a_line, t, across=True)) <= agi]
 
 
 def target(draft: WDraft, seat: int, line: int) -> None:
     state = draft.state
     combat = state.combat
-    if combat is None or combat.target is not None:
+    if combat is None or combat.step != "target":
         raise Illegal("W-12.2", "a target is declared right after an attack declaration")
     if line not in lines():
         raise Illegal("W-3.2", f"there is no line {line}")
-    agi = unit_stats(state, seat, combat.attacker).AGI
-    d = distance(combat.attacker, line, across=True)
+    a_line = attacker_line(state)
+    assert a_line is not None
+    agi = unit_stats(state, seat, a_line).AGI
+    d = distance(a_line, line, across=True)
     if d > agi:
         raise Illegal("W-12.2", f"enemy spot {line} is at distance {d}, beyond the attacker's AGI {agi}")
     declared = draft.decision(seat, ev.TargetDeclared(seat=seat, line=line, distance=d, agi=agi), clause="W-12.2")
-    draft.rule("W-12.2", declared, ev.UnitBroken(seat=seat, line=combat.attacker))
+    draft.rule("W-12.2", declared, ev.UnitBroken(seat=seat, line=a_line))
+    draft.rule("W-12.3", declared, ev.CombatStep(step="react1"))
 
 
 def blockers(state: State) -> list[tuple[int, int, int]]:
-    """(line, distance, AGI) of every unit that may block (W-12.4(a))."""
+    """(line, distance, AGI) of every unit that may block (W-12.4(a); 防衛 per W-Q4)."""
     combat = state.combat
-    if combat is None or combat.target is None:
+    if combat is None or combat.step != "defend" or combat.target is None:
         return []
     seat = other(state.turn_seat)
     out = []
@@ -75,38 +96,39 @@ def blockers(state: State) -> list[tuple[int, int, int]]:
         if unit is None or unit.broken or unit.status == Status.SLEEP:
             continue
         line = index + 1
-        agi = unit_stats(state, seat, line).AGI
+        p = unit_stats(state, seat, line)
         d = distance(line, combat.target, across=False)
-        if agi >= 1 and d <= agi:
-            out.append((line, d, agi))
+        if (p.AGI >= 1 and d <= p.AGI) or p.has(DEFENSE):
+            out.append((line, d, p.AGI))
     return out
 
 
 def evader(state: State) -> tuple[int, int, int] | None:
     """(line, AGI, attacker AGI) if the unit on the target spot may evade (W-12.4(b))."""
     combat = state.combat
-    if combat is None or combat.target is None:
+    if combat is None or combat.step != "defend" or combat.target is None:
         return None
     seat = other(state.turn_seat)
     unit = state.side(seat).stage[combat.target - 1]
-    if unit is None or unit.broken or unit.status == Status.SLEEP:
+    if unit is None or unit.broken or unit.status in (Status.SLEEP, Status.RAGE):
         return None
     agi = unit_stats(state, seat, combat.target).AGI
-    attacker_agi = unit_stats(state, state.turn_seat, combat.attacker).AGI if _on_field(state, state.turn_seat, combat.attacker_card) else 0
+    a_line = attacker_line(state)
+    attacker_agi = unit_stats(state, state.turn_seat, a_line).AGI if a_line is not None else 0
     return (combat.target, agi, attacker_agi) if agi >= attacker_agi else None
 
 
 def _require_defense(state: State) -> Combat:
     combat = state.combat
-    if combat is None or combat.target is None or combat.defended:
+    if combat is None or combat.step != "defend":
         raise Illegal("W-12.4", "there is no attack waiting for a defense declaration")
     return combat
 
 
 def block(draft: WDraft, seat: int, line: int) -> None:
     combat = _require_defense(draft.state)
-    match = next((b for b in blockers(draft.state) if b[0] == line), None)
-    if match is None:
+    found = next((b for b in blockers(draft.state) if b[0] == line), None)
+    if found is None:
         unit = draft.state.side(seat).stage[line - 1] if line in lines() else None
         if unit is None:
             raise Illegal("W-12.4", f"there is no unit of seat {seat} on line {line}")
@@ -118,16 +140,21 @@ def block(draft: WDraft, seat: int, line: int) -> None:
         d = distance(line, combat.target or 0, across=False)
         raise Illegal("W-12.4", f"the unit on line {line} has AGI {agi}; the target spot {combat.target} is at "
                                 f"distance {d}" + (" and AGI 0 cannot block" if agi == 0 else ""))
-    declared = draft.decision(seat, ev.BlockDeclared(seat=seat, line=line, distance=match[1], agi=match[2]),
+    declared = draft.decision(seat, ev.BlockDeclared(seat=seat, line=line, distance=found[1], agi=found[2]),
                               clause="W-12.4")
     unit = draft.state.side(seat).stage[line - 1]
     assert unit is not None
-    draft.rule("W-12.4", declared, ev.DefenseFixed(line=line, card=unit.card))
-    _defender_breaks(draft, declared)
+    _fix_defender(draft, declared, line, unit.card)
 
 
 def evade(draft: WDraft, seat: int) -> None:
     combat = _require_defense(draft.state)
+    assert combat.target is not None
+    occupant = draft.state.side(seat).stage[combat.target - 1]
+    if occupant is not None and occupant.status == Status.SLEEP:
+        raise Illegal("W-9.1", "a sleeping unit cannot evade")
+    if occupant is not None and occupant.status == Status.RAGE:
+        raise Illegal("W-9.5", "a raging unit cannot evade")
     ok = evader(draft.state)
     if ok is None:
         raise Illegal("W-12.4", f"no ready, awake unit on the target spot {combat.target} with AGI at least the "
@@ -137,7 +164,7 @@ def evade(draft: WDraft, seat: int) -> None:
                               clause="W-12.4")
     draft.rule("W-12.4", declared, ev.UnitBroken(seat=seat, line=line))
     draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True))
-    resolve(draft, declared)
+    draft.rule("W-12.4", declared, ev.CombatStep(step="defended"))
 
 
 def no_defense(draft: WDraft, seat: int) -> None:
@@ -146,62 +173,100 @@ def no_defense(draft: WDraft, seat: int) -> None:
     assert combat.target is not None
     unit = draft.state.side(seat).stage[combat.target - 1]
     if unit is not None:
-        draft.rule("W-12.4", declared, ev.DefenseFixed(line=combat.target, card=unit.card))
-        _defender_breaks(draft, declared)
+        _fix_defender(draft, declared, combat.target, unit.card)
     else:
         draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True))
-        resolve(draft, declared)
+        draft.rule("W-12.4", declared, ev.CombatStep(step="defended"))
 
 
-def _defender_breaks(draft: WDraft, cause: int) -> None:
+def _fix_defender(draft: WDraft, cause: int, line: int, card: int) -> None:
+    from .triggers import fire
+
+    draft.rule("W-12.4", cause, ev.DefenseFixed(line=line, card=card))
+    fire(draft, other(draft.state.turn_seat), card, "defend", cause, line=line, other=draft.state.combat.attacker_card)
+    draft.rule("W-12.4", cause, ev.CombatStep(step="defended"))
+
+
+def defender_breaks(draft: WDraft, cause: int) -> None:
+    """W-12.4: after on-defense skills, the defending unit breaks; then reaction window 2."""
     combat = draft.state.combat
-    assert combat is not None and combat.defender is not None
-    seat = other(draft.state.turn_seat)
-    unit = draft.state.side(seat).stage[combat.defender - 1]
-    if unit is not None and not unit.broken:
-        draft.rule("W-12.4", cause, ev.UnitBroken(seat=seat, line=combat.defender))
-    resolve(draft, cause)
+    assert combat is not None
+    if combat.defender_card is not None:
+        where = unit_line(draft.state, combat.defender_card)
+        if where is not None:
+            unit = draft.state.side(where[0]).stage[where[1] - 1]
+            if unit is not None and not unit.broken:
+                draft.rule("W-12.4", cause, ev.UnitBroken(seat=where[0], line=where[1]))
+    draft.rule("W-12.5", cause, ev.CombatStep(step="react2"))
 
 
-def _on_field(state: State, seat: int, card: int) -> int | None:
-    """The line a combat unit stands on now, or None if it has left the field (W-12.7)."""
-    for index, unit in enumerate(state.side(seat).stage):
-        if unit is not None and unit.card == card:
-            return index + 1
+def left_field(state: State) -> str | None:
+    """W-12.7: the combat stops if a combat unit is no longer on the field."""
+    combat = state.combat
+    if combat is None:
+        return None
+    if unit_line(state, combat.attacker_card) is None:
+        return "the attacking unit left the field"
+    if combat.defender_card is not None and unit_line(state, combat.defender_card) is None:
+        return "the defending unit left the field"
     return None
 
 
 def resolve(draft: WDraft, cause: int) -> None:
-    """W-12.6 damage and W-12.8 end processing, unless a combat unit has left (W-12.7)."""
+    """W-12.6 damage, then W-12.8 end processing: destruction, then after-combat skills."""
+    from .ops import damage_player
+    from .triggers import fire
+
     state = draft.state
     combat = state.combat
     assert combat is not None
-    attacker_seat, defender_seat = state.turn_seat, other(state.turn_seat)
-    a_line = _on_field(state, attacker_seat, combat.attacker_card)
-    if a_line is None:
-        draft.rule("W-12.7", cause, ev.CombatEnded(reason="the attacking unit left the field"))
+    reason = left_field(state)
+    if reason is not None:
+        end_combat(draft, cause, reason, clause="W-12.7")
         return
+    a_seat, a_line = unit_line(state, combat.attacker_card) or (state.turn_seat, combat.attacker)
+    a = unit_stats(state, a_seat, a_line)
     if combat.on_player:
-        a = unit_stats(state, attacker_seat, a_line)
-        hit = draft.rule("W-12.6", cause, ev.PlayerAttacked(seat=defender_seat, STR=a.STR))
-        damage_player(draft, defender_seat, a.STR, hit)
+        hit = draft.rule("W-12.6", cause, ev.PlayerAttacked(seat=other(state.turn_seat), STR=a.STR))
+        damage_player(draft, other(state.turn_seat), a.STR, hit)
     else:
         assert combat.defender_card is not None
-        d_line = _on_field(state, defender_seat, combat.defender_card)
-        if d_line is None:
-            draft.rule("W-12.7", cause, ev.CombatEnded(reason="the defending unit left the field"))
-            return
-        a = unit_stats(state, attacker_seat, a_line)
-        d = unit_stats(state, defender_seat, d_line)
-        to_defender = combat_damage(a.STR, d.DEF)
-        to_attacker = combat_damage(d.STR, a.DEF)
-        hit = draft.rule("W-12.6", cause, ev.CombatDamage(seat=defender_seat, line=d_line, card=combat.defender_card,
-                                                           amount=to_defender, STR=a.STR, DEF=d.DEF))
-        draft.rule("W-12.6", cause, ev.CombatDamage(seat=attacker_seat, line=a_line, card=combat.attacker_card,
-                                                     amount=to_attacker, STR=d.STR, DEF=a.DEF))
-        settle(draft, hit)
-    if draft.state.outcome is None:
-        draft.rule("W-12.8", cause, ev.CombatEnded(reason="combat resolved"))
+        d_seat, d_line = unit_line(state, combat.defender_card) or (other(state.turn_seat), combat.defender or 0)
+        d = unit_stats(state, d_seat, d_line)
+        to_defender = _prevented(state, d_seat, d_line, d, a) or combat_damage(a.STR, d.DEF)
+        to_attacker = _prevented(state, a_seat, a_line, a, d) or combat_damage(d.STR, a.DEF)
+        hits = []
+        for seat, line, p, amount, dealer in ((d_seat, d_line, d, to_defender, a), (a_seat, a_line, a, to_attacker, d)):
+            if isinstance(amount, str):
+                hits.append(draft.rule("W-1.2", cause, ev.DamagePrevented(seat=seat, line=line, card=p.card,
+                                                                          reason=amount)))
+            else:
+                hits.append(draft.rule("W-12.6", cause, ev.CombatDamage(seat=seat, line=line, card=p.card,
+                                                                        amount=amount, STR=dealer.STR, DEF=p.DEF)))
+        settle(draft, hits[0])
+    if draft.state.outcome is not None:
+        return
+    # W-12.8: "after combat" skills; "after combat ends" only for a unit that survived
+    for card, opponent, seat in ((combat.attacker_card, combat.defender_card, state.turn_seat),
+                                 (combat.defender_card, combat.attacker_card, other(state.turn_seat))):
+        if card is None:
+            continue
+        fire(draft, seat, card, "after_combat", cause, other=opponent or 0)
+        if unit_line(draft.state, card) is not None:
+            fire(draft, seat, card, "after_combat_survived", cause, other=opponent or 0)
+    draft.rule("W-12.8", cause, ev.CombatStep(step="after"))
+
+
+def _prevented(state: State, seat: int, line: int, receiver: Profile, dealer: Profile) -> str | None:
+    """W-1.2: "戦闘によるダメージを受けない" when its condition holds; `*` matches any value (W-2.6)."""
+    if "*" in receiver.negated:
+        return None
+    for skill in definition(state, receiver.card).skill:
+        cond = skill.condition
+        if any(op.op == "no_combat_damage" for op in skill.ops) and cond is not None and cond.opponent_has:
+            if dealer.has(cond.opponent_has):
+                return f"the opponent's combat unit has 『{cond.opponent_has}』"
+    return None
 
 
 def combat_damage(strength: int, defense: int) -> int:
@@ -209,17 +274,24 @@ def combat_damage(strength: int, defense: int) -> int:
     return max(0, strength - defense)
 
 
-def damage_player(draft: WDraft, seat: int, amount: int, cause: int) -> None:
-    """W-11.2 with W-Q6: each ready heart absorbs 1 and breaks, from the bottom up; the rest is life."""
-    if amount <= 0:
-        return
-    hearts = draft.state.side(seat).hearts
-    ready = [i for i in range(len(hearts) - 1, -1, -1) if not hearts[i].broken]
-    used = tuple(ready[:amount])
-    if used:
-        draft.rule("W-11.2", cause, ev.HeartsBroken(seat=seat, indexes=used))
-    rest = amount - len(used)
-    if rest > 0:
-        life = draft.state.side(seat).life - rest
-        lost = draft.rule("W-12.6", cause, ev.LifeLost(seat=seat, amount=rest, life=life))
-        settle(draft, lost)
+def end_combat(draft: WDraft, cause: int, reason: str, clause: str = "W-12.8") -> None:
+    """The combat ends: "until end of combat" effects end; rage on a combat unit ends (W-Q9)."""
+    state = draft.state
+    combat = state.combat
+    assert combat is not None
+    ended = draft.rule(clause, cause, ev.CombatEnded(reason=reason))
+    ids = tuple(e.id for e in draft.state.effects if e.until == "combat")
+    if ids:
+        draft.rule("W-14.1", ended, ev.EffectsEnded(ids=ids, reason="end of combat"))
+    for card in (combat.attacker_card, combat.defender_card):
+        if card is None:
+            continue
+        where = unit_line(draft.state, card)
+        if where is not None:
+            unit = draft.state.side(where[0]).stage[where[1] - 1]
+            if unit is not None and unit.status == Status.RAGE:
+                draft.rule("W-9.5", ended, ev.StatusRemoved(seat=where[0], line=where[1], status=Status.RAGE.value))
+
+
+def profile_at(state: State, seat: int, line: int) -> Profile:
+    return profile(state, seat, line)

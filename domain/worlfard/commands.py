@@ -31,12 +31,54 @@ class SetTower(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 
 class Summon(msgspec.Struct, **_opts):  # type: ignore[misc]
-    """W-8.1: cast a unit from hand to an empty stage spot, paying with whole towers and souls."""
+    """W-8.1: cast a unit from hand to an empty stage spot, paying with whole towers and souls.
+
+    ``heart``: cast the face-up top heart instead (W-11.4), paying ``heart_soul`` on top."""
 
     card: int
     line: int
     towers: tuple[int, ...] = ()
     souls: tuple[int, ...] = ()
+    heart: bool = False
+    heart_soul: int | None = None
+
+
+class Cast(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """W-10.1: cast a spell to an empty own table spot; targets are chosen now (W-10.4).
+
+    Targets: a unit or a soul/graveyard card by card id, a tower as seat*10+line, a player by seat."""
+
+    card: int
+    line: int
+    towers: tuple[int, ...] = ()
+    souls: tuple[int, ...] = ()
+    targets: tuple[int, ...] = ()
+    heart: bool = False
+    heart_soul: int | None = None
+
+
+class Activate(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """W-2.5: use activated (!) skill number ``skill`` of ``card`` in your main phase."""
+
+    card: int
+    skill: int
+    towers: tuple[int, ...] = ()
+    souls: tuple[int, ...] = ()
+    targets: tuple[int, ...] = ()
+
+
+class Pass(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """W-13.1: give up the right to cast a Short Spell in this reaction window."""
+
+
+class Choose(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """Answer a waiting skill: its target (or, for an optional skill without target, use it)."""
+
+    targets: tuple[int, ...] = ()
+
+
+class Decline(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """Do not use an optional (できる) skill (W-2.5)."""
 
 
 class Move(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -81,4 +123,5 @@ class Proceed(msgspec.Struct, **_opts):  # type: ignore[misc]
     to: Step
 
 
-Command = Union[ChooseOrder, Mulligan, SetTower, Summon, Move, Attack, Target, Block, Evade, NoDefense, Proceed]
+Command = Union[ChooseOrder, Mulligan, SetTower, Summon, Cast, Activate, Move, Attack, Target, Block, Evade,
+                NoDefense, Pass, Choose, Decline, Proceed]

@@ -1,9 +1,10 @@
-"""``decide``: route a decision to the rule that handles it. Pure; raises Illegal naming the clause."""
+"""``decide``: route a decision to the rule that handles it, then carry the rules forward until a
+seat must decide again. Pure; raises Illegal naming the clause."""
 from __future__ import annotations
 
 from domain.core.errors import Illegal
 
-from . import combat, main_phase, setup, turns
+from . import activate, combat, flow, main_phase, setup, spells, triggers, turns
 from . import commands as c
 from .draft import WDraft
 from .state import State
@@ -20,20 +21,48 @@ def awaiting(state: State) -> int | None:
         case Phase.MULLIGAN:
             first = state.first_seat
             return first if state.side(first).mulligan == "pending" else other(first)
-    combat_ = state.combat
-    if combat_ is not None and combat_.target is not None and not combat_.defended:
+    if state.choice is not None:
+        return state.choice.seat
+    if state.window is not None and not state.window.resolving:
+        return state.window.seat
+    if state.combat is not None and state.combat.step == "defend":
         return other(state.turn_seat)
     return state.turn_seat
 
 
+_PENDING = {
+    "choice": ("W-2.4", "a skill waits for its controller's choice (Choose, or Decline if optional)"),
+    "window": ("W-13.1", "a reaction window is open: cast a Short Spell or Pass"),
+    "target": ("W-12.2", "an attack was declared: the next decision is its target spot (Target)"),
+    "defend": ("W-12.4", "the defender declares Block, Evade or NoDefense"),
+}
+
+
+def _expected(state: State) -> tuple[str, tuple[type, ...]] | None:
+    """What the pending step accepts, if a step is pending."""
+    if state.choice is not None:
+        return "choice", (c.Choose, c.Decline)
+    if state.window is not None:
+        return "window", (c.Cast, c.Pass)
+    if state.combat is not None and state.combat.step == "target":
+        return "target", (c.Target,)
+    if state.combat is not None and state.combat.step == "defend":
+        return "defend", (c.Block, c.Evade, c.NoDefense)
+    return None
+
+
 def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
     phase = state.phase
-    expecting_target = state.combat is not None and state.combat.target is None
-    if expecting_target and not isinstance(command, c.Target):
-        raise Illegal("W-12.2", "an attack was declared: the next decision is its target spot (Target)")
+    pending = _expected(state)
+    if pending is not None and not isinstance(command, pending[1]):
+        raise Illegal(*_PENDING[pending[0]])
+    if pending is None and isinstance(command, (c.Choose, c.Decline, c.Pass, c.Target, c.Block, c.Evade,
+                                                c.NoDefense)):
+        raise Illegal("W-5.6", f"nothing is waiting for {type(command).__name__} now")
     match command:
         case c.ChooseOrder(go_first=go_first):
             setup.choose_order(draft, seat, go_first)
+            return
         case c.Mulligan(redraw=redraw):
             setup.mulligan(draft, seat, redraw)
         case _ if phase in (Phase.ORDER, Phase.MULLIGAN):
@@ -41,8 +70,13 @@ def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
                                    "order choice and mulligans")
         case c.SetTower(card=card, line=line):
             main_phase.set_tower(draft, seat, card, line)
-        case c.Summon(card=card, line=line, towers=towers, souls=souls):
-            main_phase.summon(draft, seat, card, line, towers, souls)
+        case c.Summon(card=card, line=line, towers=towers, souls=souls, heart=heart, heart_soul=heart_soul):
+            main_phase.summon(draft, seat, card, line, towers, souls, heart, heart_soul)
+        case c.Cast(card=card, line=line, towers=towers, souls=souls, targets=targets, heart=heart,
+                    heart_soul=heart_soul):
+            spells.cast(draft, seat, card, line, towers, souls, targets, heart, heart_soul)
+        case c.Activate(card=card, skill=skill, towers=towers, souls=souls, targets=targets):
+            activate.activate(draft, seat, card, skill, towers, souls, targets)
         case c.Move(line=line, to=to):
             main_phase.move(draft, seat, line, to)
         case c.Attack(line=line):
@@ -55,7 +89,15 @@ def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
             combat.evade(draft, seat)
         case c.NoDefense():
             combat.no_defense(draft, seat)
+        case c.Pass():
+            flow.pass_(draft, seat)
+        case c.Choose(targets=targets):
+            triggers.choose(draft, seat, targets)
+        case c.Decline():
+            triggers.decline(draft, seat)
         case c.Proceed(to=to):
             turns.proceed(draft, seat, to)
         case _:
             raise Illegal("W-1", f"unknown decision {command!r}")
+    if draft.envelopes:
+        flow.advance(draft, draft.envelopes[0].seq)

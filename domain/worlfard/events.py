@@ -9,7 +9,7 @@ from typing import Union
 
 import msgspec
 
-from .state import State
+from .state import Choice, Effect, State, Trigger, Window
 from .vocabulary import Phase
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
@@ -82,6 +82,7 @@ class Recovered(Ev, frozen=True):
     seat: int
     towers: tuple[int, ...] = ()
     units: tuple[int, ...] = ()
+    tables: tuple[int, ...] = ()
 
 
 class DamageRemoved(Ev, frozen=True):
@@ -132,6 +133,8 @@ class SummonDeclared(Ev, frozen=True):
     line: int
     towers: tuple[int, ...] = ()
     souls: tuple[int, ...] = ()
+    heart: bool = False
+    heart_soul: int | None = None
 
 
 class CostPaid(Ev, frozen=True):
@@ -153,6 +156,7 @@ class UnitSummoned(Ev, frozen=True):
     card: int
     line: int
     asleep: bool = True
+    src: str = "hand"              # hand | heart
 
 
 class UnitMoved(Ev, frozen=True):
@@ -237,8 +241,9 @@ class UnitDestroyed(Ev, frozen=True):
     seat: int
     line: int
     card: int
-    damage: int
+    damage: int = 0
     VIT: int = msgspec.field(default=0, name="vit")
+    by: str = "damage"             # damage | effect
 
 
 class UnitVanished(Ev, frozen=True):
@@ -249,6 +254,254 @@ class UnitVanished(Ev, frozen=True):
 
 class CombatEnded(Ev, frozen=True):
     reason: str
+
+
+# -- spells, skills, effects (W-10, W-13, W-14) ----------------------------------------------
+class SpellCast(Ev, frozen=True):
+    seat: int
+    card: int
+    line: int                      # the table spot
+    cost: int                      # after the element effect (W-6.5)
+    towers: tuple[int, ...] = ()
+    souls: tuple[int, ...] = ()
+    targets: tuple[int, ...] = ()
+    heart: bool = False
+    heart_soul: int | None = None
+    free: bool = False             # instant cast (W-10.5)
+
+
+class SpellPlaced(Ev, frozen=True):
+    seat: int
+    card: int
+    line: int
+    targets: tuple[int, ...] = ()
+    waiting: bool = False          # in a reaction chain (W-Q7)
+
+
+class SpellResolved(Ev, frozen=True):
+    seat: int
+    card: int
+    line: int
+
+
+class SpellFizzled(Ev, frozen=True):
+    """W-10.4: its targets can no longer be chosen correctly; it does nothing."""
+
+    seat: int
+    card: int
+    line: int
+    reason: str
+
+
+class SpellStays(Ev, frozen=True):
+    """W-10.3: a Long Spell stays on its table spot and keeps applying."""
+
+    seat: int
+    card: int
+    line: int
+    since: int
+
+
+class SpellBroken(Ev, frozen=True):
+    seat: int
+    line: int
+
+
+class CardMoved(Ev, frozen=True):
+    """A card moves between zones; to hand/deck/soul/grave/seal always the owner's (W-3.5)."""
+
+    card: int
+    src: str                       # hand | deck | soul | grave | seal | stage | table | heart
+    dst: str
+    seat: int                      # whose zone it leaves
+    line: int = 0                  # for stage and table
+
+
+class HeartCast(Ev, frozen=True):
+    """W-11.4: the face-up top heart is cast; it leaves the hearts."""
+
+    seat: int
+    card: int
+    soul: int                      # the same-element soul paid on top of the cost
+
+
+class HeartRevealed(Ev, frozen=True):
+    seat: int
+    card: int
+
+
+class SkillActivated(Ev, frozen=True):
+    seat: int
+    card: int
+    skill: int
+    towers: tuple[int, ...] = ()
+    souls: tuple[int, ...] = ()
+    targets: tuple[int, ...] = ()
+
+
+class SkillTriggered(Ev, frozen=True):
+    trigger: Trigger
+    when: str
+
+
+class ChoiceAwaited(Ev, frozen=True):
+    choice: Choice
+
+
+class TargetsChosen(Ev, frozen=True):
+    seat: int
+    targets: tuple[int, ...]
+
+
+class SkillDeclined(Ev, frozen=True):
+    seat: int
+
+
+class TriggerResolves(Ev, frozen=True):
+    """The oldest waiting trigger resolves now, with these targets (W-13.2)."""
+
+    trigger: Trigger
+    targets: tuple[int, ...] = ()
+
+
+class SkillResolved(Ev, frozen=True):
+    seat: int
+    card: int
+    skill: int
+    targets: tuple[int, ...] = ()
+
+
+class SkillFizzled(Ev, frozen=True):
+    seat: int
+    card: int
+    skill: int
+    reason: str
+    queued: bool = False           # it was the oldest waiting trigger
+
+
+class EffectAdded(Ev, frozen=True):
+    effect: Effect
+
+
+class EffectsEnded(Ev, frozen=True):
+    ids: tuple[int, ...]
+    reason: str
+
+
+class StatusGiven(Ev, frozen=True):
+    seat: int
+    line: int
+    status: str
+    replaced: str | None = None
+
+
+class StatusRemoved(Ev, frozen=True):
+    seat: int
+    line: int
+    status: str
+
+
+class RecoveryCancelled(Ev, frozen=True):
+    """W-9.3: paralysis is removed instead of the unit recovering."""
+
+    seat: int
+    line: int
+
+
+class UnitDamaged(Ev, frozen=True):
+    """Damage from a skill or spell; wave damage ignores DEF (W-14.5)."""
+
+    seat: int
+    line: int
+    card: int
+    amount: int
+    base: int = 0
+    DEF: int = msgspec.field(default=0, name="def")
+    wave: bool = False
+
+
+class PlayerDamaged(Ev, frozen=True):
+    seat: int
+    amount: int
+    wave: bool = False
+
+
+class DamagePrevented(Ev, frozen=True):
+    seat: int
+    line: int
+    card: int
+    reason: str
+
+
+class DestroyPrevented(Ev, frozen=True):
+    """W-1.2: a prohibition ("is not destroyed by spells") wins over the effect."""
+
+    seat: int
+    line: int
+    card: int
+    reason: str
+
+
+class LifeGained(Ev, frozen=True):
+    seat: int
+    amount: int
+    life: int
+
+
+class UnitRegenerated(Ev, frozen=True):
+    seat: int
+    line: int
+
+
+class UnitShifted(Ev, frozen=True):
+    """A unit moved by an effect (not a unit action, so it does not break)."""
+
+    seat: int
+    line: int
+    to: int
+
+
+class ControlGained(Ev, frozen=True):
+    """W-3.5: the controller changes; the owner never does."""
+
+    seat: int                      # the new controller
+    card: int
+    src_line: int
+    line: int
+
+
+class UnitSummonedFree(Ev, frozen=True):
+    """W-8.5 instant summon: no cost and no sleep."""
+
+    seat: int
+    card: int
+    line: int
+    src: str                       # hand | soul
+
+
+class WindowOpened(Ev, frozen=True):
+    window: Window
+
+
+class Passed(Ev, frozen=True):
+    seat: int
+
+
+class ChainResolving(Ev, frozen=True):
+    chain: tuple[int, ...]
+
+
+class WindowClosed(Ev, frozen=True):
+    step: int
+
+
+class CombatStep(Ev, frozen=True):
+    step: str
+
+
+class CardsMilled(Ev, frozen=True):
+    seat: int
+    cards: tuple[int, ...]
 
 
 # -- end of the match -------------------------------------------------------------------------
@@ -269,4 +522,10 @@ Event = Union[
     KeeperBroken, UnitSummoned, UnitMoved, UnitBroken, AttackDeclared, TargetDeclared, BlockDeclared,
     EvadeDeclared, NoDefenseDeclared, DefenseFixed, CombatDamage, PlayerAttacked, HeartsBroken,
     LifeLost, UnitDestroyed, UnitVanished, CombatEnded, PlayerLost, MatchEnded,
+    SpellCast, SpellPlaced, SpellResolved, SpellFizzled, SpellStays, SpellBroken, CardMoved, HeartCast,
+    HeartRevealed, SkillActivated, SkillTriggered, ChoiceAwaited, TargetsChosen, SkillDeclined,
+    SkillResolved, SkillFizzled, TriggerResolves, EffectAdded, EffectsEnded, StatusGiven, StatusRemoved, RecoveryCancelled,
+    UnitDamaged, PlayerDamaged, DamagePrevented, DestroyPrevented, LifeGained, UnitRegenerated,
+    UnitShifted, ControlGained, UnitSummonedFree, WindowOpened, Passed, ChainResolving, WindowClosed,
+    CombatStep, CardsMilled,
 ]

@@ -5,6 +5,7 @@ from domain.core.errors import Illegal
 
 from . import events as ev
 from .draft import WDraft
+from .state import State
 from .geometry import adjacent, lines
 from .payment import check_payment, tower_value
 from .stats import definition
@@ -40,12 +41,20 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
                    clause="W-7.1")
 
 
-def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...]) -> None:
+def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
+           heart: bool = False, heart_soul: int | None = None) -> None:
+    from .hearts import check_heart_cast, heart_cast, reveal_next
+    from .triggers import fire_summon
+
     _require_main(draft, "W-8.1", "summoning")
     _require_line(line)
     state = draft.state
     side = state.side(seat)
-    if card not in side.hand:
+    if state.choice is not None:
+        raise Illegal("W-2.4", "a skill is waiting for a choice first")
+    if heart:
+        check_heart_cast(state, seat, card, heart_soul, souls)
+    elif card not in side.hand:
         raise Illegal("W-8.1", f"card {card} is not in seat {seat}'s hand")
     d = definition(state, card)
     if not d.is_unit:
@@ -53,10 +62,17 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
     if side.stage[line - 1] is not None:
         raise Illegal("W-3.3", f"stage spot {line} already holds a unit")
     check_payment(state, seat, d.lv, towers, souls)
-    declared = draft.decision(seat, ev.SummonDeclared(seat=seat, card=card, line=line, towers=towers, souls=souls),
-                              clause="W-8.1")
+    declared = draft.decision(seat, ev.SummonDeclared(seat=seat, card=card, line=line, towers=towers, souls=souls,
+                                                      heart=heart, heart_soul=heart_soul), clause="W-8.1")
     pay(draft, seat, d.lv, towers, souls, declared)
-    draft.rule("W-8.1", declared, ev.UnitSummoned(seat=seat, card=card, line=line))
+    if heart:
+        heart_cast(draft, seat, card, heart_soul or 0, declared)
+        reveal_next(draft, seat, declared)
+    asleep = not has_haste(draft.state, seat, card, line)
+    summoned = draft.rule("W-Q4" if not asleep else "W-8.1", declared,
+                          ev.UnitSummoned(seat=seat, card=card, line=line, asleep=asleep,
+                                          src="heart" if heart else "hand"))
+    fire_summon(draft, seat, line, summoned)
 
 
 def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:
@@ -83,9 +99,23 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
         raise Illegal("W-8.2", "a broken unit cannot move (moving breaks it)")
     if unit.status == Status.SLEEP:
         raise Illegal("W-9.1", "a sleeping unit cannot move")
+    if unit.status == Status.RAGE:
+        raise Illegal("W-9.5", "a raging unit cannot move")
     if to not in adjacent(line):
         raise Illegal("W-8.2", f"line {to} is not adjacent to line {line} (W-Q3: left or right only)")
     if side.stage[to - 1] is not None:
         raise Illegal("W-8.2", f"stage spot {to} is not empty")
     moved = draft.decision(seat, ev.UnitMoved(seat=seat, line=line, to=to), clause="W-8.2")
     draft.rule("W-8.2", moved, ev.UnitBroken(seat=seat, line=to))
+
+
+def has_haste(state: "State", seat: int, card: int, line: int) -> bool:
+    """W-Q4 神速: not put to sleep when summoned — unless negated (W-14.6), so it is read on the
+    field as it would be with the unit on its spot."""
+    from .evolve import evolve
+    from .field import profile
+
+    if "神速" not in definition(state, card).keywords():
+        return False
+    placed = evolve(state, ev.UnitSummoned(seat=seat, card=card, line=line, asleep=False))
+    return profile(placed, seat, line).has("神速")

@@ -10,8 +10,10 @@ from .state import State
 
 
 def tower_value(state: State, seat: int, line: int) -> int:
-    """HT for cost (W-Q13: floored at 0; HT modifiers come with effects)."""
-    return max(0, state.side(seat).towers[line - 1].height)
+    """HT for cost: as modified by effects (W-7.5), floored at 0 (W-Q13)."""
+    from .field import tower_height
+
+    return tower_height(state, seat, line)
 
 
 def breakable(state: State, seat: int, line: int) -> bool:

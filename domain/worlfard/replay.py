@@ -15,8 +15,20 @@ def command_of(event: ev.Event) -> c.Command | None:
             return c.Mulligan(redraw=False)
         case ev.TowerSet(card=card, line=line):
             return c.SetTower(card=card, line=line)
-        case ev.SummonDeclared(card=card, line=line, towers=towers, souls=souls):
-            return c.Summon(card=card, line=line, towers=towers, souls=souls)
+        case ev.SummonDeclared(card=card, line=line, towers=towers, souls=souls, heart=heart, heart_soul=hs):
+            return c.Summon(card=card, line=line, towers=towers, souls=souls, heart=heart, heart_soul=hs)
+        case ev.SpellCast(card=card, line=line, towers=towers, souls=souls, targets=targets, heart=heart,
+                          heart_soul=hs, free=False):
+            return c.Cast(card=card, line=line, towers=towers, souls=souls, targets=targets, heart=heart,
+                          heart_soul=hs)
+        case ev.SkillActivated(card=card, skill=skill, towers=towers, souls=souls, targets=targets):
+            return c.Activate(card=card, skill=skill, towers=towers, souls=souls, targets=targets)
+        case ev.Passed():
+            return c.Pass()
+        case ev.TargetsChosen(targets=targets):
+            return c.Choose(targets=targets)
+        case ev.SkillDeclined():
+            return c.Decline()
         case ev.UnitMoved(line=line, to=to):
             return c.Move(line=line, to=to)
         case ev.AttackDeclared(line=line):

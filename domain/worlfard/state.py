@@ -21,6 +21,63 @@ class Unit(msgspec.Struct, frozen=True, omit_defaults=True):
     status: Status | None = None
 
 
+class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A spell on a table spot: an SS waiting in a chain (W-Q7) or a Long Spell that stays."""
+
+    card: int
+    targets: tuple[int, ...] = ()
+    broken: bool = False
+    since: int = 0                 # seq it began to apply (orders set-base effects, W-14.3)
+    waiting: bool = False          # cast in a reaction chain, not resolved yet
+
+
+class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A stored effect on a unit (card id), a tower (seat*10+line) or a player (seat).
+
+    ``until``: "stage" lasts while the unit stays (W-14.1); "turn" to the end of this turn;
+    "combat" to the end of the combat; "turn:N" to the end of turn N.
+    """
+
+    id: int                        # the seq that created it: later sets win (W-14.3)
+    target: int
+    op: str                        # add | set | grant | negate
+    stat: str | None = None
+    value: int = 0
+    skill: str | None = None
+    until: str = "stage"
+    source: int = 0
+
+
+class Trigger(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A triggered skill waiting to resolve, in order of occurrence (W-13.2, W-Q8)."""
+
+    seat: int                      # its controller
+    card: int                      # the source card
+    skill: int                     # index of the skill on the card
+    line: int = 0                  # where the source stood when it fired
+    other: int = 0                 # the combat opponent's card, for "相手の戦闘ユニット"
+    spell_line: int = 0            # an instantly cast spell resolving from this table spot
+
+
+class Choice(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A decision the rules wait for mid-resolution: targets for a triggered skill, or may/may not."""
+
+    seat: int
+    trigger: Trigger
+    options: tuple[int, ...] = ()
+    optional: bool = False
+
+
+class Window(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A reaction window (W-13): who has the right, how many passes in a row, the chain so far."""
+
+    step: int                      # 1 after target declaration, 2 after defense declaration
+    seat: int                      # the player with the right to cast or pass
+    passes: int = 0
+    chain: tuple[int, ...] = ()    # seat*10+line of each waiting SS, oldest first
+    resolving: bool = False
+
+
 class Tower(msgspec.Struct, frozen=True, omit_defaults=True):
     """A tower pile, bottom first; its height HT is the number of cards (W-3.3)."""
 
@@ -44,7 +101,7 @@ class Heart(msgspec.Struct, frozen=True, omit_defaults=True):
 
 Mulligan = Literal["pending", "taken", "kept"]
 _EMPTY_STAGE: tuple[Unit | None, ...] = (None,) * LINES
-_EMPTY_TABLE: tuple[int | None, ...] = (None,) * LINES
+_EMPTY_TABLE: tuple["TableSpell | None", ...] = (None,) * LINES
 _EMPTY_TOWERS: tuple[Tower, ...] = (Tower(),) * LINES
 
 
@@ -59,7 +116,7 @@ class Side(msgspec.Struct, frozen=True, omit_defaults=True):
     grave: tuple[int, ...] = ()
     seal: tuple[int, ...] = ()
     stage: tuple[Unit | None, ...] = _EMPTY_STAGE
-    table: tuple[int | None, ...] = _EMPTY_TABLE
+    table: tuple[TableSpell | None, ...] = _EMPTY_TABLE
     towers: tuple[Tower, ...] = _EMPTY_TOWERS
     mulligan: Mulligan = "pending"
     lost: str | None = None
@@ -75,6 +132,7 @@ class Combat(msgspec.Struct, frozen=True, omit_defaults=True):
     defender: int | None = None   # line of the defending unit, if unit against unit
     defender_card: int | None = None
     on_player: bool = False
+    step: str = "attack"          # attack → target → react1 → defend → react2 → damage → after
 
 
 class State(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -89,6 +147,10 @@ class State(msgspec.Struct, frozen=True, omit_defaults=True):
     tower_set: bool = False
     combat: Combat | None = None
     outcome: Outcome | None = None
+    effects: tuple[Effect, ...] = ()
+    queue: tuple[Trigger, ...] = ()
+    choice: Choice | None = None
+    window: Window | None = None
 
     def side(self, seat: int) -> Side:
         return self.sides[seat - 1]

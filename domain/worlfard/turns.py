@@ -26,9 +26,24 @@ def proceed_targets(state: State) -> tuple[str, ...]:
     options = NEXT_PHASES.get(state.phase, ())
     if state.phase == Phase.MAIN1 and is_first_turn(state):
         options = tuple(o for o in options if o != "battle")
-    if state.combat is not None:
+    if state.combat is not None or state.choice is not None or state.window is not None:
         return ()
+    if rage_forces_attack(state):   # W-Q9: no leaving the battle (or skipping it) while rage can attack
+        options = tuple(o for o in options if o == "battle")
     return options
+
+
+def rage_forces_attack(state: State) -> bool:
+    """W-9.5 with W-Q9: a raging unit that could legally attack must; not on the first turn."""
+    from .field import profile
+
+    if is_first_turn(state) or state.phase not in (Phase.MAIN1, Phase.BATTLE):
+        return False
+    for i, unit in enumerate(state.side(state.turn_seat).stage):
+        if unit is not None and unit.status == Status.RAGE and not unit.broken \
+                and profile(state, state.turn_seat, i + 1).AGI >= 1:
+            return True
+    return False
 
 
 def proceed(draft: WDraft, seat: int, to: str) -> None:
@@ -36,6 +51,10 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
     if state.combat is not None:
         raise Illegal("W-12.1", "a declared attack cannot be cancelled; finish the combat first")
     allowed = NEXT_PHASES.get(state.phase, ())
+    if state.choice is not None or state.window is not None:
+        raise Illegal("W-13.1", "finish the waiting choice or reaction window first")
+    if to != "battle" and to in allowed and rage_forces_attack(state):
+        raise Illegal("W-9.5", "a raging unit that can attack must attack first (W-Q9)")
     if to not in allowed:
         raise Illegal("W-5.2" if state.phase != Phase.BATTLE else "W-5.3",
                       f"from {state.phase.value} the turn goes to {' or '.join(allowed) or 'nowhere'}, not {to}")
@@ -53,9 +72,15 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
     began = draft.rule("W-5", cause, ev.TurnBegan(turn=turn, seat=seat))
     side = draft.state.side(seat)
     towers = tuple(i + 1 for i, t in enumerate(side.towers) if t.broken)
-    units = tuple(i + 1 for i, u in enumerate(side.stage) if u is not None and u.broken)
-    if towers or units:
-        draft.rule("W-5.1", began, ev.Recovered(seat=seat, towers=towers, units=units))
+    paralysed = tuple(i + 1 for i, u in enumerate(side.stage)
+                      if u is not None and u.broken and u.status == Status.PARALYSIS)
+    for line in paralysed:   # W-9.3 with W-Q10: the recovery is cancelled, the paralysis used up
+        draft.rule("W-9.3", began, ev.RecoveryCancelled(seat=seat, line=line))
+    units = tuple(i + 1 for i, u in enumerate(side.stage)
+                  if u is not None and u.broken and (i + 1) not in paralysed)
+    tables = tuple(i + 1 for i, t in enumerate(side.table) if t is not None and t.broken)
+    if towers or units or tables:
+        draft.rule("W-5.1", began, ev.Recovered(seat=seat, towers=towers, units=units, tables=tables))
     damaged = tuple(i + 1 for i, u in enumerate(side.stage)
                     if u is not None and u.damage and u.status != Status.POISON)
     if damaged:
@@ -73,7 +98,21 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
             end_if_decided(draft, out)
             return
         draft.rule("W-5.1", began, ev.CardDrawn(seat=seat, card=deck[0]))
-    draft.rule("W-5.1", began, ev.PhaseBegan(phase=Phase.MAIN1))
+    _start_phase_skills(draft, seat, began)
+    # the move to 1st Main comes from flow.advance, once start-phase skills have resolved
+
+
+def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
+    """<ハート> skills of the face-up heart and units' start-phase skills fire (W-11.5)."""
+    from .triggers import fire
+
+    side = draft.state.side(seat)
+    for heart in side.hearts:
+        if heart.face_up:   # only a face-up heart's text is known, so only it works (interpretation)
+            fire(draft, seat, heart.card, "start_phase", cause, zone="heart")
+    for i, unit in enumerate(side.stage):
+        if unit is not None:
+            fire(draft, seat, unit.card, "start_phase", cause, line=i + 1)
 
 
 def end_turn(draft: WDraft, cause: int) -> None:
@@ -85,4 +124,8 @@ def end_turn(draft: WDraft, cause: int) -> None:
                        if u is not None and u.status == Status.SLEEP)
         if asleep:
             draft.rule("W-9.1", end, ev.SleepRemoved(seat=seat, lines=asleep))
+    expiring = {"turn", f"turn:{state.turn}"}
+    ids = tuple(e.id for e in draft.state.effects if e.until in expiring)
+    if ids:
+        draft.rule("W-5.5", end, ev.EffectsEnded(ids=ids, reason="end of turn"))
     begin_turn(draft, state.turn + 1, other(state.turn_seat), end)

@@ -5,6 +5,8 @@ Hidden: either deck's order, the opponent's hand, face-down hearts (W-3.1, W-4.2
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import msgspec
 from msgspec.structs import replace
 
@@ -14,6 +16,7 @@ from domain.core.ruleset import Outcome
 from . import events as ev
 from .decide import awaiting
 from .state import HIDDEN, Combat, State
+from .field import tower_height
 from .stats import unit_stats
 
 
@@ -31,12 +34,21 @@ class UnitView(msgspec.Struct, frozen=True, kw_only=True):
     VIT: int
     AGI: int
     DEF: int
+    skills: tuple[str, ...] = ()
+
+
+class SpellView(msgspec.Struct, frozen=True, kw_only=True):
+    card: CardRef
+    targets: tuple[int, ...] = ()
+    broken: bool = False
+    waiting: bool = False
 
 
 class TowerView(msgspec.Struct, frozen=True, kw_only=True):
     cards: tuple[CardRef, ...]
     height: int
     broken: bool
+    HT: int = 0                  # the height as modified by effects (W-7.5)
 
 
 class HeartView(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,7 +69,7 @@ class SideView(msgspec.Struct, frozen=True, kw_only=True):
     grave: tuple[CardRef, ...]
     seal: tuple[CardRef, ...]
     stage: tuple[UnitView | None, ...]
-    table: tuple[CardRef | None, ...]
+    table: tuple[SpellView | None, ...]
     towers: tuple[TowerView, ...]
     lost: str | None = None
 
@@ -85,23 +97,30 @@ def view(state: State, seat: int | None) -> View:
     for s in (1, 2):
         side = state.side(s)
         mine = seat is None or seat == s
-        stage = tuple(
-            None if u is None else UnitView(card=ref(u.card), damage=u.damage, broken=u.broken,
-                                             status=u.status.value if u.status else None,
-                                             **msgspec.structs.asdict(unit_stats(state, s, i + 1)))
-            for i, u in enumerate(side.stage))
+        stage = tuple(None if u is None else _unit_view(state, s, i + 1, ref) for i, u in enumerate(side.stage))
         hearts = tuple(HeartView(card=ref(h.card) if (seat is None or h.face_up) else None,
                                  broken=h.broken, face_up=h.face_up) for h in side.hearts)
         sides.append(SideView(
             seat=s, life=side.life, deck_count=len(side.deck), deck=refs(side.deck) if seat is None else None,
             hand_count=len(side.hand), hand=refs(side.hand) if mine else None, hearts=hearts,
             soul=refs(side.soul), grave=refs(side.grave), seal=refs(side.seal), stage=stage,
-            table=tuple(None if c is None else ref(c) for c in side.table),
-            towers=tuple(TowerView(cards=refs(t.cards), height=t.height, broken=t.broken) for t in side.towers),
+            table=tuple(None if t is None else SpellView(card=ref(t.card), targets=t.targets, broken=t.broken,
+                                                          waiting=t.waiting) for t in side.table),
+            towers=tuple(TowerView(cards=refs(t.cards), height=t.height, broken=t.broken,
+                                   HT=tower_height(state, s, i + 1)) for i, t in enumerate(side.towers)),
             lost=side.lost))
     return View(seat=seat, turn=state.turn, turn_seat=state.turn_seat, phase=state.phase.value,
                 first_seat=state.first_seat, awaiting=awaiting(state), combat=state.combat,
                 outcome=state.outcome, sides=(sides[0], sides[1]))
+
+
+def _unit_view(state: State, seat: int, line: int, ref: "Callable[[int], CardRef]") -> UnitView:
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None
+    p = unit_stats(state, seat, line)
+    return UnitView(card=ref(unit.card), damage=unit.damage, broken=unit.broken,
+                    status=unit.status.value if unit.status else None, STR=p.STR, VIT=p.VIT, AGI=p.AGI,
+                    DEF=p.DEF, skills=tuple(sorted(p.keywords)))
 
 
 def _hide(cards: tuple[int, ...]) -> tuple[int, ...]:

@@ -1,0 +1,257 @@
+"""What applies on the field right now: every unit's parameters and skills, every tower's HT.
+
+Computed once per state (states are immutable, so the answer is cached by identity):
+- stored effects (from triggers and spells), ordered by the seq that made them;
+- "keeps giving" static skills of towers (top card only, HT-gated, W-2.5/W-7.2), Long Spells on
+  the table and units on the stage, which last only while their source and conditions hold
+  (W-14.1) and are recomputed whenever anything changes (W-14.2);
+- the element effect of a keeper's tower (W-7.3).
+Parameters layer as W-14.3 says: set-base effects first (the latest wins), then add/subtract;
+STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-14.6, W-9.4).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+from .cards import CardDef, card as card_def
+from .skills import Op, Skill, keyword_matches
+from .state import State
+from .vocabulary import LINES, Status
+
+STATS = ("STR", "VIT", "AGI", "DEF")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A unit as it is now: parameters after every effect, and the skills it has."""
+
+    card: int
+    STR: int
+    VIT: int
+    AGI: int
+    DEF: int
+    keywords: frozenset[str]
+    negated: frozenset[str]       # skill names negated ("*" = all, as by curse)
+
+    def has(self, pattern: str) -> bool:
+        return any(keyword_matches(k, pattern) for k in self.keywords)
+
+    def skill_active(self, name: str) -> bool:
+        return "*" not in self.negated and name not in self.negated
+
+
+@dataclass
+class _Acc:
+    sets: list[tuple[int, str, int]] = dc_field(default_factory=list)
+    adds: dict[str, int] = dc_field(default_factory=dict)
+    grants: set[str] = dc_field(default_factory=set)
+    negates: set[str] = dc_field(default_factory=set)
+
+    def apply(self, ts: int, op: Op | str, stat: str | None, value: int, skill: str | None) -> None:
+        kind = op if isinstance(op, str) else op.op
+        if kind == "set" and stat:
+            self.sets.append((ts, stat, value))
+        elif kind == "add" and stat:
+            self.adds[stat] = self.adds.get(stat, 0) + value
+        elif kind == "grant" and skill:
+            self.grants.add(skill)
+        elif kind == "negate" and skill:
+            self.negates.add(skill)
+
+
+class Field:
+    """Profiles of every unit and the modified HT of every tower, for one state."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.units: dict[tuple[int, int], Profile] = {}
+        self.ht: dict[tuple[int, int], int] = {}
+        self._compute()
+
+    def _compute(self) -> None:
+        state = self.state
+        acc: dict[int, _Acc] = {}
+        ht_base: dict[tuple[int, int], int] = {}
+        ht_static: dict[tuple[int, int], int] = {}
+        where: dict[int, tuple[int, int]] = {}
+        for seat in (1, 2):
+            side = state.side(seat)
+            for i, unit in enumerate(side.stage):
+                if unit is not None:
+                    where[unit.card] = (seat, i + 1)
+                    acc[unit.card] = _Acc()
+            for i, tower in enumerate(side.towers):
+                ht_base[(seat, i + 1)] = tower.height
+        # stored effects
+        for eff in state.effects:
+            if eff.target >= 1000:
+                a = acc.get(eff.target)
+                if a is not None:
+                    a.apply(eff.id, eff.op, eff.stat, eff.value, eff.skill)
+            elif eff.target >= 10 and eff.stat == "HT" and eff.op == "add":
+                key = (eff.target // 10, eff.target % 10)
+                ht_base[key] = ht_base.get(key, 0) + eff.value
+        # curse and stored negations decide which units' own skills work
+        negated: dict[int, set[str]] = {}
+        for card, a in acc.items():
+            seat, line = where[card]
+            unit = state.side(seat).stage[line - 1]
+            n = set(a.negates)
+            if unit is not None and unit.status == Status.CURSE:
+                n.add("*")
+            negated[card] = n
+        # static tower skills: top card only, gated by the HT (read with stored modifiers, W-Q13)
+        for seat in (1, 2):
+            side = state.side(seat)
+            for i, tower in enumerate(side.towers):
+                top = tower.top
+                if top is None:
+                    continue
+                line = i + 1
+                for skill in _defn(state, top).skill:
+                    if skill.zone != "tower" or not skill.static:
+                        continue
+                    if not self._tower_condition(skill, seat, line, ht_base):
+                        continue
+                    for op in skill.ops:
+                        if op.who == "keeper":
+                            keeper = side.stage[i]
+                            if keeper is not None:
+                                acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
+                        elif op.who == "front_tower" and op.stat == "HT":
+                            key = (3 - seat, line)
+                            ht_static[key] = ht_static.get(key, 0) + op.value
+        # Long Spells on the table
+        for seat in (1, 2):
+            for spell in state.side(seat).table:
+                if spell is None or spell.waiting:
+                    continue
+                for skill in _defn(state, spell.card).skill:
+                    if skill.zone != "table" or not skill.static:
+                        continue
+                    for op in skill.ops:
+                        for card in self._recipients(op, seat, None, spell.targets, where, negated):
+                            acc[card].apply(spell.since, op, op.stat, op.value, op.skill)
+        # static skills of units on the stage (a negated or cursed source gives nothing)
+        for card, (seat, line) in list(where.items()):
+            for skill in _defn(state, card).skill:
+                if skill.zone != "stage" or not skill.static or skill.condition is not None:
+                    continue
+                if not _active(negated[card], skill):
+                    continue
+                for op in skill.ops:
+                    for target in self._recipients(op, seat, card, (), where, negated):
+                        acc[target].apply(0, op, op.stat, op.value, op.skill)
+        for key, h in ht_base.items():
+            self.ht[key] = max(0, h + ht_static.get(key, 0))
+        for card, (seat, line) in where.items():
+            self.units[(seat, line)] = self._profile(card, seat, line, acc[card], negated[card])
+
+    def _tower_condition(self, skill: Skill, seat: int, line: int, ht: dict[tuple[int, int], int]) -> bool:
+        cond = skill.condition
+        if cond is None:
+            return True
+        height = max(0, ht.get((seat, line), 0))
+        if cond.ht_min is not None and height < cond.ht_min:
+            return False
+        if cond.ht_max is not None and height > cond.ht_max:
+            return False
+        side = self.state.side(seat)
+        if cond.keeper and side.stage[line - 1] is None:
+            return False
+        if cond.element_lines:
+            for n in (line - 1, line, line + 1):
+                if 1 <= n <= LINES and not _line_has_element(self.state, seat, n, cond.element_lines):
+                    return False
+        return True
+
+    def _recipients(self, op: Op, seat: int, source: int | None, targets: tuple[int, ...],
+                    where: dict[int, tuple[int, int]], negated: dict[int, set[str]]) -> list[int]:
+        if op.op not in ("add", "set", "grant", "negate") or op.stat == "HT":
+            return []
+        match op.who:
+            case "self":
+                return [source] if source is not None and source in where else []
+            case "target":
+                return [c for c in targets if c in where]
+            case "own_units" | "enemy_units":
+                side = seat if op.who == "own_units" else 3 - seat
+                out = []
+                for card, (s, _) in where.items():
+                    if s == side and (op.family is None or op.family in _defn(self.state, card).families):
+                        out.append(card)
+                return out
+        return []
+
+    def _profile(self, card: int, seat: int, line: int, a: _Acc, negated: set[str]) -> Profile:
+        d = _defn(self.state, card)
+        values = {"STR": d.STR, "VIT": d.VIT, "AGI": d.AGI, "DEF": d.DEF}
+        for _, stat, value in sorted(a.sets, key=lambda s: s[0]):   # W-14.3: latest set wins
+            values[stat] = value
+        for stat, value in a.adds.items():
+            if stat in values:
+                values[stat] += value
+        values["VIT"] += keeper_bonus(self.state, seat, line, card)
+        keywords = set(d.keywords()) | a.grants
+        if "*" in negated:
+            keywords = set()
+        else:
+            keywords -= negated
+        return Profile(card=card, STR=max(0, values["STR"]), VIT=max(0, values["VIT"]),
+                       AGI=max(0, values["AGI"]), DEF=values["DEF"],
+                       keywords=frozenset(keywords), negated=frozenset(negated))
+
+
+def _defn(state: State, card: int) -> CardDef:
+    return card_def(state.name(card))
+
+
+def _active(negated: set[str], skill: Skill) -> bool:
+    return "*" not in negated and not (skill.keyword and skill.keyword in negated)
+
+
+def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
+    """A line "has" an element when a card on any of its spots has it (W-14.4)."""
+    side = state.side(seat)
+    unit = side.stage[line - 1]
+    if unit is not None and element in _defn(state, unit.card).elements:
+        return True
+    tower = side.towers[line - 1]
+    if tower.top is not None and element in _defn(state, tower.top).elements:
+        return True
+    spell = side.table[line - 1]
+    return spell is not None and element in _defn(state, spell.card).elements
+
+
+def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
+    """W-7.3: a keeper that has its tower's element gets [VIT+1] while it stays there."""
+    top = state.side(seat).towers[line - 1].top
+    if top is None:
+        return 0
+    tower_elements = _defn(state, top).elements
+    return 1 if any(e in tower_elements for e in _defn(state, unit_card).elements) else 0
+
+
+_cache: list[Field] = []
+
+
+def field_of(state: State) -> Field:
+    """The field for ``state``, computed once: states are immutable, so identity is enough."""
+    for f in _cache:
+        if f.state is state:
+            return f
+    f = Field(state)
+    _cache.insert(0, f)
+    del _cache[4:]
+    return f
+
+
+def profile(state: State, seat: int, line: int) -> Profile:
+    p = field_of(state).units.get((seat, line))
+    assert p is not None, f"no unit of seat {seat} on line {line}"
+    return p
+
+
+def tower_height(state: State, seat: int, line: int) -> int:
+    """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
+    return field_of(state).ht.get((seat, line), 0)

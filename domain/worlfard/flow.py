@@ -1,0 +1,94 @@
+"""Carrying the rules forward after every decision until a player must decide again.
+
+The settle loop of the match: waiting triggers resolve in order (W-13.2), a closed reaction
+chain resolves newest first (W-13.1), and a combat moves through its automatic steps (W-12).
+Every step is a rule event; the loop stops where the rules wait for a seat.
+"""
+from __future__ import annotations
+
+from . import combat, events as ev
+from .draft import WDraft
+from .spells import resolve_spell
+from .state import Window
+from .triggers import process_next
+from .vocabulary import Phase, other
+
+MAX_STEPS = 10_000   # loop guard: a flow that never waits is a bug, not a hang
+
+
+def advance(draft: WDraft, cause: int) -> None:
+    for _ in range(MAX_STEPS):
+        state = draft.state
+        if state.outcome is not None or state.choice is not None:
+            return
+        window = state.window
+        if window is not None and window.resolving:
+            if window.chain:
+                ref = window.chain[-1]
+                resolve_spell(draft, ref // 10, ref % 10, cause)
+            else:
+                _close_window(draft, cause, window)
+            continue
+        if state.queue:
+            process_next(draft, cause)
+            continue
+        if window is not None:
+            if window.passes >= 2:   # W-13.1: both players passed in succession
+                if window.chain:
+                    draft.rule("W-13.1", cause, ev.ChainResolving(chain=window.chain))
+                else:
+                    _close_window(draft, cause, window)
+                continue
+            return
+        c = state.combat
+        if c is None:
+            if state.phase == Phase.START:   # W-5.1: the start phase ends by itself
+                draft.rule("W-5.1", cause, ev.PhaseBegan(phase=Phase.MAIN1))
+            return
+        reason = combat.left_field(state)
+        if reason is not None:
+            combat.end_combat(draft, cause, reason, clause="W-12.7")
+            continue
+        match c.step:
+            case "attack":
+                if not combat.targets(state):   # W-Q11: nothing in range any more
+                    a_line = combat.attacker_line(state)
+                    if a_line is not None:
+                        draft.rule("W-Q11", cause, ev.UnitBroken(seat=state.turn_seat, line=a_line))
+                    combat.end_combat(draft, cause, "no stage spot within the attacker's AGI", clause="W-Q11")
+                else:
+                    draft.rule("W-12.2", cause, ev.CombatStep(step="target"))
+                    return
+            case "react1":
+                draft.rule("W-12.3", cause, ev.WindowOpened(window=Window(step=1, seat=state.turn_seat)))
+                return
+            case "defended":
+                combat.defender_breaks(draft, cause)
+            case "react2":
+                draft.rule("W-12.5", cause, ev.WindowOpened(window=Window(step=2, seat=other(state.turn_seat))))
+                return
+            case "damage":
+                combat.resolve(draft, cause)
+            case "after":
+                combat.end_combat(draft, cause, "combat resolved")
+            case _:   # "target" and "defend" wait for a player
+                return
+    raise RuntimeError("the rules did not come to rest")  # pragma: no cover
+
+
+def _close_window(draft: WDraft, cause: int, window: Window) -> None:
+    draft.rule("W-13.1", cause, ev.WindowClosed(step=window.step))
+    if draft.state.combat is not None:
+        draft.rule("W-12.4" if window.step == 1 else "W-12.6", cause,
+                   ev.CombatStep(step="defend" if window.step == 1 else "damage"))
+
+
+def pass_(draft: WDraft, seat: int) -> None:
+    from domain.core.errors import Illegal
+
+    window = draft.state.window
+    if window is None or window.resolving:
+        raise Illegal("W-13.1", "there is no reaction window open")
+    if window.seat != seat:
+        raise Illegal("W-13.1", f"seat {window.seat} has the right to cast or pass now")
+    draft.decision(seat, ev.Passed(seat=seat), clause="W-13.1")

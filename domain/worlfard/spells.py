@@ -1,0 +1,178 @@
+"""Spells (W-10): casting to a table spot, paying (W-6, element effect W-6.5), resolving,
+Long Spells staying, and instant casts (W-10.5)."""
+from __future__ import annotations
+
+from domain.core.errors import Illegal
+
+from . import events as ev
+from .cards import CardDef, card as card_def
+from .draft import WDraft
+from .hearts import check_heart_cast, heart_cast, reveal_next
+from .main_phase import pay
+from .ops import Context, apply_skill
+from .payment import can_pay, check_payment, payments
+from .skills import Skill
+from .state import State, Trigger
+from .targets import options, still_correct
+from .vocabulary import Phase
+
+
+def definition(state: State, card: int) -> CardDef:
+    return card_def(state.name(card))
+
+
+def spell_skill(d: CardDef) -> tuple[int, Skill] | None:
+    """The ○ skill (W-2.5); a Long Spell may have none."""
+    for index, skill in enumerate(d.skill):
+        if skill.mark == "○":
+            return index, skill
+    return None
+
+
+def targeting_skill(d: CardDef) -> Skill | None:
+    """The skill whose 【…】 is chosen at cast: the ○ skill, or a Long Spell's lasting one."""
+    for skill in d.skill:
+        if skill.target is not None and (skill.mark == "○" or (skill.zone == "table" and skill.static)):
+            return skill
+    return None
+
+
+def extra_cost(d: CardDef) -> int:
+    """{コスト:〔n〕} on the spell skill: paid on top of the LV, even when cast instantly (W-10.5)."""
+    found = spell_skill(d)
+    return found[1].cost if found else 0
+
+
+def element_discount(state: State, seat: int, card: int, line: int) -> int:
+    """W-6.5: 1 less when the top card of the tower on the table spot's line shares an element."""
+    top = state.side(seat).towers[line - 1].top
+    if top is None:
+        return 0
+    return 1 if set(definition(state, top).elements) & set(definition(state, card).elements) else 0
+
+
+def spell_cost(state: State, seat: int, card: int, line: int) -> int:
+    d = definition(state, card)
+    return max(0, d.lv - element_discount(state, seat, card, line)) + extra_cost(d)
+
+
+def may_cast_now(state: State, seat: int, d: CardDef) -> str | None:
+    """Why ``seat`` may not cast ``d`` now (W-10.2), or None if it may."""
+    window = state.window
+    if window is not None:
+        if window.resolving or window.seat != seat:
+            return "W-13.1"
+        return None if d.type == "SS" else "W-10.2"
+    if state.phase in (Phase.MAIN1, Phase.MAIN2) and state.turn_seat == seat and state.combat is None \
+            and state.choice is None:
+        return None
+    return "W-10.2"
+
+
+def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
+         targets: tuple[int, ...], heart: bool, heart_soul: int | None) -> None:
+    state = draft.state
+    side = state.side(seat)
+    if heart:
+        check_heart_cast(state, seat, card, heart_soul, souls)
+    elif card not in side.hand:
+        raise Illegal("W-10.1", f"card {card} is not in seat {seat}'s hand")
+    d = definition(state, card)
+    if not d.is_spell:
+        raise Illegal("W-10.1", f"{d.name} is a unit: summon it (W-8.1)")
+    clause = may_cast_now(state, seat, d)
+    if clause is not None:
+        what = "only a Short Spell, by the player with the right" if state.window else "in your own main phase"
+        raise Illegal(clause, f"{d.name} ({d.type}) cannot be cast now: {what}")
+    if not 1 <= line <= len(side.table):
+        raise Illegal("W-3.2", f"there is no table spot {line}")
+    if side.table[line - 1] is not None:
+        raise Illegal("W-3.3", f"table spot {line} already holds a spell")
+    check_targets(state, seat, card, d, targets)
+    cost = spell_cost(state, seat, card, line)
+    check_payment(state, seat, cost, towers, souls)
+    cast_seq = draft.decision(seat, ev.SpellCast(seat=seat, card=card, line=line, cost=cost, towers=towers, souls=souls,
+                                                 targets=targets, heart=heart, heart_soul=heart_soul), clause="W-10.1")
+    pay(draft, seat, cost, towers, souls, cast_seq)
+    if heart:
+        heart_cast(draft, seat, card, heart_soul or 0, cast_seq)
+        reveal_next(draft, seat, cast_seq)
+    waiting = draft.state.window is not None
+    draft.rule("W-Q7" if waiting else "W-10.1", cast_seq,
+               ev.SpellPlaced(seat=seat, card=card, line=line, targets=targets, waiting=waiting))
+    if not waiting:   # W-13.3: in a main phase each cast resolves at once
+        resolve_spell(draft, seat, line, cast_seq)
+
+
+def check_targets(state: State, seat: int, card: int, d: CardDef, targets: tuple[int, ...]) -> None:
+    skill = targeting_skill(d)
+    if skill is None:
+        if targets:
+            raise Illegal("W-10.4", f"{d.name} takes no target")
+        return
+    assert skill.target is not None
+    valid = options(state, skill, seat, card)
+    if not valid:
+        raise Illegal("W-10.4", f"{d.name} needs a target and none can be chosen now")
+    if len(targets) != skill.target.count or any(t not in valid for t in targets):
+        raise Illegal("W-10.4", f"{d.name}: {list(targets)} is not a correct choice of {skill.target.count} "
+                                f"target(s); correct: {valid[:12]}")
+
+
+def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
+    """Resolve the spell on ``seat``'s table spot ``line``: re-check targets (W-10.4), apply the
+    spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
+    spell = draft.state.side(seat).table[line - 1]
+    assert spell is not None
+    d = definition(draft.state, spell.card)
+    chosen = spell.targets if targets is None else targets
+    skill = targeting_skill(d)
+    if skill is not None and not still_correct(draft.state, skill, seat, spell.card, chosen):
+        draft.rule("W-10.4", cause, ev.SpellFizzled(seat=seat, card=spell.card, line=line,
+                                                     reason="its targets can no longer be chosen correctly"))
+        draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
+        return
+    resolved = draft.rule("W-10.1", cause, ev.SpellResolved(seat=seat, card=spell.card, line=line))
+    if d.type == "LS":
+        draft.rule("W-10.3", resolved, ev.SpellStays(seat=seat, card=spell.card, line=line, since=resolved))
+    found = spell_skill(d)
+    if found is not None:
+        index, sk = found
+        apply_skill(draft, Context(seat=seat, card=spell.card, skill=sk, skill_index=index, targets=chosen,
+                                   line=line, by="spell", clause="W-10.1"), resolved)
+    if d.type != "LS" and draft.state.side(seat).table[line - 1] is not None:
+        draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
+
+
+def free_castable(state: State, seat: int, card: int) -> bool:
+    """W-10.5: an instant cast still pays extra costs and needs its targets to exist."""
+    d = definition(state, card)
+    skill = targeting_skill(d)
+    if skill is not None and skill.target is not None and skill.target.kind == "hand_spell":
+        return False   # a spell that casts spells is not itself cast that way (no endless chains)
+    if not can_pay(state, seat, extra_cost(d)):
+        return False
+    return skill is None or bool(options(state, skill, seat, card))
+
+
+def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> None:
+    """即時詠唱: no LV cost; the extra cost is paid with the first legal payment (an
+    interpretation: the seed does not say who picks it); targets are then chosen as a choice."""
+    state = draft.state
+    d = definition(state, card)
+    if card not in state.side(seat).hand or state.side(seat).table[line - 1] is not None:
+        return
+    extra = extra_cost(d)
+    towers, souls = next(payments(state, seat, extra), ((), ()))
+    cast_seq = draft.rule("W-10.5", cause, ev.SpellCast(seat=seat, card=card, line=line, cost=extra, towers=towers,
+                                                         souls=souls, free=True))
+    if extra:
+        pay(draft, seat, extra, towers, souls, cast_seq)
+    draft.rule("W-10.5", cast_seq, ev.SpellPlaced(seat=seat, card=card, line=line))
+    skill = targeting_skill(d)
+    if skill is None:
+        resolve_spell(draft, seat, line, cast_seq)
+        return
+    index = d.skill.index(skill)
+    draft.rule("W-10.5", cast_seq, ev.SkillTriggered(trigger=Trigger(seat=seat, card=card, skill=index, line=line,
+                                                                      spell_line=line), when="cast"))

@@ -1,0 +1,91 @@
+"""Targets 【…】: what may be chosen now (W-10.4), and whether a choice is still correct.
+
+Options are ints: a unit, a soul or a graveyard card is its card id; a tower is seat*10+line; a
+player is the seat. Skills that put a card somewhere also need the spot, so their options are
+card*10+line: instant summon (to an empty own stage spot), instant cast (to an empty own table
+spot) and forced moves (to an adjacent empty spot).
+"""
+from __future__ import annotations
+
+from .cards import CardDef, card as card_def
+from .geometry import adjacent, lines
+from .skills import Skill, Target
+from .state import State
+
+
+def _defn(state: State, card: int) -> CardDef:
+    return card_def(state.name(card))
+
+
+def _sides(side: str, seat: int) -> tuple[int, ...]:
+    return {"own": (seat,), "enemy": (3 - seat,)}.get(side, (1, 2))
+
+
+def _fits(state: State, spec: Target, card: int) -> bool:
+    d = _defn(state, card)
+    if spec.family is not None and spec.family not in d.families:
+        return False
+    if spec.element is not None and spec.element not in d.elements:
+        return False
+    return spec.max_lv is None or d.lv <= spec.max_lv
+
+
+def unit_line(state: State, card: int) -> tuple[int, int] | None:
+    """(seat, line) of the unit ``card`` on a stage, or None (it left the field)."""
+    for seat in (1, 2):
+        for i, unit in enumerate(state.side(seat).stage):
+            if unit is not None and unit.card == card:
+                return seat, i + 1
+    return None
+
+
+def options(state: State, skill: Skill, seat: int, source: int | None) -> list[int]:
+    """Every correct choice for ``skill``'s target, for its controller ``seat``."""
+    spec = skill.target
+    if spec is None:
+        return []
+    kinds = {op.op for op in skill.ops}
+    out: list[int] = []
+    if spec.kind == "unit":
+        for s in _sides(spec.side, seat):
+            for i, unit in enumerate(state.side(s).stage):
+                if unit is None or (spec.other and unit.card == source) or not _fits(state, spec, unit.card):
+                    continue
+                if "move" in kinds:
+                    side = state.side(s)
+                    out.extend(unit.card * 10 + to for to in adjacent(i + 1) if side.stage[to - 1] is None)
+                elif "control" in kinds:
+                    if state.side(seat).stage[i] is None:   # the same line on the new controller's side
+                        out.append(unit.card)
+                else:
+                    out.append(unit.card)
+    elif spec.kind == "tower":
+        for s in _sides(spec.side, seat):
+            out.extend(s * 10 + i + 1 for i, t in enumerate(state.side(s).towers) if t.cards)
+    elif spec.kind == "player":
+        out.extend(_sides(spec.side, seat))
+    elif spec.kind in ("soul", "grave"):
+        for s in _sides(spec.side, seat):
+            out.extend(c for c in getattr(state.side(s), spec.kind) if _fits(state, spec, c))
+    elif spec.kind in ("hand_unit", "soul_unit"):
+        zone = state.side(seat).hand if spec.kind == "hand_unit" else state.side(seat).soul
+        empty = [line for line in lines() if state.side(seat).stage[line - 1] is None]
+        for c in zone:
+            if _defn(state, c).is_unit and _fits(state, spec, c):
+                out.extend(c * 10 + line for line in empty)
+    elif spec.kind == "hand_spell":
+        from .spells import free_castable
+
+        empty = [line for line in lines() if state.side(seat).table[line - 1] is None]
+        for c in state.side(seat).hand:
+            if _defn(state, c).is_spell and _fits(state, spec, c) and free_castable(state, seat, c):
+                out.extend(c * 10 + line for line in empty)
+    return out
+
+
+def still_correct(state: State, skill: Skill, seat: int, source: int | None, chosen: tuple[int, ...]) -> bool:
+    """W-10.4: at resolution the targets must still be choosable correctly."""
+    if skill.target is None:
+        return True
+    valid = set(options(state, skill, seat, source))
+    return bool(chosen) and all(c in valid for c in chosen)
