@@ -4,7 +4,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .cards import card as card_def
+from .cards import definition
 from .draft import WDraft
 from .field import profile
 from .main_phase import pay
@@ -35,7 +35,7 @@ def why_not(state: State, seat: int, card: int, index: int) -> tuple[str, str] |
     where = source_of(state, seat, card)
     if where is None:
         return "W-3.5", f"seat {seat} controls no card {card} on the stage or table"
-    skills = card_def(state.name(card)).skill
+    skills = definition(state, card).skill
     if not 0 <= index < len(skills) or skills[index].mark != "!":
         return "W-2.5", f"skill {index} of {state.name(card)} is not an activated (!) skill"
     zone, line = where
@@ -64,7 +64,7 @@ def activate(draft: WDraft, seat: int, card: int, index: int, towers: tuple[int,
     problem = why_not(state, seat, card, index)
     if problem is not None:
         raise Illegal(*problem)
-    skill: Skill = card_def(state.name(card)).skill[index]
+    skill: Skill = definition(state, card).skill[index]
     if skill.target is not None:
         valid = options(state, skill, seat, card)
         if not valid:

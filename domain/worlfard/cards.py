@@ -105,3 +105,27 @@ def card(name: str) -> CardDef:
 
 def as_dict(card: CardDef) -> dict[str, Any]:
     return msgspec.to_builtins(card)
+
+
+_by_names: dict[int, tuple[object, tuple[tuple[CardDef, ...], ...]]] = {}
+
+
+def definition(state: Any, card: int) -> CardDef:
+    """The printed card behind a card id in a match: ``state.names`` is one tuple shared by
+    every state of the match, so its definitions are looked up once per match (by identity)."""
+    names = state.names
+    hit = _by_names.get(id(names))
+    if hit is None or hit[0] is not names:
+        known = catalog()
+        hit = (names, tuple(tuple(known[n] for n in seat_names) for seat_names in names))
+        if len(_by_names) > 64:
+            _by_names.clear()
+        _by_names[id(names)] = hit
+    return hit[1][card // 1000 - 1][card % 1000]
+
+
+@cache
+def static_vit_reducers() -> bool:
+    """Whether any card can lower VIT by a lasting skill (lets the settle loop skip healthy units)."""
+    return any(op.stat == "VIT" and (op.op == "set" or op.value < 0)
+               for d in catalog().values() for sk in d.skill if sk.static for op in sk.ops)

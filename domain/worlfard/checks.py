@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .draft import WDraft
+from .cards import static_vit_reducers
 from .stats import definition, unit_stats
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
@@ -23,10 +24,11 @@ def settle(draft: WDraft, cause: int) -> None:
 
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
+    vit_effects = static_vit_reducers() or any(e.stat == "VIT" for e in draft.state.effects)
     for seat in (1, 2):
         for index, unit in enumerate(draft.state.side(seat).stage):
-            if unit is None:
-                continue
+            if unit is None or (unit.damage == 0 and not vit_effects and definition(draft.state, unit.card).VIT > 0):
+                continue   # undamaged, and nothing lowers its VIT: it cannot be destroyed or vanish
             line = index + 1
             stats = unit_stats(draft.state, seat, line)
             if vanishes(stats.VIT):

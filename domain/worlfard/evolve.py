@@ -1,5 +1,9 @@
-"""``evolve``: the dumb fold. One case per event, no checks, no randomness."""
+"""``evolve``: the dumb fold. One small function per event, no checks, no randomness.
+
+Dispatch is a dict on the event type: one lookup whatever the event, so a fold stays fast."""
 from __future__ import annotations
+
+from typing import Any, Callable
 
 from msgspec.structs import replace
 
@@ -58,240 +62,562 @@ def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
     return state
 
 
-def evolve(state: State, event: ev.Event) -> State:  # noqa: C901 — one flat case per event
-    match event:
-        case ev.PositionPrepared(state=prepared):
-            return prepared
-        case ev.DeckShuffled(seat=seat, order=order):
-            return _set_side(state, seat, replace(state.side(seat), deck=order))
-        case ev.HeartsSet(seat=seat, hearts=hearts):
-            side = state.side(seat)
-            taken = set(hearts)
-            return _set_side(state, seat, replace(
-                side, deck=tuple(c for c in side.deck if c not in taken),
-                hearts=tuple(Heart(card=c, face_up=i == 0) for i, c in enumerate(hearts))))
-        case ev.CoinTossed(winner=winner):
-            return replace(state, chooser=winner)
-        case ev.OrderChosen(seat=seat, go_first=go_first):
-            first = seat if go_first else 3 - seat
-            return replace(state, first_seat=first, phase=Phase.MULLIGAN)
-        case ev.CardsDrawn(seat=seat, cards=cards):
-            side = state.side(seat)
-            return _set_side(state, seat, replace(side, deck=side.deck[len(cards):], hand=side.hand + cards))
-        case ev.MulliganTaken(seat=seat):
-            return _set_side(state, seat, replace(state.side(seat), mulligan="taken"))
-        case ev.MulliganDeclined(seat=seat):
-            return _set_side(state, seat, replace(state.side(seat), mulligan="kept"))
-        case ev.HandReturned(seat=seat, cards=cards):
-            side = state.side(seat)
-            gone = set(cards)
-            return _set_side(state, seat, replace(side, hand=tuple(c for c in side.hand if c not in gone),
-                                                  deck=side.deck + cards))
-        case ev.GameBegan():
-            return state
-        case ev.TurnBegan(turn=turn, seat=seat):
-            return replace(state, turn=turn, turn_seat=seat, phase=Phase.START, tower_set=False)
-        case ev.PhaseBegan(phase=phase):
-            return replace(state, phase=phase)
-        case ev.Recovered(seat=seat, towers=towers, units=units, tables=tables):
-            side = state.side(seat)
-            tw = list(side.towers)
-            for line in towers:
-                tw[line - 1] = replace(tw[line - 1], broken=False)
-            st = list(side.stage)
-            for line in units:
-                st[line - 1] = replace(_unit(side, line), broken=False)
-            tb = list(side.table)
-            for line in tables:
-                tb[line - 1] = replace(tb[line - 1], broken=False)
-            return _set_side(state, seat, replace(side, towers=tuple(tw), stage=tuple(st), table=tuple(tb)))
-        case ev.DamageRemoved(seat=seat, lines=lines):
-            side = state.side(seat)
-            st = list(side.stage)
-            for line in lines:
-                st[line - 1] = replace(_unit(side, line), damage=0)
-            return _set_side(state, seat, replace(side, stage=tuple(st)))
-        case ev.HeartRecovered(seat=seat, index=index):
-            side = state.side(seat)
-            return _set_side(state, seat, replace(
-                side, hearts=_with(side.hearts, index, replace(side.hearts[index], broken=False))))
-        case ev.FirstTurnSkips() | ev.DeckOut() | ev.PhaseLeft() | ev.SummonDeclared():
-            return state
-        case ev.CardDrawn(seat=seat, card=card):
-            side = state.side(seat)
-            return _set_side(state, seat, replace(side, deck=side.deck[1:], hand=side.hand + (card,)))
-        case ev.SleepRemoved(seat=seat, lines=lines):
-            side = state.side(seat)
-            st = list(side.stage)
-            for line in lines:
-                st[line - 1] = replace(_unit(side, line), status=None)
-            return _set_side(state, seat, replace(side, stage=tuple(st)))
-        case ev.TowerSet(seat=seat, card=card, line=line, broken=broken):
-            side = state.side(seat)
-            tower = side.towers[line - 1]
-            side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                           towers=_with(side.towers, line - 1, Tower(cards=tower.cards + (card,), broken=broken)))
-            return replace(_set_side(state, seat, side), tower_set=True)
-        case ev.CostPaid(seat=seat, towers=towers, souls=souls):
-            side = state.side(seat)
-            tw = list(side.towers)
-            for line in towers:
-                tw[line - 1] = replace(tw[line - 1], broken=True)
-            spent = set(souls)
-            return _set_side(state, seat, replace(
-                side, towers=tuple(tw), soul=tuple(c for c in side.soul if c not in spent),
-                grave=side.grave + souls))
-        case ev.KeeperBroken(seat=seat, line=line) | ev.UnitBroken(seat=seat, line=line):
-            side = state.side(seat)
-            return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), broken=True)))
-        case ev.UnitSummoned(seat=seat, card=card, line=line, asleep=asleep):
-            side = state.side(seat)
-            side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                           hearts=tuple(h for h in side.hearts if h.card != card))
-            return _set_side(state, seat, _set_unit(side, line, Unit(card=card, status=Status.SLEEP if asleep else None)))
-        case ev.UnitMoved(seat=seat, line=line, to=to):
-            side = state.side(seat)
-            unit = side.stage[line - 1]
-            return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
-        case ev.AttackDeclared(line=line, card=card):
-            return replace(state, combat=Combat(attacker=line, attacker_card=card))
-        case ev.TargetDeclared(line=line):
-            assert state.combat is not None
-            return replace(state, combat=replace(state.combat, target=line))
-        case ev.BlockDeclared() | ev.EvadeDeclared() | ev.NoDefenseDeclared() | ev.PlayerAttacked():
-            return state
-        case ev.DefenseFixed(line=line, card=card, on_player=on_player):
-            assert state.combat is not None
-            return replace(state, combat=replace(state.combat, defended=True, defender=line,
-                                                 defender_card=card, on_player=on_player))
-        case ev.CombatDamage(seat=seat, line=line, amount=amount):
-            side = state.side(seat)
-            unit = _unit(side, line)
-            return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
-        case ev.HeartsBroken(seat=seat, indexes=indexes):
-            side = state.side(seat)
-            hearts = list(side.hearts)
-            for i in indexes:
-                hearts[i] = replace(hearts[i], broken=True)
-            return _set_side(state, seat, replace(side, hearts=tuple(hearts)))
-        case ev.LifeLost(seat=seat, life=life):
-            return _set_side(state, seat, replace(state.side(seat), life=life))
-        case ev.UnitDestroyed(seat=seat, line=line, card=card):
-            state = _leave_stage(state, seat, line, card)
-            owner = card // 1000
-            side = state.side(owner)
-            return _set_side(state, owner, replace(side, soul=side.soul + (card,)))
-        case ev.UnitVanished(seat=seat, line=line, card=card):
-            state = _leave_stage(state, seat, line, card)
-            owner = card // 1000
-            side = state.side(owner)
-            return _set_side(state, owner, replace(side, grave=side.grave + (card,)))
-        case ev.CombatEnded():
-            return replace(state, combat=None)
-        case ev.PlayerLost(seat=seat, reason=reason):
-            return _set_side(state, seat, replace(state.side(seat), lost=reason))
-        case ev.MatchEnded(termination=termination, winner=winner):
-            return replace(state, phase=Phase.OVER, combat=None, choice=None, window=None, queue=(),
-                           outcome=Outcome(termination=termination, winner=winner, clause="W-1.1"))
-        case ev.SpellResolved(seat=seat, line=line) | ev.SpellFizzled(seat=seat, line=line):
-            w = state.window
-            if w is not None and w.chain and w.chain[-1] == seat * 10 + line:
-                return replace(state, window=replace(w, chain=w.chain[:-1]))
-            return state
-        case ev.SkillFizzled(queued=True):
-            return replace(state, queue=state.queue[1:])
-        case (ev.SpellCast() | ev.SkillActivated() | ev.SkillFizzled() | ev.SkillResolved() | ev.PlayerDamaged()
-              | ev.DamagePrevented() | ev.DestroyPrevented()):
-            return state
-        case ev.SpellPlaced(seat=seat, card=card, line=line, targets=targets, waiting=waiting):
-            side = state.side(seat)
-            side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                           table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting)))
-            state = _set_side(state, seat, side)
-            if waiting and state.window is not None:
-                w = state.window
-                state = replace(state, window=replace(w, chain=w.chain + (seat * 10 + line,), passes=0,
-                                                      seat=3 - seat))
-            return state
-        case ev.SpellStays(seat=seat, line=line, since=since):
-            side = state.side(seat)
-            spell = side.table[line - 1]
-            return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
-                                                                    replace(spell, since=since, waiting=False))))
-        case ev.SpellBroken(seat=seat, line=line):
-            side = state.side(seat)
-            return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
-                                                                    replace(side.table[line - 1], broken=True))))
-        case ev.CardMoved(card=card, src=src, dst=dst, seat=seat, line=line):
-            state = _take(state, seat, src, card, line)
-            return _put(state, card // 1000, dst, card)
-        case ev.CardsMilled(seat=seat, cards=cards):
-            side = state.side(seat)
-            gone = set(cards)
-            state = _set_side(state, seat, replace(side, deck=tuple(c for c in side.deck if c not in gone)))
-            owner = state.side(seat)
-            return _set_side(state, seat, replace(owner, grave=owner.grave + cards))
-        case ev.HeartCast(seat=seat, card=card, soul=soul):
-            side = state.side(seat)
-            return _set_side(state, seat, replace(side, soul=tuple(c for c in side.soul if c != soul),
-                                                  grave=side.grave + (soul,),
-                                                  hearts=tuple(h for h in side.hearts if h.card != card)))
-        case ev.HeartRevealed(seat=seat, card=card):
-            side = state.side(seat)
-            return _set_side(state, seat, replace(side, hearts=tuple(
-                replace(h, face_up=True) if h.card == card else h for h in side.hearts)))
-        case ev.SkillTriggered(trigger=trigger):
-            return replace(state, queue=state.queue + (trigger,))
-        case ev.ChoiceAwaited(choice=choice):
-            return replace(state, choice=choice, queue=state.queue[1:])
-        case ev.TriggerResolves():
-            return replace(state, queue=state.queue[1:])
-        case ev.TargetsChosen() | ev.SkillDeclined():
-            return replace(state, choice=None)
-        case ev.EffectAdded(effect=effect):
-            return replace(state, effects=state.effects + (effect,))
-        case ev.EffectsEnded(ids=ids):
-            gone = set(ids)
-            return replace(state, effects=tuple(e for e in state.effects if e.id not in gone))
-        case ev.StatusGiven(seat=seat, line=line, status=status):
-            side = state.side(seat)
-            return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=Status(status))))
-        case ev.StatusRemoved(seat=seat, line=line) | ev.RecoveryCancelled(seat=seat, line=line):
-            side = state.side(seat)
-            return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=None)))
-        case ev.UnitDamaged(seat=seat, line=line, amount=amount):
-            side = state.side(seat)
-            unit = _unit(side, line)
-            return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
-        case ev.LifeGained(seat=seat, life=life):
-            return _set_side(state, seat, replace(state.side(seat), life=life))
-        case ev.UnitRegenerated(seat=seat, line=line):
-            side = state.side(seat)
-            return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), damage=0, broken=True)))
-        case ev.UnitShifted(seat=seat, line=line, to=to):
-            side = state.side(seat)
-            unit = side.stage[line - 1]
-            return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
-        case ev.ControlGained(seat=seat, src_line=src_line, line=line):
-            loser = state.side(3 - seat)
-            unit = loser.stage[src_line - 1]
-            state = _set_side(state, 3 - seat, _set_unit(loser, src_line, None))
-            return _set_side(state, seat, _set_unit(state.side(seat), line, unit))
-        case ev.UnitSummonedFree(seat=seat, card=card, line=line, src=src):
-            state = _take(state, seat, src, card, 0)
-            return _set_side(state, seat, _set_unit(state.side(seat), line, Unit(card=card)))
-        case ev.WindowOpened(window=window):
-            return replace(state, window=window)
-        case ev.Passed(seat=seat):
-            w = state.window
-            assert w is not None
-            return replace(state, window=replace(w, passes=w.passes + 1, seat=3 - seat))
-        case ev.ChainResolving():
-            assert state.window is not None
-            return replace(state, window=replace(state.window, resolving=True))
-        case ev.WindowClosed():
-            return replace(state, window=None)
-        case ev.CombatStep(step=step):
-            assert state.combat is not None
-            return replace(state, combat=replace(state.combat, step=step))
-    raise TypeError(f"evolve has no case for {type(event).__name__}")
+def _on_position_prepared(state: State, e: Any) -> State:
+    prepared = e.state
+    return prepared
+
+
+def _on_deck_shuffled(state: State, e: Any) -> State:
+    seat = e.seat
+    order = e.order
+    return _set_side(state, seat, replace(state.side(seat), deck=order))
+
+
+def _on_hearts_set(state: State, e: Any) -> State:
+    seat = e.seat
+    hearts = e.hearts
+    side = state.side(seat)
+    taken = set(hearts)
+    return _set_side(state, seat, replace(
+        side, deck=tuple(c for c in side.deck if c not in taken),
+        hearts=tuple(Heart(card=c, face_up=i == 0) for i, c in enumerate(hearts))))
+
+
+def _on_coin_tossed(state: State, e: Any) -> State:
+    winner = e.winner
+    return replace(state, chooser=winner)
+
+
+def _on_order_chosen(state: State, e: Any) -> State:
+    seat = e.seat
+    go_first = e.go_first
+    first = seat if go_first else 3 - seat
+    return replace(state, first_seat=first, phase=Phase.MULLIGAN)
+
+
+def _on_cards_drawn(state: State, e: Any) -> State:
+    seat = e.seat
+    cards = e.cards
+    side = state.side(seat)
+    return _set_side(state, seat, replace(side, deck=side.deck[len(cards):], hand=side.hand + cards))
+
+
+def _on_mulligan_taken(state: State, e: Any) -> State:
+    seat = e.seat
+    return _set_side(state, seat, replace(state.side(seat), mulligan="taken"))
+
+
+def _on_mulligan_declined(state: State, e: Any) -> State:
+    seat = e.seat
+    return _set_side(state, seat, replace(state.side(seat), mulligan="kept"))
+
+
+def _on_hand_returned(state: State, e: Any) -> State:
+    seat = e.seat
+    cards = e.cards
+    side = state.side(seat)
+    gone = set(cards)
+    return _set_side(state, seat, replace(side, hand=tuple(c for c in side.hand if c not in gone),
+                                          deck=side.deck + cards))
+
+
+def _on_turn_began(state: State, e: Any) -> State:
+    turn = e.turn
+    seat = e.seat
+    return replace(state, turn=turn, turn_seat=seat, phase=Phase.START, tower_set=False)
+
+
+def _on_phase_began(state: State, e: Any) -> State:
+    phase = e.phase
+    return replace(state, phase=phase)
+
+
+def _on_recovered(state: State, e: Any) -> State:
+    seat = e.seat
+    towers = e.towers
+    units = e.units
+    tables = e.tables
+    side = state.side(seat)
+    tw = list(side.towers)
+    for line in towers:
+        tw[line - 1] = replace(tw[line - 1], broken=False)
+    st = list(side.stage)
+    for line in units:
+        st[line - 1] = replace(_unit(side, line), broken=False)
+    tb = list(side.table)
+    for line in tables:
+        tb[line - 1] = replace(tb[line - 1], broken=False)
+    return _set_side(state, seat, replace(side, towers=tuple(tw), stage=tuple(st), table=tuple(tb)))
+
+
+def _on_damage_removed(state: State, e: Any) -> State:
+    seat = e.seat
+    lines = e.lines
+    side = state.side(seat)
+    st = list(side.stage)
+    for line in lines:
+        st[line - 1] = replace(_unit(side, line), damage=0)
+    return _set_side(state, seat, replace(side, stage=tuple(st)))
+
+
+def _on_heart_recovered(state: State, e: Any) -> State:
+    seat = e.seat
+    index = e.index
+    side = state.side(seat)
+    return _set_side(state, seat, replace(
+        side, hearts=_with(side.hearts, index, replace(side.hearts[index], broken=False))))
+
+
+def _on_card_drawn(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    side = state.side(seat)
+    return _set_side(state, seat, replace(side, deck=side.deck[1:], hand=side.hand + (card,)))
+
+
+def _on_sleep_removed(state: State, e: Any) -> State:
+    seat = e.seat
+    lines = e.lines
+    side = state.side(seat)
+    st = list(side.stage)
+    for line in lines:
+        st[line - 1] = replace(_unit(side, line), status=None)
+    return _set_side(state, seat, replace(side, stage=tuple(st)))
+
+
+def _on_tower_set(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    line = e.line
+    broken = e.broken
+    side = state.side(seat)
+    tower = side.towers[line - 1]
+    side = replace(side, hand=tuple(c for c in side.hand if c != card),
+                   towers=_with(side.towers, line - 1, Tower(cards=tower.cards + (card,), broken=broken)))
+    return replace(_set_side(state, seat, side), tower_set=True)
+
+
+def _on_cost_paid(state: State, e: Any) -> State:
+    seat = e.seat
+    towers = e.towers
+    souls = e.souls
+    side = state.side(seat)
+    tw = list(side.towers)
+    for line in towers:
+        tw[line - 1] = replace(tw[line - 1], broken=True)
+    spent = set(souls)
+    return _set_side(state, seat, replace(
+        side, towers=tuple(tw), soul=tuple(c for c in side.soul if c not in spent),
+        grave=side.grave + souls))
+
+
+def _on_keeper_broken(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    side = state.side(seat)
+    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), broken=True)))
+
+
+def _on_unit_summoned(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    line = e.line
+    asleep = e.asleep
+    side = state.side(seat)
+    side = replace(side, hand=tuple(c for c in side.hand if c != card),
+                   hearts=tuple(h for h in side.hearts if h.card != card))
+    return _set_side(state, seat, _set_unit(side, line, Unit(card=card, status=Status.SLEEP if asleep else None)))
+
+
+def _on_unit_moved(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    to = e.to
+    side = state.side(seat)
+    unit = side.stage[line - 1]
+    return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
+
+
+def _on_attack_declared(state: State, e: Any) -> State:
+    line = e.line
+    card = e.card
+    return replace(state, combat=Combat(attacker=line, attacker_card=card))
+
+
+def _on_target_declared(state: State, e: Any) -> State:
+    line = e.line
+    assert state.combat is not None
+    return replace(state, combat=replace(state.combat, target=line))
+
+
+def _on_defense_fixed(state: State, e: Any) -> State:
+    line = e.line
+    card = e.card
+    on_player = e.on_player
+    assert state.combat is not None
+    return replace(state, combat=replace(state.combat, defended=True, defender=line,
+                                         defender_card=card, on_player=on_player))
+
+
+def _on_combat_damage(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    amount = e.amount
+    side = state.side(seat)
+    unit = _unit(side, line)
+    return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
+
+
+def _on_hearts_broken(state: State, e: Any) -> State:
+    seat = e.seat
+    indexes = e.indexes
+    side = state.side(seat)
+    hearts = list(side.hearts)
+    for i in indexes:
+        hearts[i] = replace(hearts[i], broken=True)
+    return _set_side(state, seat, replace(side, hearts=tuple(hearts)))
+
+
+def _on_life_lost(state: State, e: Any) -> State:
+    seat = e.seat
+    life = e.life
+    return _set_side(state, seat, replace(state.side(seat), life=life))
+
+
+def _on_unit_destroyed(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    card = e.card
+    state = _leave_stage(state, seat, line, card)
+    owner = card // 1000
+    side = state.side(owner)
+    return _set_side(state, owner, replace(side, soul=side.soul + (card,)))
+
+
+def _on_unit_vanished(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    card = e.card
+    state = _leave_stage(state, seat, line, card)
+    owner = card // 1000
+    side = state.side(owner)
+    return _set_side(state, owner, replace(side, grave=side.grave + (card,)))
+
+
+def _on_combat_ended(state: State, e: Any) -> State:
+    return replace(state, combat=None)
+
+
+def _on_player_lost(state: State, e: Any) -> State:
+    seat = e.seat
+    reason = e.reason
+    return _set_side(state, seat, replace(state.side(seat), lost=reason))
+
+
+def _on_match_ended(state: State, e: Any) -> State:
+    termination = e.termination
+    winner = e.winner
+    return replace(state, phase=Phase.OVER, combat=None, choice=None, window=None, queue=(),
+                   outcome=Outcome(termination=termination, winner=winner, clause="W-1.1"))
+
+
+def _on_spell_resolved(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    w = state.window
+    if w is not None and w.chain and w.chain[-1] == seat * 10 + line:
+        return replace(state, window=replace(w, chain=w.chain[:-1]))
+    return state
+
+
+def _on_skill_fizzled(state: State, e: Any) -> State:
+    return replace(state, queue=state.queue[1:]) if e.queued else state
+
+
+def _on_spell_placed(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    line = e.line
+    targets = e.targets
+    waiting = e.waiting
+    side = state.side(seat)
+    side = replace(side, hand=tuple(c for c in side.hand if c != card),
+                   table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting)))
+    state = _set_side(state, seat, side)
+    if waiting and state.window is not None:
+        w = state.window
+        state = replace(state, window=replace(w, chain=w.chain + (seat * 10 + line,), passes=0,
+                                              seat=3 - seat))
+    return state
+
+
+def _on_spell_stays(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    since = e.since
+    side = state.side(seat)
+    spell = side.table[line - 1]
+    return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
+                                                            replace(spell, since=since, waiting=False))))
+
+
+def _on_spell_broken(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    side = state.side(seat)
+    return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
+                                                            replace(side.table[line - 1], broken=True))))
+
+
+def _on_card_moved(state: State, e: Any) -> State:
+    card = e.card
+    src = e.src
+    dst = e.dst
+    seat = e.seat
+    line = e.line
+    state = _take(state, seat, src, card, line)
+    return _put(state, card // 1000, dst, card)
+
+
+def _on_cards_milled(state: State, e: Any) -> State:
+    seat = e.seat
+    cards = e.cards
+    side = state.side(seat)
+    gone = set(cards)
+    state = _set_side(state, seat, replace(side, deck=tuple(c for c in side.deck if c not in gone)))
+    owner = state.side(seat)
+    return _set_side(state, seat, replace(owner, grave=owner.grave + cards))
+
+
+def _on_heart_cast(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    soul = e.soul
+    side = state.side(seat)
+    return _set_side(state, seat, replace(side, soul=tuple(c for c in side.soul if c != soul),
+                                          grave=side.grave + (soul,),
+                                          hearts=tuple(h for h in side.hearts if h.card != card)))
+
+
+def _on_heart_revealed(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    side = state.side(seat)
+    return _set_side(state, seat, replace(side, hearts=tuple(
+        replace(h, face_up=True) if h.card == card else h for h in side.hearts)))
+
+
+def _on_skill_triggered(state: State, e: Any) -> State:
+    trigger = e.trigger
+    return replace(state, queue=state.queue + (trigger,))
+
+
+def _on_choice_awaited(state: State, e: Any) -> State:
+    choice = e.choice
+    return replace(state, choice=choice, queue=state.queue[1:])
+
+
+def _on_trigger_resolves(state: State, e: Any) -> State:
+    return replace(state, queue=state.queue[1:])
+
+
+def _on_targets_chosen(state: State, e: Any) -> State:
+    return replace(state, choice=None)
+
+
+def _on_effect_added(state: State, e: Any) -> State:
+    effect = e.effect
+    return replace(state, effects=state.effects + (effect,))
+
+
+def _on_effects_ended(state: State, e: Any) -> State:
+    ids = e.ids
+    gone = set(ids)
+    return replace(state, effects=tuple(e for e in state.effects if e.id not in gone))
+
+
+def _on_status_given(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    status = e.status
+    side = state.side(seat)
+    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=Status(status))))
+
+
+def _on_status_removed(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    side = state.side(seat)
+    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=None)))
+
+
+def _on_unit_damaged(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    amount = e.amount
+    side = state.side(seat)
+    unit = _unit(side, line)
+    return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
+
+
+def _on_life_gained(state: State, e: Any) -> State:
+    seat = e.seat
+    life = e.life
+    return _set_side(state, seat, replace(state.side(seat), life=life))
+
+
+def _on_unit_regenerated(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    side = state.side(seat)
+    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), damage=0, broken=True)))
+
+
+def _on_unit_shifted(state: State, e: Any) -> State:
+    seat = e.seat
+    line = e.line
+    to = e.to
+    side = state.side(seat)
+    unit = side.stage[line - 1]
+    return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
+
+
+def _on_control_gained(state: State, e: Any) -> State:
+    seat = e.seat
+    src_line = e.src_line
+    line = e.line
+    loser = state.side(3 - seat)
+    unit = loser.stage[src_line - 1]
+    state = _set_side(state, 3 - seat, _set_unit(loser, src_line, None))
+    return _set_side(state, seat, _set_unit(state.side(seat), line, unit))
+
+
+def _on_unit_summoned_free(state: State, e: Any) -> State:
+    seat = e.seat
+    card = e.card
+    line = e.line
+    src = e.src
+    state = _take(state, seat, src, card, 0)
+    return _set_side(state, seat, _set_unit(state.side(seat), line, Unit(card=card)))
+
+
+def _on_window_opened(state: State, e: Any) -> State:
+    window = e.window
+    return replace(state, window=window)
+
+
+def _on_passed(state: State, e: Any) -> State:
+    seat = e.seat
+    w = state.window
+    assert w is not None
+    return replace(state, window=replace(w, passes=w.passes + 1, seat=3 - seat))
+
+
+def _on_chain_resolving(state: State, e: Any) -> State:
+    assert state.window is not None
+    return replace(state, window=replace(state.window, resolving=True))
+
+
+def _on_window_closed(state: State, e: Any) -> State:
+    return replace(state, window=None)
+
+
+def _on_combat_step(state: State, e: Any) -> State:
+    step = e.step
+    assert state.combat is not None
+    return replace(state, combat=replace(state.combat, step=step))
+
+
+def _unchanged(state: State, e: Any) -> State:
+    """Events that record a decision or a ruling whose consequences are their own events."""
+    return state
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    ev.PositionPrepared: _on_position_prepared,
+    ev.DeckShuffled: _on_deck_shuffled,
+    ev.HeartsSet: _on_hearts_set,
+    ev.CoinTossed: _on_coin_tossed,
+    ev.OrderChosen: _on_order_chosen,
+    ev.CardsDrawn: _on_cards_drawn,
+    ev.MulliganTaken: _on_mulligan_taken,
+    ev.MulliganDeclined: _on_mulligan_declined,
+    ev.HandReturned: _on_hand_returned,
+    ev.GameBegan: _unchanged,
+    ev.TurnBegan: _on_turn_began,
+    ev.PhaseBegan: _on_phase_began,
+    ev.Recovered: _on_recovered,
+    ev.DamageRemoved: _on_damage_removed,
+    ev.HeartRecovered: _on_heart_recovered,
+    ev.FirstTurnSkips: _unchanged,
+    ev.DeckOut: _unchanged,
+    ev.PhaseLeft: _unchanged,
+    ev.SummonDeclared: _unchanged,
+    ev.CardDrawn: _on_card_drawn,
+    ev.SleepRemoved: _on_sleep_removed,
+    ev.TowerSet: _on_tower_set,
+    ev.CostPaid: _on_cost_paid,
+    ev.KeeperBroken: _on_keeper_broken,
+    ev.UnitBroken: _on_keeper_broken,
+    ev.UnitSummoned: _on_unit_summoned,
+    ev.UnitMoved: _on_unit_moved,
+    ev.AttackDeclared: _on_attack_declared,
+    ev.TargetDeclared: _on_target_declared,
+    ev.BlockDeclared: _unchanged,
+    ev.EvadeDeclared: _unchanged,
+    ev.NoDefenseDeclared: _unchanged,
+    ev.PlayerAttacked: _unchanged,
+    ev.DefenseFixed: _on_defense_fixed,
+    ev.CombatDamage: _on_combat_damage,
+    ev.HeartsBroken: _on_hearts_broken,
+    ev.LifeLost: _on_life_lost,
+    ev.UnitDestroyed: _on_unit_destroyed,
+    ev.UnitVanished: _on_unit_vanished,
+    ev.CombatEnded: _on_combat_ended,
+    ev.PlayerLost: _on_player_lost,
+    ev.MatchEnded: _on_match_ended,
+    ev.SpellResolved: _on_spell_resolved,
+    ev.SpellFizzled: _on_spell_resolved,
+    ev.SkillFizzled: _on_skill_fizzled,
+    ev.SpellCast: _unchanged,
+    ev.SkillActivated: _unchanged,
+    ev.SkillResolved: _unchanged,
+    ev.PlayerDamaged: _unchanged,
+    ev.DamagePrevented: _unchanged,
+    ev.DestroyPrevented: _unchanged,
+    ev.SpellPlaced: _on_spell_placed,
+    ev.SpellStays: _on_spell_stays,
+    ev.SpellBroken: _on_spell_broken,
+    ev.CardMoved: _on_card_moved,
+    ev.CardsMilled: _on_cards_milled,
+    ev.HeartCast: _on_heart_cast,
+    ev.HeartRevealed: _on_heart_revealed,
+    ev.SkillTriggered: _on_skill_triggered,
+    ev.ChoiceAwaited: _on_choice_awaited,
+    ev.TriggerResolves: _on_trigger_resolves,
+    ev.TargetsChosen: _on_targets_chosen,
+    ev.SkillDeclined: _on_targets_chosen,
+    ev.EffectAdded: _on_effect_added,
+    ev.EffectsEnded: _on_effects_ended,
+    ev.StatusGiven: _on_status_given,
+    ev.StatusRemoved: _on_status_removed,
+    ev.RecoveryCancelled: _on_status_removed,
+    ev.UnitDamaged: _on_unit_damaged,
+    ev.LifeGained: _on_life_gained,
+    ev.UnitRegenerated: _on_unit_regenerated,
+    ev.UnitShifted: _on_unit_shifted,
+    ev.ControlGained: _on_control_gained,
+    ev.UnitSummonedFree: _on_unit_summoned_free,
+    ev.WindowOpened: _on_window_opened,
+    ev.Passed: _on_passed,
+    ev.ChainResolving: _on_chain_resolving,
+    ev.WindowClosed: _on_window_closed,
+    ev.CombatStep: _on_combat_step,
+}
+
+
+def evolve(state: State, event: ev.Event) -> State:
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"evolve has no case for {type(event).__name__}")
+    return handler(state, event)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
 
-from .cards import CardDef, card as card_def
+from .cards import CardDef, definition
 from .skills import Op, Skill, keyword_matches
 from .state import State
 from .vocabulary import LINES, Status
@@ -202,8 +202,7 @@ class Field:
                        keywords=frozenset(keywords), negated=frozenset(negated))
 
 
-def _defn(state: State, card: int) -> CardDef:
-    return card_def(state.name(card))
+_defn = definition
 
 
 def _active(negated: set[str], skill: Skill) -> bool:
@@ -235,6 +234,66 @@ def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
 _cache: list[Field] = []
 
 
+@dataclass(frozen=True)
+class _Meta:
+    """Which lasting skills a printed card has, by where they work (looked up once per card)."""
+
+    stage: bool
+    tower: bool
+    table: bool
+
+
+_META: dict[str, _Meta] = {}
+
+
+def _meta(d: CardDef) -> _Meta:
+    m = _META.get(d.name)
+    if m is None:
+        zones = {sk.zone for sk in d.skill if sk.static}
+        m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones)
+    return m
+
+
+def _plain(state: State) -> bool:
+    """True when nothing on the field modifies anything: no stored effect, no lasting skill on a
+    unit, a tower's top card or a table, and no cursed unit — printed values (plus W-7.3) hold."""
+    if state.effects:
+        return False
+    for seat in (1, 2):
+        side = state.side(seat)
+        for unit in side.stage:
+            if unit is not None and (unit.status == Status.CURSE or _meta(_defn(state, unit.card)).stage):
+                return False
+        for tower in side.towers:
+            if tower.cards and _meta(_defn(state, tower.cards[-1])).tower:
+                return False
+        for spell in side.table:
+            if spell is not None and _meta(_defn(state, spell.card)).table:
+                return False
+    return True
+
+
+def _printed(state: State, seat: int, line: int) -> Profile:
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    d = _defn(state, unit.card)
+    return Profile(card=unit.card, STR=max(0, d.STR), VIT=max(0, d.VIT + keeper_bonus(state, seat, line, unit.card)),
+                   AGI=max(0, d.AGI), DEF=d.DEF, keywords=frozenset(d.keywords()), negated=frozenset())
+
+
+_plain_cache: list[tuple[State, bool]] = []
+
+
+def _is_plain(state: State) -> bool:
+    for st, plain in _plain_cache:
+        if st is state:
+            return plain
+    plain = _plain(state)
+    _plain_cache.insert(0, (state, plain))
+    del _plain_cache[4:]
+    return plain
+
+
 def field_of(state: State) -> Field:
     """The field for ``state``, computed once: states are immutable, so identity is enough."""
     for f in _cache:
@@ -247,6 +306,8 @@ def field_of(state: State) -> Field:
 
 
 def profile(state: State, seat: int, line: int) -> Profile:
+    if _is_plain(state):
+        return _printed(state, seat, line)
     p = field_of(state).units.get((seat, line))
     assert p is not None, f"no unit of seat {seat} on line {line}"
     return p
@@ -254,4 +315,6 @@ def profile(state: State, seat: int, line: int) -> Profile:
 
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
+    if _is_plain(state):
+        return state.side(seat).towers[line - 1].height
     return field_of(state).ht.get((seat, line), 0)

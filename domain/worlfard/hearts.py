@@ -4,7 +4,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .cards import card as card_def
+from .cards import definition
 from .draft import WDraft
 from .state import State
 
@@ -16,8 +16,8 @@ def top_heart(state: State, seat: int) -> int | None:
 
 def heart_souls(state: State, seat: int, card: int) -> list[int]:
     """Souls that can pay the heart-cast extra: they share an element with the cast card."""
-    elements = set(card_def(state.name(card)).elements)
-    return [s for s in state.side(seat).soul if elements & set(card_def(state.name(s)).elements)]
+    elements = set(definition(state, card).elements)
+    return [s for s in state.side(seat).soul if elements & set(definition(state, s).elements)]
 
 
 def check_heart_cast(state: State, seat: int, card: int, soul: int | None, paying: tuple[int, ...]) -> None:
@@ -28,8 +28,8 @@ def check_heart_cast(state: State, seat: int, card: int, soul: int | None, payin
     if soul in paying:
         raise Illegal("W-11.4", "the heart-cast soul is paid on top of the cost, not as part of it")
     if soul not in heart_souls(state, seat, card):
-        raise Illegal("W-11.4", f"soul {card_def(state.name(soul)).name} does not share an element with "
-                                f"{card_def(state.name(card)).name}")
+        raise Illegal("W-11.4", f"soul {definition(state, soul).name} does not share an element with "
+                                f"{definition(state, card).name}")
 
 
 def heart_cast(draft: WDraft, seat: int, card: int, soul: int, cause: int) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from msgspec.structs import replace
 
 from . import events as ev
-from .cards import card as card_def
+from .cards import definition
 from .checks import settle
 from .draft import WDraft
 from .field import profile, tower_height
@@ -74,7 +74,7 @@ def _units(draft: WDraft, ctx: Context, op: Op) -> list[tuple[int, int, int]]:
         case "own_units" | "enemy_units":
             s = ctx.seat if op.who == "own_units" else 3 - ctx.seat
             for i, unit in enumerate(state.side(s).stage):
-                if unit is not None and (op.family is None or op.family in card_def(state.name(unit.card)).families):
+                if unit is not None and (op.family is None or op.family in definition(state, unit.card).families):
                     out.append((s, i + 1, unit.card))
     return out
 

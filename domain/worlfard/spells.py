@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .cards import CardDef, card as card_def
+from .cards import CardDef, definition
 from .draft import WDraft
 from .hearts import check_heart_cast, heart_cast, reveal_next
 from .main_phase import pay
@@ -15,10 +15,6 @@ from .skills import Skill
 from .state import State, Trigger
 from .targets import options, still_correct
 from .vocabulary import Phase
-
-
-def definition(state: State, card: int) -> CardDef:
-    return card_def(state.name(card))
 
 
 def spell_skill(d: CardDef) -> tuple[int, Skill] | None:

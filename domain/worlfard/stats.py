@@ -1,17 +1,13 @@
 """A unit's current parameters (W-2.3), as ``field`` computes them with every effect applied."""
 from __future__ import annotations
 
-from .cards import CardDef, card as card_def
+from .cards import CardDef, definition
 from .field import Profile, keeper_bonus, profile
 from .state import State
 
 Stats = Profile
 
 __all__ = ["Stats", "definition", "keeper_bonus", "unit_stats"]
-
-
-def definition(state: State, card: int) -> CardDef:
-    return card_def(state.name(card))
 
 
 def unit_stats(state: State, seat: int, line: int) -> Profile:

@@ -7,14 +7,13 @@ spot) and forced moves (to an adjacent empty spot).
 """
 from __future__ import annotations
 
-from .cards import CardDef, card as card_def
+from .cards import CardDef, definition
 from .geometry import adjacent, lines
 from .skills import Skill, Target
 from .state import State
 
 
-def _defn(state: State, card: int) -> CardDef:
-    return card_def(state.name(card))
+_defn = definition
 
 
 def _sides(side: str, seat: int) -> tuple[int, ...]:

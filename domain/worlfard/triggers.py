@@ -6,7 +6,7 @@ one with no correct target does nothing (W-Q18).
 from __future__ import annotations
 
 from . import events as ev
-from .cards import card as card_def
+from .cards import definition
 from .draft import WDraft
 from .field import profile
 from .ops import Context, apply_skill
@@ -21,7 +21,7 @@ TRIGGER_CLAUSE = {
 
 
 def _skills(state: State, card: int) -> tuple[Skill, ...]:
-    return card_def(state.name(card)).skill
+    return definition(state, card).skill
 
 
 def unit_skill_active(state: State, card: int) -> bool:
@@ -36,10 +36,12 @@ def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int =
          zone: str = "stage") -> None:
     """Queue every ``when`` skill of ``card`` (controlled by ``seat``)."""
     state = draft.state
-    if zone == "stage" and not unit_skill_active(state, card):
+    firing = [i for i, skill in enumerate(_skills(state, card))
+              if skill.when == when and skill.zone == zone and skill.mark == "・"]
+    if not firing or (zone == "stage" and not unit_skill_active(state, card)):
         return
-    for index, skill in enumerate(_skills(state, card)):
-        if skill.when == when and skill.zone == zone and skill.mark == "・":
+    for index in firing:
+        if True:
             draft.rule(TRIGGER_CLAUSE.get(when, "W-2.5"), cause, ev.SkillTriggered(
                 trigger=Trigger(seat=seat, card=card, skill=index, line=line, other=other), when=when))
 
