@@ -27,22 +27,38 @@ class Timeline:
             if env.seq % every == 0:
                 self._checkpoints.append(state)
         self.final = state
+        self._window: tuple[int, list[Any]] | None = None   # (checkpoint index, states after it)
 
     @property
     def last_seq(self) -> int:
         return len(self.envelopes)
 
     def state_at(self, seq: int) -> Any:
-        """The state after event ``seq`` (0 = before the first event)."""
+        """The state after event ``seq`` (0 = before the first event).
+
+        The states of the last window between two checkpoints that was folded are kept, so
+        stepping back or forward inside it folds nothing, and a seek folds fewer than ``every``."""
         seq = max(0, min(seq, self.last_seq))
         if seq == self.last_seq:
             return self.final
-        index = seq // self.every
-        state = self._checkpoints[index]
-        evolve = self.ruleset.evolve
-        for env in self.envelopes[index * self.every: seq]:
-            state = evolve(state, env.event)
-        return state
+        index, offset = divmod(seq, self.every)
+        if offset == 0:
+            return self._checkpoints[index]
+        window = self._window
+        if window is None or window[0] != index:
+            window = (index, [self._checkpoints[index]])
+        states = window[1]
+        if offset >= len(states):
+            states = list(states)   # a new list: a reader holding the old window sees it unchanged
+            evolve = self.ruleset.evolve
+            state = states[-1]
+            start = index * self.every + len(states) - 1
+            for env in self.envelopes[start: index * self.every + offset]:
+                state = evolve(state, env.event)
+                states.append(state)
+            window = (index, states)
+        self._window = window
+        return states[offset]
 
     def envelope(self, seq: int) -> Envelope[Any] | None:
         return self.envelopes[seq - 1] if 1 <= seq <= self.last_seq else None

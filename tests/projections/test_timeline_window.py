@@ -1,0 +1,50 @@
+"""The timeline answers every seek with the state a fold from the start gives, in any order of seeks."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.core.envelope import Envelope
+from domain.core.header import Header
+from projections.timeline import Timeline
+
+EVENTS = 200
+
+
+def _timeline(every: int) -> Timeline:
+    # a stand-in ruleset: the state is the tuple of events so far, so any wrong fold shows
+    ruleset: Any = SimpleNamespace(evolve=lambda state, event: state + (event,), initial_state=lambda header: ())
+    header = Header(match_id="m", ruleset="stand-in", rules_version="1", card_set="-", seed=1,
+                    players=("a", "b"), decks=())
+    envelopes = [Envelope(seq=seq, kind="rule", event=seq) for seq in range(1, EVENTS + 1)]
+    return Timeline(ruleset, header, envelopes, every=every)
+
+
+@settings(max_examples=60, deadline=None)
+@given(every=st.integers(1, 40), seeks=st.lists(st.integers(-3, EVENTS + 3), min_size=1, max_size=60))
+def test_every_seek_gives_the_folded_state(every: int, seeks: list[int]) -> None:
+    timeline = _timeline(every)
+    for seq in seeks:
+        clamped = max(0, min(seq, EVENTS))
+        assert timeline.state_at(seq) == tuple(range(1, clamped + 1))
+
+
+def test_stepping_back_and_forth_inside_a_window_folds_nothing_more() -> None:
+    calls = 0
+    timeline = _timeline(32)
+
+    def counting(state: tuple[int, ...], event: int) -> tuple[int, ...]:
+        nonlocal calls
+        calls += 1
+        return state + (event,)
+
+    timeline.ruleset = SimpleNamespace(evolve=counting)
+    assert len(timeline.state_at(95)) == 95          # checkpoint 64, then 31 events
+    assert calls == 31
+    for seq in (94, 93, 70, 95, 65):
+        assert len(timeline.state_at(seq)) == seq
+    assert calls == 31
+    assert len(timeline.state_at(96)) == 96 and calls == 31   # 96 is a checkpoint
