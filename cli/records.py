@@ -3,19 +3,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 import msgspec
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from domain.core.errors import KifuError, Malformed
+from domain.core.errors import Malformed
 from domain.core.match import Match
 from domain.core.record import first_broken_link
 from domain.core.ruleset import find_ruleset, ruleset_names
-from projections.audit import audit as readjudicate
+from projections.bulk import FileAudit, audit_many
 from projections.causes import explain
-from projections.recordfile import read_record, write_record
+from projections.recordfile import find_records, read_record, write_record
 from projections.timeline import Timeline
 
 from . import render
@@ -32,20 +35,23 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
     ruleset, header, envelopes = kifu.load(source)
     if not 1 <= seq <= len(envelopes):
         raise click.BadParameter(f"seq {seq} is outside 1..{len(envelopes)}", param_hint="SEQ")
-    chain = explain(ruleset, envelopes, seq)
+    timeline = Timeline(ruleset, header, envelopes)
+    chain = explain(ruleset, envelopes, seq, timeline)
     if as_json:
         click.echo(msgspec.json.encode(chain).decode())
         return
     con = render.console()
-    names = ruleset.card_names(Timeline(ruleset, header, envelopes).final) if ruleset.card_names else None
+    names = ruleset.card_names(timeline.final) if ruleset.card_names else None
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
         prefix = "   " * depth + ("└─ " if depth else "")
+        indent = "   " * depth + "   "
         con.print(Text(prefix) + render.event_line(env, names))
         if link.clause:
             title = f"{link.clause} {link.clause_title}".strip()
-            con.print(Text("   " * depth + "   " + title + (f": {link.clause_text}" if link.clause_text else ""),
-                           style="green"))
+            con.print(Text(indent + title + (f": {link.clause_text}" if link.clause_text else ""), style="green"))
+        if link.ruling is not None:
+            _print_ruling(con, link.ruling, indent)
     last = chain[-1]
     if last.kind == "decision":
         con.print(f"⇐ decided by seat {last.seat} at #{last.seq}")
@@ -53,52 +59,102 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         con.print(f"⇐ started by {last.kind} event #{last.seq}")
 
 
+def _print_ruling(con: Any, ruling: Any, indent: str) -> None:
+    """The values the ruling used: its formula, then the cards and seats as they stood at its cause."""
+    formula = ruling.formula()
+    if formula:
+        con.print(Text(indent + "ruling: " + formula, style="bold"))
+    for card in ruling.cards:
+        values = " ".join(f"{k} {_value(v)}" for k, v in card.values.items())
+        con.print(Text(f"{indent}after #{ruling.at}: {card.name}#{card.card} at {card.where}"
+                       + (f": {values}" if values else ""), style="cyan"))
+    for seat, part in ruling.seats.items():
+        values = " ".join(f"{k} {_value(v)}" for k, v in part.items() if k != "seat")
+        con.print(Text(f"{indent}after #{ruling.at}: seat {seat}: {values}", style="cyan"))
+
+
+def _value(value: Any) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
-def audit(files: tuple[str, ...], as_json: bool) -> None:
-    """Re-adjudicate records with today's engine; exit 1 if any diverges, 2 if any is unreadable."""
-    paths: list[Path] = []
-    for f in files:
-        p = Path(f)
-        paths.extend(sorted(p.rglob("*.kifu.jsonl*")) if p.is_dir() else [p])
-    results = []
-    worst = 0
-    con = render.console()
-    for path in paths:
-        try:
-            record = read_record(path)
-        except KifuError as exc:
-            results.append({"file": str(path), "status": "unreadable", "error": str(exc)})
-            worst = max(worst, 2)
-            continue
-        result = readjudicate(record.ruleset, record.header, record.envelopes)
-        entry = {"file": str(path), "status": "clean" if result.clean else "diverged",
-                 "events": result.events, "decisions": result.decisions, "notes": list(result.notes)}
-        if result.divergence is not None:
-            entry["divergence"] = msgspec.to_builtins(result.divergence)
-            worst = max(worst, 1)
-        results.append(entry)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON result per record (a list), for CI.")
+@click.option("--rerecord", is_flag=True,
+              help="Rewrite diverging records by re-running their decisions with today's engine (after an "
+                   "intended rules change); prints what changed; records with refused decisions are left alone.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+@click.option("--verbose", "-v", is_flag=True, help="List clean records in the summary too.")
+def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | None, verbose: bool) -> None:
+    """Re-adjudicate records (files or directories) with today's engine.
+
+    Exit 0 if all are clean (or were re-recorded), 1 if any diverges, 2 if any is unreadable."""
+    paths = find_records(files)
+    progress = Progress(SpinnerColumn(), TextColumn("[bold]auditing[/]"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TextColumn("{task.description}"),
+                        console=Console(stderr=True), transient=True)
+    progress.disable = as_json or len(paths) < 2 or not progress.console.is_terminal
+    with progress:
+        task = progress.add_task("", total=len(paths))
+        results = audit_many(paths, jobs=jobs, rerecord=rerecord,
+                             done=lambda r: progress.update(task, advance=1, description=Path(r.file).name))
+    worst = max((EXIT_STATUS[r.status] for r in results), default=0)
     if as_json:
-        click.echo(json.dumps(results, ensure_ascii=False, indent=1))
+        click.echo(json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=1))
     else:
+        con = render.console()
         for r in results:
-            if r["status"] == "clean":
-                con.print(f"[green]clean[/]     {r['file']}: {r['events']} events, {r['decisions']} decisions re-adjudicated")
-            elif r["status"] == "unreadable":
-                con.print(f"[red]unreadable[/] {r['file']}: {r['error']}")
-            else:
-                d = r["divergence"]
-                con.print(f"[red]diverged[/]  {r['file']}: first difference at seq {d['seq']}"
-                          f" (clause {d.get('clause') or '-'}): {d['reason']}")
-                if d.get("recorded") is not None:
-                    con.print(f"    recorded: {json.dumps(d['recorded'], ensure_ascii=False)}")
-                if d.get("produced") is not None:
-                    con.print(f"    today:    {json.dumps(d['produced'], ensure_ascii=False)}")
-            for note in r.get("notes", []):
-                con.print(f"    note: {note}", style="dim")
+            _print_audit(con, r, brief=len(results) > 1)
+        if len(results) > 1:
+            _print_summary(con, results, verbose)
     if worst:
         raise SystemExit(worst)
+
+
+EXIT_STATUS = {"clean": 0, "rerecorded": 0, "diverged": 1, "unreadable": 2}
+
+
+def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
+    """One record's result; a clean one is a single line (none when there are many)."""
+    if r.status == "clean":
+        if not brief:
+            con.print(f"[green]clean[/]     {r.file}: {r.events} events, {r.decisions} decisions re-adjudicated"
+                      + (f", {r.probes} probes refused as expected" if r.probes else ""))
+    elif r.status == "unreadable":
+        con.print(f"[red]unreadable[/] {r.file}: {r.error}")
+    else:
+        d = r.divergence
+        assert d is not None
+        verb = "[yellow]re-recorded[/]" if r.status == "rerecorded" else "[red]diverged[/] "
+        con.print(f"{verb} {r.file}: first difference at seq {d.seq} (clause {d.clause or '-'}): {d.reason}")
+        if d.recorded is not None:
+            con.print(f"    recorded: {json.dumps(d.recorded, ensure_ascii=False)}", markup=False)
+        if d.produced is not None:
+            con.print(f"    today:    {json.dumps(d.produced, ensure_ascii=False)}", markup=False)
+        for change in r.changes:
+            con.print(f"    changed: {change}", markup=False)
+        if r.refused is not None:
+            con.print(f"    [red]left alone[/]: at seq {r.refused.seq} (clause {r.refused.clause or '-'}): "
+                      f"{r.refused.reason}")
+    if r.status != "clean" or not brief:
+        for note in r.notes:
+            con.print(f"    note: {note}", style="dim")
+
+
+def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
+    counts = {status: sum(1 for r in results if r.status == status) for status in EXIT_STATUS}
+    table = Table("status", "record", "events", "first divergence", title="audit summary", title_justify="left")
+    for r in results:
+        if r.status == "clean" and not verbose:
+            continue
+        d = r.divergence
+        first = (f"#{d.seq} {d.clause or '-'}: {d.reason}" if d is not None else r.error or "")
+        style = {"clean": "green", "rerecorded": "yellow"}.get(r.status, "red")
+        table.add_row(Text(r.status, style=style), r.file, str(r.events) if r.events else "", first)
+    if table.row_count:
+        con.print(table)
+    con.print(" · ".join(f"{n} {status}" for status, n in counts.items() if n or status == "clean")
+              + f" ({len(results)} records)")
 
 
 @click.command()

@@ -1,0 +1,106 @@
+"""Auditing many records: one result per file, on all cores, optionally re-recording.
+
+``audit_path`` is the whole job for one file (read, re-adjudicate, check probes, re-record);
+it runs in worker processes, so it takes and returns plain picklable values.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+import msgspec
+
+from domain.core.errors import KifuError
+
+from .audit import Divergence, audit
+from .probes import check_probes, load_probes
+from .recordfile import read_record, write_record
+from .rerecord import rerecord as rerun
+
+Status = Literal["clean", "diverged", "unreadable", "rerecorded"]
+
+
+class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
+    file: str
+    status: Status
+    ruleset: str = ""
+    match_id: str = ""
+    events: int = 0
+    decisions: int = 0
+    probes: int = 0
+    divergence: Divergence | None = None      # the first one, before any re-recording
+    notes: tuple[str, ...] = ()
+    error: str = ""
+    changes: tuple[str, ...] = ()             # what re-recording changed
+    refused: Divergence | None = None         # why re-recording left the file alone
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "status": self.status}
+        if self.status == "unreadable":
+            out["error"] = self.error
+            return out
+        out.update(ruleset=self.ruleset, match_id=self.match_id, events=self.events, decisions=self.decisions, probes=self.probes,
+                   notes=list(self.notes))
+        for key in ("divergence", "refused"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = msgspec.to_builtins(value)
+        if self.changes:
+            out["changes"] = list(self.changes)
+        return out
+
+
+def audit_path(path: str, rerecord: bool = False) -> FileAudit:
+    """Re-adjudicate one record file (and its probes); with ``rerecord``, rewrite it if its rulings
+    changed and today's engine still takes all its decisions."""
+    try:
+        record = read_record(path)
+        probes = load_probes(path)
+        result = audit(record.ruleset, record.header, record.envelopes)
+        divergence = result.divergence
+        if divergence is None and probes:
+            divergence = check_probes(record.ruleset, record.header, record.envelopes, probes)
+    except KifuError as exc:
+        return FileAudit(file=path, status="unreadable", error=str(exc))
+    notes = list(result.notes)
+    if record.source_format is not None and record.source_format != record.header.format:
+        notes.append(f"written in record format {record.source_format}, read as format {record.header.format}")
+    base = FileAudit(file=path, status="clean" if divergence is None else "diverged", ruleset=record.header.ruleset,
+                     match_id=result.match_id,
+                     events=result.events, decisions=result.decisions, probes=len(probes), divergence=divergence,
+                     notes=tuple(notes))
+    if not rerecord or result.clean:
+        return base
+    redo = rerun(record.ruleset, record.header, record.envelopes)
+    if redo.status != "rewritten" or redo.header is None or redo.envelopes is None:
+        return msgspec.structs.replace(base, refused=redo.refused)
+    write_record(path, redo.header, redo.envelopes)
+    after = check_probes(record.ruleset, redo.header, redo.envelopes, probes) if probes else None
+    changes = redo.changes + ((f"a probe fails after re-recording: {after.reason}",) if after else ())
+    return msgspec.structs.replace(base, status="rerecorded" if after is None else "diverged", changes=changes,
+                                   refused=after)
+
+
+def audit_many(paths: list[Path], *, jobs: int | None = None, rerecord: bool = False,
+               done: Callable[[FileAudit], None] | None = None) -> list[FileAudit]:
+    """``audit_path`` over every path, on ``jobs`` processes (default: all cores); results in the
+    order of ``paths``; ``done`` is called as each one finishes (for a progress bar)."""
+    names = [str(p) for p in paths]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
+    results: dict[str, FileAudit] = {}
+    if jobs == 1:
+        for name in names:
+            results[name] = audit_path(name, rerecord)
+            if done:
+                done(results[name])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(audit_path, name, rerecord): name for name in names}
+            for future in as_completed(futures):
+                result = future.result()
+                results[futures[future]] = result
+                if done:
+                    done(result)
+    return [results[name] for name in names]
