@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from domain.core.match import Match
-from domain.core.ruleset import find_ruleset, ruleset_names
+from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 from projections.recordfile import write_record
 
 from . import render
@@ -19,11 +19,16 @@ from .context import Kifu, pass_kifu
 DEFAULT_DECKS = ("flame-gale", "tide-stone")
 
 
+def seat_option(seat: int) -> Any:
+    return click.option(f"--p{seat}", default="bot", show_default=True,
+                        help=f"Seat {seat}: 'human' or a bot name (bot, random).")
+
+
 @click.command()
 @click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
 @click.option("--seed", type=int, default=None, help="Match seed (default: random, printed).")
-@click.option("--p1", default="bot", show_default=True, help="Seat 1: 'human' or a bot name (bot, random).")
-@click.option("--p2", default="bot", show_default=True, help="Seat 2: 'human' or a bot name.")
+@seat_option(1)
+@seat_option(2)
 @click.option("--deck", "decks", multiple=True, metavar="PRESET|FILE",
               help="Deck for seat 1, then seat 2 (preset name or TOML file). Default: two presets.")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Player names, seat 1 then seat 2.")
@@ -41,6 +46,19 @@ def play(kifu: Kifu, ruleset: str, seed: int | None, p1: str, p2: str, decks: tu
     if len(specs) != 2:
         raise click.UsageError("give --deck at most twice (seat 1, then seat 2)")
     players = (names[0] if names else p1, names[1] if len(names) > 1 else p2)
+    seats = make_seats(rules, p1, p2, seed)
+    match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
+                         decks=[rules.load_deck(s) for s in specs], players=players)
+    kifu.store.create(match)
+    con = render.console()
+    if not quiet:
+        con.print(f"match [bold]{match.header.match_id}[/] · {rules.name} · seed {seed} · "
+                  f"{players[0]} ({specs[0]}) vs {players[1]} ({specs[1]})")
+    run_match(con, kifu, match, seats, quiet=quiet, out=out)
+
+
+def make_seats(rules: Ruleset[Any, Any, Any], p1: str, p2: str, seed: int) -> dict[int, Any]:
+    """Seat -> bot, or None for a human at this terminal."""
     seats: dict[int, Any] = {}
     for seat, kind in ((1, p1), (2, p2)):
         if kind == "human":
@@ -50,15 +68,16 @@ def play(kifu: Kifu, ruleset: str, seed: int | None, p1: str, p2: str, decks: tu
         else:
             raise click.BadParameter(f"{kind!r}: choose 'human' or one of {', '.join(sorted(rules.bots))}",
                                      param_hint=f"--p{seat}")
-    match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
-                         decks=[rules.load_deck(s) for s in specs], players=players)
+    return seats
+
+
+def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Any], *, quiet: bool,
+              out: str | None = None) -> int:
+    """Drive a stored match to its end (bots choose, humans are asked), storing every decision;
+    print the summary, export to ``out`` if given. Returns the number of decisions taken."""
+    rules = match.ruleset
     store = kifu.store
-    store.create(match)
-    con = render.console()
     names_of = rules.card_names(match.state) if rules.card_names else None
-    if not quiet:
-        con.print(f"match [bold]{match.header.match_id}[/] · {rules.name} · seed {seed} · "
-                  f"{players[0]} ({specs[0]}) vs {players[1]} ({specs[1]})")
     started = time.perf_counter()
     decisions = 0
     while match.outcome is None:
@@ -82,6 +101,7 @@ def play(kifu: Kifu, ruleset: str, seed: int | None, p1: str, p2: str, decks: tu
     if out:
         size = write_record(out, match.header, match.envelopes)
         con.print(f"record written to {Path(out)} ({size} bytes, {size / max(1, match.seq + 1):.0f} bytes/line)")
+    return decisions
 
 
 def _human_seat(seats: dict[int, Any]) -> int | None:

@@ -3,7 +3,7 @@
 Format 0 is what Kifu wrote before format 1: the header said ``rules`` and ``engine`` where
 format 1 says ``rules_version`` and ``engine_version``, and each envelope cited its clause as
 ``clause_id``. Its chain hashed the lines exactly as written. ``tests/toolkit/data/format0-*.kifu.jsonl``
-was made by ``downcast`` (``python tests/toolkit/legacy.py IN OUT``) and is kept as it is.
+was made by ``downcast`` (``python tests/toolkit/format0.py IN OUT``) and is kept as it is.
 """
 from __future__ import annotations
 

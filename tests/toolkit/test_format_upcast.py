@@ -15,7 +15,7 @@ from domain.core.record import decode_header, decode_record, encode_record, firs
 from domain.core.ruleset import find_ruleset
 from domain.store import MatchStore
 from domain.version import FORMAT_VERSION
-from legacy import downcast
+from format0 import downcast
 from projections.audit import audit
 from projections.recordfile import read_record
 

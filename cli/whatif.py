@@ -1,0 +1,146 @@
+"""``kifu fork`` and ``kifu diff``: what if a decision had been different, and where two records part."""
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import click
+import msgspec
+from rich.table import Table
+from rich.text import Text
+
+from domain.core.errors import Illegal, Malformed
+from domain.core.match import Match
+from projections.diff import Side, diff as compare
+from projections.fork import fork as fork_match
+from projections.recordfile import write_record
+from projections.timeline import Timeline
+
+from . import render
+from .context import Kifu, pass_kifu
+from .play import make_seats, run_match, seat_option
+
+
+@click.command()
+@click.argument("source", metavar="FILE|MATCH_ID")
+@click.option("--at", "at", type=int, required=True, help="Start from the state after event SEQ.")
+@click.option("--then", "then", metavar="JSON", default=None,
+              help="The next decision, as a command in JSON, e.g. '{\"type\":\"Attack\",\"line\":2}'.")
+@seat_option(1)
+@seat_option(2)
+@click.option("--seed", type=int, default=None, help="Seed of the new match (default: the origin's).")
+@click.option("--stop", is_flag=True, help="Stop after --then: leave the new match open in the store.")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the new match's record to this .kifu.jsonl file.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@pass_kifu
+def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, seed: int | None, stop: bool,
+         out: str | None, quiet: bool) -> None:
+    """Start a new match from the state after event SEQ of a recorded one, and play it on."""
+    ruleset, header, envelopes = kifu.load(source)
+    timeline = Timeline(ruleset, header, envelopes)
+    match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
+    seats = make_seats(ruleset, p1, p2, match.header.seed)
+    con = render.console()
+    if then is not None:
+        command = decode_command(ruleset, then)
+        seat = match.awaiting
+        try:
+            envelopes_then, state = match.decide(seat, command)
+        except Illegal as exc:
+            raise Illegal(exc.clause, f"--then {then} for seat {seat}: {exc.reason}") from None
+    kifu.store.create(match)
+    if not quiet:
+        con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} at #{at} "
+                  f"(turn {getattr(match.state, 'turn', '?')}, seat {match.awaiting} to decide)")
+    if then is not None:
+        kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.outcome(state))
+        match.accept(envelopes_then, state)
+        if not quiet:
+            names = ruleset.card_names(match.state) if ruleset.card_names else None
+            for env in envelopes_then:
+                con.print(render.event_line(env, names))
+    if stop:
+        outcome = match.outcome
+        con.print(f"{outcome.describe() if outcome else 'in progress'}: stored as match "
+                  f"{match.header.match_id} in {kifu.store.where}")
+        if out:
+            write_record(out, match.header, match.envelopes)
+            con.print(f"record written to {out}")
+        return
+    run_match(con, kifu, match, seats, quiet=quiet, out=out)
+
+
+def decode_command(ruleset: Any, text: str) -> Any:
+    try:
+        return ruleset.command_decoder().decode(text)
+    except msgspec.ValidationError as exc:
+        raise Malformed(f"not a {ruleset.name} command: {exc}", "--then") from None
+    except msgspec.DecodeError as exc:
+        raise Malformed(f"not JSON ({exc})", "--then") from None
+
+
+@click.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--all", "show_all", is_flag=True, help="Show every row of the end state, not only those that differ.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@pass_kifu
+def diff(kifu: Kifu, a: str, b: str, show_all: bool, as_json: bool) -> None:
+    """Where two records (files or stored match ids) part, and how their outcomes differ.
+
+    Exit 0 if they are the same, 1 if they differ (like diff)."""
+    sides = []
+    for name in (a, b):
+        ruleset, header, envelopes = kifu.load(name)
+        sides.append(Side(name, ruleset, header, envelopes))
+    result = compare(sides[0], sides[1])
+    if as_json:
+        out = msgspec.to_builtins(result)
+        out["same"] = result.same
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+    else:
+        _print_diff(result, sides, show_all)
+    if not result.same:
+        raise SystemExit(1)
+
+
+ALWAYS_SHOWN = ("winner", "ended by")
+
+
+def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
+    con = render.console()
+    for label, src in (("A", result.a), ("B", result.b)):
+        origin = f", forked from {src.forked_from} at #{src.forked_at}" if src.forked_from else ""
+        con.print(f"[bold]{label}[/] {src.name}: match {src.match_id}{origin} · seed {src.seed} · "
+                  f"{src.events} events, {src.decisions} decisions · {src.outcome}")
+    con.print(result.relation)
+    part = result.parting
+    if part is None:
+        con.print(f"[green]no event differs[/] ({result.common} compared)")
+    else:
+        con.print(f"they agree on {result.common} events, then part at "
+                  f"[bold]A #{part.a_seq} / B #{part.b_seq}[/] ({', '.join(part.differ)} differ):")
+        for label, raw, side in (("A", part.a, sides[0]), ("B", part.b, sides[1])):
+            if raw is None:
+                con.print(f"  {label}: (its record has ended)")
+                continue
+            env = side.envelopes[(part.a_seq if label == "A" else part.b_seq) - 1]
+            names = side.ruleset.card_names(side.ruleset.initial_state(side.header)) if side.ruleset.card_names else None
+            con.print(Text(f"  {label}: ") + render.event_line(env, names))
+    table = Table("at the end", "A", "B")
+    hidden = 0
+    for row in result.outcome:
+        if not (show_all or row.differs or row.what in ALWAYS_SHOWN):
+            hidden += 1
+            continue
+        style = "bold yellow" if row.differs else "dim"
+        table.add_row(Text(row.what, style=style), _cell(row.a), _cell(row.b))
+    con.print(table)
+    if hidden:
+        con.print(f"{hidden} more rows are the same in both (--all shows them)", style="dim")
+
+
+def _cell(value: Any) -> str:
+    return "-" if value is None else str(value)

@@ -1,0 +1,201 @@
+"""Where two records of a match part, and how their outcomes differ.
+
+Records are aligned by their origin: a fork's seq k stands where its origin's seq
+``forked_at + k - 1`` would, so a fork is compared with its origin (or two forks of one point
+with each other) from the first event after the fork point. Otherwise seqs are compared as they
+are. Events are compared by content (kind, seat, clause, cause, event, state digest); the chain
+hashes are left out, since two different headers chain differently from the first line on.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.core.envelope import Envelope
+from domain.core.header import Header
+from domain.core.ruleset import Ruleset
+
+from .timeline import Timeline
+
+
+class Source(msgspec.Struct, frozen=True, kw_only=True):
+    """One side of the comparison: which record, what it is, how it ended."""
+
+    name: str
+    match_id: str
+    events: int
+    decisions: int
+    seed: int
+    rules_version: str
+    outcome: str
+    forked_from: str | None = None
+    forked_at: int | None = None
+
+
+class Parting(msgspec.Struct, frozen=True, kw_only=True):
+    """The first aligned pair that differs; a side is None where its record has already ended."""
+
+    a_seq: int
+    b_seq: int
+    differ: tuple[str, ...]
+    a: Any = None
+    b: Any = None
+
+
+class Row(msgspec.Struct, frozen=True, kw_only=True):
+    what: str
+    a: Any
+    b: Any
+
+    @property
+    def differs(self) -> bool:
+        return self.a != self.b
+
+
+class Diff(msgspec.Struct, frozen=True, kw_only=True):
+    a: Source
+    b: Source
+    relation: str
+    common: int                  # aligned events compared equal (after the fork point, if any)
+    parting: Parting | None
+    outcome: tuple[Row, ...]
+
+    @property
+    def same(self) -> bool:
+        return self.parting is None and not any(r.differs for r in self.outcome)
+
+
+class Side(msgspec.Struct, frozen=True):
+    name: str
+    ruleset: Any
+    header: Header
+    envelopes: list[Envelope[Any]]
+
+
+def _source(side: Side) -> Source:
+    h = side.header
+    final = Timeline(side.ruleset, h, side.envelopes).final
+    outcome = side.ruleset.outcome(final)
+    return Source(name=side.name, match_id=h.match_id, events=len(side.envelopes),
+                  decisions=sum(1 for e in side.envelopes if e.kind == "decision"), seed=h.seed,
+                  rules_version=h.rules_version, outcome=outcome.describe() if outcome else "in progress",
+                  forked_from=h.forked_from, forked_at=h.forked_at)
+
+
+def _alignment(a: Header, b: Header) -> tuple[str, int, int]:
+    """(how the records relate, first A seq to compare, first B seq to compare)."""
+    if b.forked_from == a.match_id and b.forked_at is not None:
+        return f"B was forked from A at #{b.forked_at}", b.forked_at + 1, 2
+    if a.forked_from == b.match_id and a.forked_at is not None:
+        return f"A was forked from B at #{a.forked_at}", 2, a.forked_at + 1
+    if a.forked_from is not None and (a.forked_from, a.forked_at) == (b.forked_from, b.forked_at):
+        return f"both were forked from {a.forked_from} at #{a.forked_at}", 1, 1
+    if a.match_id == b.match_id:
+        return "two records of the same match", 1, 1
+    if (a.seed, a.decks, a.start) == (b.seed, b.decks, b.start):
+        return "two matches from the same setup (seed and decks)", 1, 1
+    return "unrelated matches (compared seq by seq)", 1, 1
+
+
+_COMPARED = ("kind", "seat", "clause", "cause", "event", "digest")
+
+
+def _content(env: Envelope[Any], shift: int) -> dict[str, Any]:
+    raw = msgspec.to_builtins(env)
+    raw.pop("chain", None)
+    if raw.get("cause") is not None:
+        raw["cause"] += shift
+    return raw
+
+
+def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from: int) -> tuple[int, Parting | None]:
+    """(number of equal aligned events, the first pair that differs or None)."""
+    shift_a, shift_b = -a_from, -b_from   # causes compared relative to the alignment point
+    common = 0
+    i, j = a_from, b_from
+    while i <= len(a) or j <= len(b):
+        ea = _content(a[i - 1], shift_a) if i <= len(a) else None
+        eb = _content(b[j - 1], shift_b) if j <= len(b) else None
+        if ea is None or eb is None:
+            return common, Parting(a_seq=i, b_seq=j, differ=("length",), a=ea, b=eb)
+        differ = tuple(k for k in _COMPARED if ea.get(k) != eb.get(k))
+        if differ:
+            return common, Parting(a_seq=i, b_seq=j, differ=differ, a=ea, b=eb)
+        common += 1
+        i, j = i + 1, j + 1
+    return common, None
+
+
+def board_rows(ruleset: Ruleset[Any, Any, Any], state: Any) -> dict[str, Any]:
+    """A summary of the judge's view, generically: the match's scalars, then each seat's part
+    (scalars, zone sizes, and what stands on each spot)."""
+    view = ruleset.view(state, None)
+    rows: dict[str, Any] = {}
+    outcome = ruleset.outcome(state)
+    rows["winner"] = None if outcome is None else (outcome.winner or "draw")
+    rows["ended by"] = None if outcome is None else outcome.termination
+    for f in msgspec.structs.fields(view):
+        value = getattr(view, f.name)
+        if f.name in ("seat", "awaiting", "first_seat"):
+            continue
+        if _scalar(value):
+            rows[f.name] = value
+        elif isinstance(value, tuple) and value and all(hasattr(s, "seat") for s in value):
+            for part in value:
+                rows.update(_seat_rows(part))
+    return rows
+
+
+def _seat_rows(part: Any) -> dict[str, Any]:
+    prefix = f"seat {part.seat} "
+    rows: dict[str, Any] = {}
+    for f in msgspec.structs.fields(part):
+        value = getattr(part, f.name)
+        if f.name == "seat" or f.name.endswith("_count"):
+            continue
+        if _scalar(value):
+            rows[prefix + f.name] = value
+        elif isinstance(value, tuple):
+            if all(_is_ref(v) for v in value):
+                rows[prefix + f.name] = len(value)
+            else:
+                rows[prefix + f.name] = " | ".join(_label(v) for v in value)
+        elif value is None and f.name in ("deck", "hand"):
+            rows[prefix + f.name] = getattr(part, f"{f.name}_count", None)
+    return rows
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (int, str, float, bool))
+
+
+def _is_ref(value: Any) -> bool:
+    return isinstance(getattr(value, "id", None), int) and isinstance(getattr(value, "name", None), str)
+
+
+def _label(value: Any) -> str:
+    """One spot: the card standing there, with its state; a pile by its size; empty as ·."""
+    if value is None:
+        return "·"
+    card = getattr(value, "card", None)
+    cards = getattr(value, "cards", None)
+    if _is_ref(card):
+        label = card.name
+    elif isinstance(cards, tuple):
+        label = str(len(cards)) if cards else "·"
+    else:
+        label = "?"
+    flags = [f"dmg {value.damage}" if getattr(value, "damage", 0) else "",
+             "broken" if getattr(value, "broken", False) else ""]
+    flags = [x for x in flags if x]
+    return label + (f" ({', '.join(flags)})" if flags else "")
+
+
+def diff(a: Side, b: Side) -> Diff:
+    relation, a_from, b_from = _alignment(a.header, b.header)
+    common, part = parting(a.envelopes, b.envelopes, a_from, b_from)
+    rows_a = board_rows(a.ruleset, Timeline(a.ruleset, a.header, a.envelopes).final)
+    rows_b = board_rows(b.ruleset, Timeline(b.ruleset, b.header, b.envelopes).final)
+    rows = tuple(Row(what=k, a=rows_a.get(k), b=rows_b.get(k)) for k in dict.fromkeys([*rows_a, *rows_b]))
+    return Diff(a=_source(a), b=_source(b), relation=relation, common=common, parting=part, outcome=rows)

@@ -1,0 +1,64 @@
+"""Fork: a new match that starts from the state at any settled point of a recorded one.
+
+The new record's header names its origin (``forked_from``, ``forked_at``) and carries the state
+as its prepared start position, recorded as one setup event; its own seqs restart at 1, so its
+seq k stands where the origin's seq ``forked_at + k - 1`` would.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.envelope import Envelope
+from domain.core.errors import KifuError
+from domain.core.header import Header
+from domain.core.match import Match
+from domain.core.ruleset import Ruleset
+
+from .timeline import Timeline
+
+
+class ForkError(KifuError):
+    """A fork point that is not one: outside the record, inside a decision, or after the end."""
+
+
+def settled(envelopes: list[Envelope[Any]], seq: int) -> bool:
+    """After ``seq`` the rules are at rest: it is the last event of the setup or of a decision
+    (the one that carries the state digest)."""
+    return 1 <= seq <= len(envelopes) and envelopes[seq - 1].digest is not None
+
+
+def decision_span(envelopes: list[Envelope[Any]], seq: int) -> tuple[int, int]:
+    """The first and last seq of the decision (or setup) whose consequences include ``seq``."""
+    start = seq
+    while start > 1 and envelopes[start - 2].digest is None:
+        start -= 1
+    end = seq
+    while end < len(envelopes) and envelopes[end - 1].digest is None:
+        end += 1
+    return start, end
+
+
+def check_fork_point(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[Any]], at: int,
+                     timeline: Timeline) -> Any:
+    """The state at ``at`` if a match may start there; else ``ForkError`` saying where it may."""
+    if not 1 <= at <= len(envelopes):
+        raise ForkError(f"seq {at} is outside the record (1..{len(envelopes)})")
+    if not settled(envelopes, at):
+        start, end = decision_span(envelopes, at)
+        raise ForkError(f"seq {at} is in the middle of #{start} and its consequences (#{start}..#{end}): the rules "
+                        f"are not at rest there; fork at {start - 1} (before it) or {end} (after it)")
+    state = timeline.state_at(at)
+    outcome = ruleset.outcome(state)
+    if outcome is not None:
+        raise ForkError(f"the match is over at seq {at} ({outcome.describe()}); fork at an earlier seq")
+    return state
+
+
+def fork(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]], at: int, *,
+         match_id: str, seed: int | None = None, timeline: Timeline | None = None) -> Match:
+    """A new match from the state after event ``at`` of the given record."""
+    timeline = timeline or Timeline(ruleset, header, envelopes)
+    state = check_fork_point(ruleset, envelopes, at, timeline)
+    return Match.create(ruleset, match_id=match_id, seed=header.seed if seed is None else seed,
+                        decks=list(header.decks), players=header.players, start=state,
+                        forked_from=header.match_id, forked_at=at)
