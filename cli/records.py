@@ -213,10 +213,20 @@ def matches(kifu: Kifu) -> None:
 @click.command()
 @click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
 @click.argument("clause", required=False)
-def rules(ruleset: str, clause: str | None) -> None:
+@click.option("--coverage", is_flag=True, help="Summarise how many clauses are implemented and tested.")
+def rules(ruleset: str, clause: str | None, coverage: bool) -> None:
     """Print a ruleset's rules reference, or one CLAUSE of it."""
     reference = find_ruleset(ruleset).clauses()
     entries = list(reference.values())
+    if coverage:
+        implemented = [e for e in entries if e.implemented_in]
+        tested = [e for e in entries if e.tested_in]
+        click.echo(f"{ruleset}: {len(entries)} clauses; implemented (cited by the engine) {len(implemented)}; "
+                   f"tested (a test named for it) {len(tested)}")
+        missing = [e.id for e in entries if not e.tested_in]
+        if missing:
+            click.echo("not tested by name: " + ", ".join(missing))
+        return
     if clause:
         key = clause.upper()
         entries = [e for e in entries if e.id.upper() == key or e.id.upper().startswith(key + ".")]
@@ -232,3 +242,5 @@ def rules(ruleset: str, clause: str | None) -> None:
             con.print(f"  [yellow]interpretation:[/] {e.interpretation}")
         if e.implemented_in:
             con.print(f"  [cyan]implemented in:[/] {e.implemented_in}")
+        if e.tested_in:
+            con.print(f"  [cyan]tested by:[/] {e.tested_in}")

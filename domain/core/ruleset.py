@@ -35,6 +35,7 @@ class ClauseEntry(msgspec.Struct, frozen=True, kw_only=True):
     original: str = ""
     implemented_in: str = ""
     interpretation: str = ""
+    tested_in: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ class Ruleset(Generic[S, C, E]):
     presets: Callable[[], list[str]] = lambda: []
     bots: dict[str, Callable[[int], Any]] = field(default_factory=dict)   # name -> (seed) -> bot
     card_names: Callable[[S], Callable[[int], str]] | None = None         # for display
+    played: Callable[[Any, E], str | None] = lambda state, event: None   # card name an event plays
+    cards: Callable[[], list[Any]] = lambda: []                          # the card catalogue
     decide_clause: str = ""                              # clause cited when nothing is awaited
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 

@@ -1,9 +1,24 @@
-"""Bots that choose among ``legal`` decisions: the random bot proves any legal play is playable."""
+"""Bots that choose among ``legal`` decisions.
+
+``RandomBot`` proves any legal play is playable (and, across many matches, plays every card).
+``GreedyBot`` makes recorded matches look like real play: it prefers lethal attacks and
+favourable trades, and weighs main-phase actions by simulating them with ``decide`` (pure) and
+scoring the position, which also favours payments that waste the least.
+"""
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from domain.core.draft import Draft
+from domain.core.errors import KifuError
 from domain.core.rng import Rng
+
+from . import commands as c
+from .combat import combat_damage
+from .evolve import evolve
+from .field import profile
+from .state import State
+from .vocabulary import Phase
 
 
 class Bot(Protocol):
@@ -17,9 +32,117 @@ class RandomBot:
         self.rng = Rng(seed)
 
     def choose(self, legal: list[Any], state: Any, seat: int) -> Any:
-        from .commands import Proceed
-
-        actions = [cmd for cmd in legal if not isinstance(cmd, Proceed)]
+        actions = [cmd for cmd in legal if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
         if actions and self.rng.below(4) != 0:
             return self.rng.choice(actions)
         return self.rng.choice(legal)
+
+
+def evaluate(state: State, seat: int) -> float:
+    """A material count from ``seat``'s side: life and ready hearts, units, cards, cost sources."""
+    if state.outcome is not None:
+        return 0.0 if state.outcome.winner is None else (1000.0 if state.outcome.winner == seat else -1000.0)
+    score = 0.0
+    for s, sign in ((seat, 1.0), (3 - seat, -1.0)):
+        side = state.side(s)
+        value = side.life * 1.5 + sum(1 for h in side.hearts if not h.broken) * 1.2
+        for i, unit in enumerate(side.stage):
+            if unit is not None:
+                p = profile(state, s, i + 1)
+                value += 2.0 + p.STR * 1.2 + max(0, p.VIT - unit.damage) + p.AGI * 0.4 + p.DEF * 0.5
+        value += len(side.hand) * 0.6 + len(side.soul) * 0.5
+        value += sum(t.height for t in side.towers) * 0.5 + sum(0.4 for t in side.towers if t.cards and not t.broken)
+        value += sum(1.5 for t in side.table if t is not None)
+        score += sign * value
+    return score
+
+
+class GreedyBot:
+    """One-ply greedy play with combat heuristics; deterministic given its seed."""
+
+    MAX_SIMULATED = 40
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, legal: list[Any], state: State, seat: int) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        scored = [(self._score(cmd, state, seat), i) for i, cmd in enumerate(self._candidates(legal))]
+        best = max(s for s, _ in scored)
+        ties = [i for s, i in scored if s >= best - 1e-9]
+        return self._candidates(legal)[self.rng.choice(ties)]
+
+    def _candidates(self, legal: list[Any]) -> list[Any]:
+        if len(legal) <= self.MAX_SIMULATED:
+            return legal
+        # keep every non-payment decision; thin out the many payment/spot variants evenly
+        step = len(legal) / self.MAX_SIMULATED
+        return [legal[int(i * step)] for i in range(self.MAX_SIMULATED)] + \
+            [cmd for cmd in legal if isinstance(cmd, (c.Proceed, c.Attack, c.Pass))]
+
+    def _score(self, cmd: Any, state: State, seat: int) -> float:
+        match cmd:
+            case c.Target(line=line):
+                return self._target_value(state, seat, line)
+            case c.Block(line=line):
+                return self._block_value(state, seat, line)
+            case c.Evade():
+                return 0.5
+            case c.NoDefense():
+                return 0.0
+            case c.Attack(line=line):
+                return 1.0 + profile(state, seat, line).STR
+            case c.Proceed(to=to):
+                if state.phase == Phase.MAIN1 and to == "battle":
+                    return 0.8 if self._has_attacker(state, seat) else -0.5
+                return -0.2 if to != "end" else -0.3
+            case c.Mulligan(redraw=redraw):
+                return -0.1 if redraw else 0.0
+            case c.ChooseOrder(go_first=go_first):
+                return 0.1 if go_first else 0.0
+        return self._simulate(cmd, state, seat)
+
+    def _simulate(self, cmd: Any, state: State, seat: int) -> float:
+        from .decide import decide
+
+        draft: Draft[State, Any] = Draft(state, 1, Rng(0), evolve)
+        try:
+            decide(state, seat, cmd, draft)
+        except (KifuError, AssertionError):
+            return -1e6
+        return evaluate(draft.state, seat) - evaluate(state, seat) + 0.05
+
+    def _has_attacker(self, state: State, seat: int) -> bool:
+        for i, unit in enumerate(state.side(seat).stage):
+            if unit is not None and not unit.broken and unit.status is None and profile(state, seat, i + 1).AGI >= 1:
+                return True
+        return False
+
+    def _target_value(self, state: State, seat: int, line: int) -> float:
+        combat = state.combat
+        assert combat is not None
+        a = profile(state, seat, combat.attacker)
+        foe = state.side(3 - seat)
+        occupant = foe.stage[line - 1]
+        if occupant is None:
+            ready_hearts = sum(1 for h in foe.hearts if not h.broken)
+            lethal = a.STR - ready_hearts >= foe.life
+            return 100.0 if lethal else 2.0 + a.STR * 0.5
+        d = profile(state, 3 - seat, line)
+        kills = combat_damage(a.STR, d.DEF) >= d.VIT - occupant.damage
+        dies = combat_damage(d.STR, a.DEF) >= a.VIT
+        return (4.0 + d.STR if kills else 0.0) - (3.0 + a.STR if dies else 0.0)
+
+    def _block_value(self, state: State, seat: int, line: int) -> float:
+        combat = state.combat
+        assert combat is not None
+        a = profile(state, 3 - seat, combat.attacker) if state.side(3 - seat).stage[combat.attacker - 1] else None
+        if a is None:
+            return 0.0
+        b = profile(state, seat, line)
+        blocker = state.side(seat).stage[line - 1]
+        damage = blocker.damage if blocker is not None else 0
+        survives = combat_damage(a.STR, b.DEF) < b.VIT - damage
+        kills = combat_damage(b.STR, a.DEF) >= a.VIT
+        return (3.0 if kills else 0.0) + (1.0 if survives else -2.0) + (a.STR * 0.3 if state.side(seat).life <= a.STR else 0)

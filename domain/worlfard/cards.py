@@ -1,4 +1,7 @@
-"""Card definitions as data: loaded from TOML, validated by msgspec with errors naming card and field."""
+"""Card definitions as data (W-2): loaded from TOML, validated by msgspec with errors naming card and field.
+
+Types UT/MS/SS/LS (W-2.1); name, elements, families, LV, text and the unit parameters (W-2.2,
+W-2.3). A family written "呪法:呪術" is two families (W-Q14), so `families` is a list."""
 from __future__ import annotations
 
 import hashlib

@@ -318,7 +318,8 @@ class CardMoved(Ev, frozen=True):
 
 
 class HeartCast(Ev, frozen=True):
-    """W-11.4: the face-up top heart is cast; it leaves the hearts."""
+    """W-11.4: the face-up top heart is cast and the same-element soul is paid; the card leaves the
+    hearts with the UnitSummoned or SpellPlaced that follows (one zone at a time)."""
 
     seat: int
     card: int

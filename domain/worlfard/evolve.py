@@ -342,6 +342,7 @@ def _on_spell_placed(state: State, e: Any) -> State:
     waiting = e.waiting
     side = state.side(seat)
     side = replace(side, hand=tuple(c for c in side.hand if c != card),
+                   hearts=tuple(h for h in side.hearts if h.card != card),
                    table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting)))
     state = _set_side(state, seat, side)
     if waiting and state.window is not None:
@@ -395,8 +396,7 @@ def _on_heart_cast(state: State, e: Any) -> State:
     soul = e.soul
     side = state.side(seat)
     return _set_side(state, seat, replace(side, soul=tuple(c for c in side.soul if c != soul),
-                                          grave=side.grave + (soul,),
-                                          hearts=tuple(h for h in side.hearts if h.card != card)))
+                                          grave=side.grave + (soul,)))
 
 
 def _on_heart_revealed(state: State, e: Any) -> State:

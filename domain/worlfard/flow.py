@@ -45,7 +45,9 @@ def advance(draft: WDraft, cause: int) -> None:
             if state.phase == Phase.START:   # W-5.1: the start phase ends by itself
                 draft.rule("W-5.1", cause, ev.PhaseBegan(phase=Phase.MAIN1))
             return
-        reason = combat.left_field(state)
+        # W-12.7 stops a combat whose unit left before damage; units destroyed by the damage itself
+        # are W-12.8 end processing, and the combat then ends as resolved
+        reason = combat.left_field(state) if c.step != "after" else None
         if reason is not None:
             combat.end_combat(draft, cause, reason, clause="W-12.7")
             continue

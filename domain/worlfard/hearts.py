@@ -1,4 +1,5 @@
-"""Heart cast (W-11.4): the face-up top heart is cast for its cost plus one same-element soul."""
+"""Hearts (W-11). Heart cast (W-11.4): the face-up top heart is cast for its cost plus one
+same-element soul."""
 from __future__ import annotations
 
 from domain.core.errors import Illegal

@@ -1,4 +1,4 @@
-"""Main-phase decisions (W-5.2): tower setup (W-7.1), summoning (W-8.1), moving (W-8.2)."""
+"""Main-phase decisions (W-5.2): tower setup (W-7, W-7.1), summoning (W-8, W-8.1), moving (W-8.2)."""
 from __future__ import annotations
 
 from domain.core.errors import Illegal
@@ -67,11 +67,12 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
     pay(draft, seat, d.lv, towers, souls, declared)
     if heart:
         heart_cast(draft, seat, card, heart_soul or 0, declared)
-        reveal_next(draft, seat, declared)
     asleep = not has_haste(draft.state, seat, card, line)
     summoned = draft.rule("W-Q4" if not asleep else "W-8.1", declared,
                           ev.UnitSummoned(seat=seat, card=card, line=line, asleep=asleep,
                                           src="heart" if heart else "hand"))
+    if heart:   # the cast heart went straight to the stage (every card stays in one zone); the next turns up
+        reveal_next(draft, seat, declared)
     fire_summon(draft, seat, line, summoned)
 
 

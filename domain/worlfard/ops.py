@@ -47,7 +47,8 @@ def _x(draft: WDraft, ctx: Context, op: Op) -> int:
 
 
 def _units(draft: WDraft, ctx: Context, op: Op) -> list[tuple[int, int, int]]:
-    """(seat, line, card) of the units ``op`` affects, as the field stands now."""
+    """(seat, line, card) of the units ``op`` affects, as the field stands now: "in front" is the
+    opponent's spot in the same column (W-3.4); own/enemy units follow the scope rule (W-3.6)."""
     state = draft.state
     out: list[tuple[int, int, int]] = []
 

@@ -44,3 +44,11 @@ def command_of(event: ev.Event) -> c.Command | None:
         case ev.PhaseLeft(to=to):
             return c.Proceed(to=to)  # type: ignore[arg-type]
     return None
+
+
+def played(state: object, event: ev.Event) -> str | None:
+    """The card an event puts into play (summoned or cast, from hand, heart or soul), for coverage."""
+    match event:
+        case ev.UnitSummoned(card=card) | ev.UnitSummonedFree(card=card) | ev.SpellPlaced(card=card):
+            return state.name(card)  # type: ignore[attr-defined]
+    return None

@@ -25,8 +25,9 @@ def build() -> Ruleset[State, Command, Event]:
         legal=legal.legal, awaiting=awaiting, outcome=outcome, view=view.view, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
         command_of=replay.command_of, decide_clause="W-5.6",
-        load_deck=decks.load, presets=decks.preset_names, bots={"random": bots.RandomBot, "bot": bots.RandomBot},
-        card_names=lambda state: state.name,
+        load_deck=decks.load, presets=decks.preset_names, bots={"random": bots.RandomBot, "bot": bots.RandomBot, "greedy": bots.GreedyBot},
+        card_names=lambda state: state.name, played=replay.played,
+        cards=lambda: sorted(cards.catalog().values(), key=lambda d: d.number),
     )
 
 

@@ -27,7 +27,7 @@ def _as_deck(raw: object) -> DeckList:
 
 
 def begin(header: object, state: State, draft: WDraft) -> None:
-    """W-4.2: shuffle, set the 3 hearts face-down in random order (top face-up); W-4.3 the coin.
+    """W-4.2: shuffle, set the 3 hearts face-down in random order (top face-up, W-11.1); W-4.3 the coin.
 
     A header with a prepared ``start`` position (a scenario, or a fork of another match) begins
     from that position instead, recorded as one setup event."""

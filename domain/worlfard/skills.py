@@ -1,4 +1,4 @@
-"""The skill vocabulary: what a card's text means, as data the engine interprets (W-2.4, W-2.5).
+"""The skill vocabulary: what a card's text means, as data the engine interprets (W-2, W-2.4, W-2.5).
 
 A card's ``text`` keeps the seed's notation ([STR+2], 【ユニット1体】, {コスト:〔2〕}, <タワー:HT=3~>,
 『強襲:1』); its ``skill`` entries say the same thing in this small vocabulary: a mark (・ ! ○),

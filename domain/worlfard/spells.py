@@ -92,10 +92,11 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
     pay(draft, seat, cost, towers, souls, cast_seq)
     if heart:
         heart_cast(draft, seat, card, heart_soul or 0, cast_seq)
-        reveal_next(draft, seat, cast_seq)
     waiting = draft.state.window is not None
     draft.rule("W-Q7" if waiting else "W-10.1", cast_seq,
                ev.SpellPlaced(seat=seat, card=card, line=line, targets=targets, waiting=waiting))
+    if heart:   # the cast heart went straight to the table; the next turns up
+        reveal_next(draft, seat, cast_seq)
     if not waiting:   # W-13.3: in a main phase each cast resolves at once
         resolve_spell(draft, seat, line, cast_seq)
 

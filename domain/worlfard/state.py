@@ -1,4 +1,5 @@
-"""The state of a WORLFARD match: immutable structs, shared between successive states."""
+"""The state of a WORLFARD match (W-3 areas; W-15 broken/ready): immutable structs, shared
+between successive states."""
 from __future__ import annotations
 
 from typing import Literal

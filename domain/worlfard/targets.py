@@ -1,5 +1,7 @@
 """Targets 【…】: what may be chosen now (W-10.4), and whether a choice is still correct.
 
+W-Q17: broken or sleeping units and empty spots are choosable unless the text restricts it.
+
 Options are ints: a unit, a soul or a graveyard card is its card id; a tower is seat*10+line; a
 player is the seat. Skills that put a card somewhere also need the spot, so their options are
 card*10+line: instant summon (to an empty own stage spot), instant cast (to an empty own table

@@ -68,7 +68,8 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
 
 
 def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
-    """W-5.1: recover, remove damage, recover one heart, draw — then 1st Main."""
+    """W-5.1: recover (broken towers too, W-7.4), remove damage (not from a poisoned unit, W-9.2),
+    recover one heart, draw — then 1st Main."""
     began = draft.rule("W-5", cause, ev.TurnBegan(turn=turn, seat=seat))
     side = draft.state.side(seat)
     towers = tuple(i + 1 for i, t in enumerate(side.towers) if t.broken)

@@ -14,6 +14,8 @@ HAND_SIZE = 6        # W-4.4
 HEART_COUNT = 3      # W-4.1
 TOWER_MAX = 5        # W-3.3
 DECK_MIN, DECK_MAX, COPIES_MAX = 40, 60, 3   # W-4.1
+# W-Q15: no hand limit and no turn limit (a match ends by W-1.1 only); decision timeouts belong
+# to the service, not to the rules.
 
 
 class Phase(str, Enum):

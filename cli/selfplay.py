@@ -1,0 +1,88 @@
+"""``kifu selfplay``: many bot matches in memory, with results and card coverage."""
+from __future__ import annotations
+
+import itertools
+import time
+import uuid
+from collections import Counter
+
+import click
+from rich.table import Table
+
+from domain.core.match import Match
+from domain.core.ruleset import find_ruleset, ruleset_names
+from domain.core.selfplay import play_out
+from projections.recordfile import write_record
+
+from . import render
+
+
+def _seed_range(text: str) -> range:
+    try:
+        if "-" in text:
+            lo, hi = text.split("-", 1)
+            return range(int(lo), int(hi) + 1)
+        return range(int(text))
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give a count (200) or a range (1-200)", param_hint="--seeds") from None
+
+
+@click.command()
+@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.option("--p1", default="random", show_default=True, help="Bot for seat 1.")
+@click.option("--p2", default="random", show_default=True, help="Bot for seat 2.")
+@click.option("--seeds", default="20", show_default=True, help="How many seeds (N) or which (A-B).")
+@click.option("--deck", "decks", multiple=True, help="Decks to rotate through (default: every preset).")
+@click.option("--out-dir", type=click.Path(file_okay=False), default=None, help="Write each record here.")
+def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...], out_dir: str | None) -> None:
+    """Play bot matches over every pairing of the decks; print results and which cards were played."""
+    rules = find_ruleset(ruleset)
+    for kind, flag in ((p1, "--p1"), (p2, "--p2")):
+        if kind not in rules.bots:
+            raise click.BadParameter(f"{kind!r}: choose one of {', '.join(sorted(rules.bots))}", param_hint=flag)
+    names = list(decks) or rules.presets()
+    lists = {n: rules.load_deck(n) for n in names}
+    pairs = list(itertools.product(names, names))
+    results: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    events = decisions = 0
+    started = time.perf_counter()
+    span = _seed_range(seeds)
+    with render.console().status("playing…") if render.console().is_terminal else _Null():
+        for i, seed in enumerate(span):
+            d1, d2 = pairs[i % len(pairs)]
+            match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=[lists[d1], lists[d2]],
+                                 players=(p1, p2))
+            decisions += play_out(match, {1: rules.bots[p1](seed * 2 + 1), 2: rules.bots[p2](seed * 2 + 2)})
+            events += match.seq
+            outcome = match.outcome
+            assert outcome is not None
+            results["draw" if outcome.winner is None else f"seat {outcome.winner} ({p1 if outcome.winner == 1 else p2})"] += 1
+            for env in match.envelopes:
+                name = rules.played(match.state, env.event)
+                if name:
+                    played[name] += 1
+            if out_dir:
+                from pathlib import Path
+
+                Path(out_dir).mkdir(parents=True, exist_ok=True)
+                write_record(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match.header, match.envelopes)
+    elapsed = time.perf_counter() - started
+    n = len(span)
+    con = render.console()
+    table = Table("matches", "results", "decisions", "events/match", "seconds", "matches/s")
+    table.add_row(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
+                  f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")
+    con.print(table)
+    in_decks = {name for deck in lists.values() for name in deck.cards}
+    never = sorted(in_decks - set(played))
+    con.print(f"card coverage: {len(in_decks) - len(never)}/{len(in_decks)} cards in these decks were played"
+              + (f"; never played: {', '.join(never)}" if never else ""))
+
+
+class _Null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
