@@ -276,6 +276,7 @@ class SpellPlaced(Ev, frozen=True):
     line: int
     targets: tuple[int, ...] = ()
     waiting: bool = False          # in a reaction chain (W-Q7)
+    cast: int = 0                  # seq of the cast
 
 
 class SpellResolved(Ev, frozen=True):

@@ -343,7 +343,8 @@ def _on_spell_placed(state: State, e: Any) -> State:
     side = state.side(seat)
     side = replace(side, hand=tuple(c for c in side.hand if c != card),
                    hearts=tuple(h for h in side.hearts if h.card != card),
-                   table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting)))
+                   table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting,
+                                                                cast=e.cast)))
     state = _set_side(state, seat, side)
     if waiting and state.window is not None:
         w = state.window

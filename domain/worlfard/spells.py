@@ -94,7 +94,7 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
         heart_cast(draft, seat, card, heart_soul or 0, cast_seq)
     waiting = draft.state.window is not None
     draft.rule("W-Q7" if waiting else "W-10.1", cast_seq,
-               ev.SpellPlaced(seat=seat, card=card, line=line, targets=targets, waiting=waiting))
+               ev.SpellPlaced(seat=seat, card=card, line=line, targets=targets, waiting=waiting, cast=cast_seq))
     if heart:   # the cast heart went straight to the table; the next turns up
         reveal_next(draft, seat, cast_seq)
     if not waiting:   # W-13.3: in a main phase each cast resolves at once
@@ -121,6 +121,7 @@ def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tupl
     spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
     spell = draft.state.side(seat).table[line - 1]
     assert spell is not None
+    cause = spell.cast or cause   # a resolution traces back to its cast (the chain closing is between)
     d = definition(draft.state, spell.card)
     chosen = spell.targets if targets is None else targets
     skill = targeting_skill(d)
@@ -165,7 +166,7 @@ def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> Non
                                                          souls=souls, free=True))
     if extra:
         pay(draft, seat, extra, towers, souls, cast_seq)
-    draft.rule("W-10.5", cast_seq, ev.SpellPlaced(seat=seat, card=card, line=line))
+    draft.rule("W-10.5", cast_seq, ev.SpellPlaced(seat=seat, card=card, line=line, cast=cast_seq))
     skill = targeting_skill(d)
     if skill is None:
         resolve_spell(draft, seat, line, cast_seq)

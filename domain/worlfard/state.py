@@ -30,6 +30,7 @@ class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True):
     broken: bool = False
     since: int = 0                 # seq it began to apply (orders set-base effects, W-14.3)
     waiting: bool = False          # cast in a reaction chain, not resolved yet
+    cast: int = 0                  # seq of the decision that cast it: what its resolution traces to
 
 
 class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
