@@ -66,7 +66,20 @@ class Field:
         self.state = state
         self.units: dict[tuple[int, int], Profile] = {}
         self.ht: dict[tuple[int, int], int] = {}
+        self._acc: dict[int, _Acc] = {}
+        self._negated: dict[int, set[str]] = {}
         self._compute()
+
+    def unit(self, seat: int, line: int) -> Profile | None:
+        """The profile of the unit on (seat, line), built on first request."""
+        p = self.units.get((seat, line))
+        if p is None:
+            unit = self.state.side(seat).stage[line - 1]
+            if unit is None:
+                return None
+            p = self.units[(seat, line)] = self._profile(unit.card, seat, line, self._acc[unit.card],
+                                                          self._negated[unit.card])
+        return p
 
     def _compute(self) -> None:
         state = self.state
@@ -144,8 +157,7 @@ class Field:
                         acc[target].apply(0, op, op.stat, op.value, op.skill)
         for key, h in ht_base.items():
             self.ht[key] = max(0, h + ht_static.get(key, 0))
-        for card, (seat, line) in where.items():
-            self.units[(seat, line)] = self._profile(card, seat, line, acc[card], negated[card])
+        self._acc, self._negated = acc, negated
 
     def _tower_condition(self, skill: Skill, seat: int, line: int, ht: dict[tuple[int, int], int]) -> bool:
         cond = skill.condition
@@ -308,7 +320,7 @@ def field_of(state: State) -> Field:
 def profile(state: State, seat: int, line: int) -> Profile:
     if _is_plain(state):
         return _printed(state, seat, line)
-    p = field_of(state).units.get((seat, line))
+    p = field_of(state).unit(seat, line)
     assert p is not None, f"no unit of seat {seat} on line {line}"
     return p
 

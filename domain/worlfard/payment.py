@@ -67,10 +67,11 @@ def payments(state: State, seat: int, cost: int) -> Iterator[tuple[tuple[int, ..
     """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows."""
     side = state.side(seat)
     ready = [line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line)]
+    value = {line: tower_value(state, seat, line) for line in ready}
     souls = side.soul
     for n in range(len(ready) + 1):
         for towers in combinations(ready, n):
-            heights = [tower_value(state, seat, line) for line in towers]
+            heights = [value[line] for line in towers]
             tower_total = sum(heights)
             if any(h == 0 for h in heights):
                 continue
