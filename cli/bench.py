@@ -1,0 +1,62 @@
+"""``kifu bench``: run the benchmark (``projections.bench``) and print its figures."""
+from __future__ import annotations
+
+import click
+import msgspec
+from rich.console import Console
+from rich.table import Table
+
+from projections.bench import Report, fmt, run
+
+from . import render
+
+
+@click.command()
+@click.option("--quick", is_flag=True, help="A smoke run in under 30 s (CI); its figures are only indicative.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def bench(quick: bool, as_json: bool) -> None:
+    """Measure self-play, fold, seek, store, audit, size and memory against their targets."""
+    err = Console(stderr=True)
+    status = None
+    if not as_json and err.is_terminal:
+        status = err.status("benchmark")
+        status.start()
+
+    def progress(what: str) -> None:
+        if status is not None:
+            status.update(f"benchmark: {what}…")
+
+    try:
+        report = run(quick=quick, progress=progress)
+    finally:
+        if status is not None:
+            status.stop()
+    if as_json:
+        click.echo(msgspec.json.format(msgspec.json.encode(report)).decode())
+        return
+    show(report)
+
+
+def show(report: Report) -> None:
+    con = render.console()
+    m = report.machine
+    con.print(f"[bold]kifu bench[/] ({report.mode}, {report.seconds:.0f} s) · {m.cpu} · nproc {m.nproc} · "
+              f"Python {m.python} · {m.platform}")
+    con.print(f"{m.pinned}; {m.load}; scratch files in {m.scratch}", style="dim")
+    table = Table("figure", "median", "min–max", "unit", "target", "met")
+    notes = []
+    for f in report.figures:
+        met = "—" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
+        label = f.label
+        if f.note:
+            notes.append(f.note)
+            label += f" [dim]({len(notes)})[/]"
+        table.add_row(label, fmt(f.median), f"{fmt(f.min)}–{fmt(f.max)}" if f.samples > 1 else "",
+                      f.unit, str(f.target) if f.target else "report", met)
+    con.print(table)
+    for number, note in enumerate(notes, start=1):
+        con.print(f"({number}) {note}", style="dim")
+    for name, text in report.workloads.items():
+        con.print(f"[bold]{name}:[/] {text}", style="dim")
+    if report.mode == "quick":
+        con.print("quick run: few repeats and small workloads; the figures are indicative only", style="yellow")
