@@ -51,6 +51,9 @@ def _compare(recorded: Envelope[Any], produced: Envelope[Any]) -> Divergence | N
     what = ", ".join(differing)
     if differing == ["chain"]:
         reason = "the chain hash differs: the record was edited (its content no longer hashes to its link)"
+    elif recorded.chain and recorded.chain == produced.chain:
+        reason = (f"the record was edited here: its {what} no longer hash to its chain link, "
+                  "which is the link of what today's engine produces")
     else:
         reason = f"today's engine produces a different event ({what} differ)"
     return Divergence(seq=recorded.seq, reason=reason, clause=recorded.clause or produced.clause,

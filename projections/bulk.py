@@ -31,6 +31,7 @@ class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
     decisions: int = 0
     probes: int = 0
     divergence: Divergence | None = None      # the first one, before any re-recording
+    probe_failed: bool = False                # the divergence is a probe's, not the record's
     notes: tuple[str, ...] = ()
     error: str = ""
     changes: tuple[str, ...] = ()             # what re-recording changed
@@ -47,6 +48,8 @@ class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
             value = getattr(self, key)
             if value is not None:
                 out[key] = msgspec.to_builtins(value)
+        if self.probe_failed:
+            out["probe_failed"] = True
         if self.changes:
             out["changes"] = list(self.changes)
         return out
@@ -60,8 +63,10 @@ def audit_path(path: str, rerecord: bool = False) -> FileAudit:
         probes = load_probes(path)
         result = audit(record.ruleset, record.header, record.envelopes)
         divergence = result.divergence
+        probe_failed = False
         if divergence is None and probes:
             divergence = check_probes(record.ruleset, record.header, record.envelopes, probes)
+            probe_failed = divergence is not None
     except KifuError as exc:
         return FileAudit(file=path, status="unreadable", error=str(exc))
     notes = list(result.notes)
@@ -70,7 +75,7 @@ def audit_path(path: str, rerecord: bool = False) -> FileAudit:
     base = FileAudit(file=path, status="clean" if divergence is None else "diverged", ruleset=record.header.ruleset,
                      match_id=result.match_id,
                      events=result.events, decisions=result.decisions, probes=len(probes), divergence=divergence,
-                     notes=tuple(notes))
+                     probe_failed=probe_failed, notes=tuple(notes))
     if not rerecord or result.clean:
         return base
     redo = rerun(record.ruleset, record.header, record.envelopes)
