@@ -1,0 +1,357 @@
+"""Tournament standings: a read model of results per player and deck, cards played and match length.
+
+It pulls the store's notification log (every stored header and event of every match, in commit
+order) and keeps, in its own tables of the same database, one row per match, the cards played,
+and the position of the last notification it folded in. Rows and position change in one
+transaction, so a crash or a restart resumes exactly where the last commit stopped and nothing
+is counted twice; two processes catching up at once take turns (the position row is locked).
+
+What it counts, without knowing a ruleset's internals:
+- a match's result from ``ruleset.outcome`` of the folded state; its length in events, decisions
+  and turns (the state's ``turn``, if it has one);
+- a card *played* when a decision event names it (``card``) while it is in that seat's hand in the
+  judge's view before the decision (a unit summoned, a tower set, a spell cast), by event type.
+Forks and prepared positions (scenarios) are kept but left out of the standings.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import OrderedDict
+from typing import Any, Iterator, Protocol
+
+import msgspec
+
+from domain.core.envelope import Envelope
+from domain.core.header import Header
+from domain.core.match import Match
+from domain.core.ruleset import find_ruleset
+from domain.store import MatchStore, StoreConfig
+
+NAME = "standings"
+BATCH = 500
+STATES_KEPT = 64   # folded states of matches in progress kept between notices
+
+TABLES = (
+    "CREATE TABLE IF NOT EXISTS kifu_standings_position (projection TEXT PRIMARY KEY, position BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS kifu_standings_matches (match_id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, "
+    "player1 TEXT NOT NULL, player2 TEXT NOT NULL, deck1 TEXT NOT NULL, deck2 TEXT NOT NULL, "
+    "counted INTEGER NOT NULL, events INTEGER NOT NULL, decisions INTEGER NOT NULL, turns INTEGER NOT NULL, "
+    "winner INTEGER, termination TEXT, over INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS kifu_standings_plays (match_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+    "card TEXT NOT NULL, how TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (match_id, seat, card, how))",
+)
+_COLUMNS = ("match_id", "ruleset", "player1", "player2", "deck1", "deck2", "counted", "events", "decisions",
+            "turns", "winner", "termination", "over")
+
+
+class MatchRow(msgspec.Struct, kw_only=True):
+    match_id: str
+    ruleset: str
+    player1: str
+    player2: str
+    deck1: str
+    deck2: str
+    counted: int            # 0 for forks and prepared positions: not part of the standings
+    events: int = 0
+    decisions: int = 0
+    turns: int = 0
+    winner: int | None = None
+    termination: str | None = None
+    over: int = 0
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, c) for c in _COLUMNS)
+
+
+class Line(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    ongoing: int
+
+    @property
+    def score(self) -> float:
+        return self.won + 0.5 * self.drawn
+
+
+class Play(msgspec.Struct, frozen=True, kw_only=True):
+    card: str
+    deck: str
+    how: str
+    n: int
+
+
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    position: int
+    matches: int                 # counted matches (forks and scenarios left out)
+    finished: int
+    left_out: int
+    players: tuple[Line, ...]
+    decks: tuple[Line, ...]
+    cards: tuple[Play, ...]
+    avg_turns: float | None
+    avg_decisions: float | None
+    avg_events: float | None
+
+
+# -- the database ---------------------------------------------------------------------------------
+class Db(Protocol):
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
+    def begin(self) -> None: ...
+    def commit(self) -> None: ...
+    def rollback(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class SQLiteDb:
+    def __init__(self, path: str) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None, timeout=30, uri=path.startswith("file:"))
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql.replace("%s", "?"), params).fetchall()
+
+    def begin(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")   # the writer lock first: a second catcher-up waits
+
+    def commit(self) -> None:
+        self.conn.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class PostgresDb:
+    def __init__(self, env: dict[str, str]) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
+                                    port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                                    password=env.get("POSTGRES_PASSWORD") or None, autocommit=True,
+                                    connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5")))
+        schema = env.get("POSTGRES_SCHEMA")
+        if schema:
+            self.conn.execute(f'SET search_path TO "{schema}"')
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        cursor = self.conn.execute(sql, params)  # type: ignore[arg-type]
+        return cursor.fetchall() if cursor.description else []
+
+    def begin(self) -> None:
+        self.conn.execute("BEGIN")
+
+    def commit(self) -> None:
+        self.conn.execute("COMMIT")
+
+    def rollback(self) -> None:
+        self.conn.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def open_db(config: StoreConfig) -> Db:
+    """The store's own database (its tables beside the store's); memory stores get a private one."""
+    if config.backend == "postgres":
+        return PostgresDb(config.env)
+    return SQLiteDb(config.env["SQLITE_DBNAME"] if config.backend == "sqlite" else ":memory:")
+
+
+# -- the projection -------------------------------------------------------------------------------
+class Standings:
+    def __init__(self, store: MatchStore, db: Db | None = None) -> None:
+        self.store = store
+        self.db = db or open_db(store.config)
+        for statement in TABLES:
+            self.db.execute(statement)
+        self.db.execute("INSERT INTO kifu_standings_position (projection, position) VALUES (%s, 0) "
+                        "ON CONFLICT (projection) DO NOTHING", (NAME,))
+        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()   # match -> (seq, folded state)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @property
+    def position(self) -> int:
+        return int(self.db.execute("SELECT position FROM kifu_standings_position WHERE projection = %s",
+                                   (NAME,))[0][0])
+
+    def catch_up(self, batch: int = BATCH, max_batches: int | None = None) -> int:
+        """Fold in every notification after the stored position; returns how many were folded."""
+        total = 0
+        batches = 0
+        while max_batches is None or batches < max_batches:
+            done = self._batch(batch)
+            batches += 1
+            total += done
+            if done < batch:
+                break
+        return total
+
+    def rebuild(self) -> int:
+        self.db.begin()
+        try:
+            for table in ("kifu_standings_matches", "kifu_standings_plays"):
+                self.db.execute(f"DELETE FROM {table}")
+            self.db.execute("UPDATE kifu_standings_position SET position = 0 WHERE projection = %s", (NAME,))
+            self.db.commit()
+        except BaseException:
+            self.db.rollback()
+            raise
+        self._states.clear()
+        return self.catch_up()
+
+    def _batch(self, limit: int) -> int:
+        self.db.begin()
+        try:
+            position = int(self.db.execute("SELECT position FROM kifu_standings_position WHERE projection = %s"
+                                           + (" FOR UPDATE" if isinstance(self.db, PostgresDb) else ""),
+                                           (NAME,))[0][0])
+            notices = self.store.notifications(position + 1, limit)
+            rows: dict[str, MatchRow] = {}
+            plays: dict[tuple[str, int, str, str], int] = {}
+            for notice in notices:
+                self._fold(notice.match_id, notice.item, rows, plays)
+            for row in rows.values():
+                self.db.execute(f"INSERT INTO kifu_standings_matches ({', '.join(_COLUMNS)}) VALUES "
+                                f"({', '.join(['%s'] * len(_COLUMNS))}) ON CONFLICT (match_id) DO UPDATE SET "
+                                + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:]), row.values())
+            for (match_id, seat, card, how), n in plays.items():
+                self.db.execute("INSERT INTO kifu_standings_plays (match_id, seat, card, how, n) VALUES "
+                                "(%s, %s, %s, %s, %s) ON CONFLICT (match_id, seat, card, how) "
+                                "DO UPDATE SET n = kifu_standings_plays.n + excluded.n",
+                                (match_id, seat, card, how, n))
+            if notices:
+                self.db.execute("UPDATE kifu_standings_position SET position = %s WHERE projection = %s",
+                                (notices[-1].id, NAME))
+            self.db.commit()
+        except BaseException:
+            self.db.rollback()
+            self._states.clear()   # folded ahead of what was committed: refold from the store
+            raise
+        return len(notices)
+
+    def _row(self, match_id: str, rows: dict[str, MatchRow]) -> MatchRow | None:
+        row = rows.get(match_id)
+        if row is None:
+            found = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM kifu_standings_matches WHERE match_id = %s",
+                                    (match_id,))
+            if found:
+                row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0])))
+        return row
+
+    def _fold(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],
+              plays: dict[tuple[str, int, str, str], int]) -> None:
+        if isinstance(item, Header):
+            decks = [_deck_name(d) for d in item.decks]
+            rows[match_id] = MatchRow(match_id=match_id, ruleset=item.ruleset, player1=item.players[0],
+                                      player2=item.players[1], deck1=decks[0], deck2=decks[1],
+                                      counted=int(item.forked_from is None and item.start is None))
+            ruleset = find_ruleset(item.ruleset)
+            self._keep(match_id, 0, ruleset.initial_state(item))
+            return
+        row = self._row(match_id, rows)
+        if row is None:
+            return   # a match whose header came before the tables existed: nothing to add to
+        ruleset = find_ruleset(row.ruleset)
+        before = self._state_before(match_id, item.seq, ruleset)
+        if item.kind == "decision" and item.seat is not None:
+            card = getattr(item.event, "card", None)
+            if isinstance(card, int) and not isinstance(card, bool):
+                name = _in_hand(ruleset.view(before, None), item.seat, card)
+                if name is not None:
+                    key = (match_id, item.seat, name, type(item.event).__name__)
+                    plays[key] = plays.get(key, 0) + 1
+        after = ruleset.evolve(before, item.event)
+        self._keep(match_id, item.seq, after)
+        row.events = item.seq
+        row.decisions += item.kind == "decision"
+        turn = getattr(after, "turn", None)
+        if isinstance(turn, int):
+            row.turns = max(row.turns, turn)
+        outcome = ruleset.outcome(after)
+        if outcome is not None and not row.over:
+            row.over, row.winner, row.termination = 1, outcome.winner, outcome.termination
+
+    def _state_before(self, match_id: str, seq: int, ruleset: Any) -> Any:
+        kept = self._states.get(match_id)
+        if kept is not None and kept[0] == seq - 1:
+            return kept[1]
+        header = self.store.header(match_id)   # after a restart: fold the stored events up to here
+        match = Match.fold(ruleset, header, self.store.events(match_id)[:seq - 1])
+        return match.state
+
+    def _keep(self, match_id: str, seq: int, state: Any) -> None:
+        self._states[match_id] = (seq, state)
+        self._states.move_to_end(match_id)
+        while len(self._states) > STATES_KEPT:
+            self._states.popitem(last=False)
+
+    # -- reading ----------------------------------------------------------------------------------
+    def report(self, top: int = 10) -> Report:
+        q = self.db.execute
+        players = _lines(q("SELECT player1, 1, winner, over FROM kifu_standings_matches WHERE counted = 1 "
+                           "UNION ALL SELECT player2, 2, winner, over FROM kifu_standings_matches WHERE counted = 1"))
+        decks = _lines(q("SELECT deck1, 1, winner, over FROM kifu_standings_matches WHERE counted = 1 "
+                         "UNION ALL SELECT deck2, 2, winner, over FROM kifu_standings_matches WHERE counted = 1"))
+        cards = q("SELECT p.card, CASE WHEN p.seat = 1 THEN m.deck1 ELSE m.deck2 END AS deck, p.how, SUM(p.n) AS n "
+                  "FROM kifu_standings_plays p JOIN kifu_standings_matches m ON m.match_id = p.match_id "
+                  "WHERE m.counted = 1 GROUP BY p.card, deck, p.how ORDER BY n DESC, p.card, deck, p.how LIMIT %s",
+                  (top,))
+        count, finished, turns, decisions, events = q(
+            "SELECT COUNT(*), SUM(over), AVG(CASE WHEN over = 1 THEN turns END), "
+            "AVG(CASE WHEN over = 1 THEN decisions END), AVG(CASE WHEN over = 1 THEN events END) "
+            "FROM kifu_standings_matches WHERE counted = 1")[0]
+        left_out = q("SELECT COUNT(*) FROM kifu_standings_matches WHERE counted = 0")[0][0]
+        return Report(position=self.position, matches=int(count), finished=int(finished or 0), left_out=int(left_out),
+                      players=players, decks=decks,
+                      cards=tuple(Play(card=c, deck=d, how=h, n=int(n)) for c, d, h, n in cards),
+                      avg_turns=_round(turns), avg_decisions=_round(decisions), avg_events=_round(events))
+
+
+def _round(value: Any) -> float | None:
+    return None if value is None else round(float(value), 1)
+
+
+def _lines(rows: list[tuple[Any, ...]]) -> tuple[Line, ...]:
+    table: dict[str, list[int]] = {}
+    for name, seat, winner, over in rows:
+        t = table.setdefault(name, [0, 0, 0, 0, 0])
+        t[0] += 1
+        if not over:
+            t[4] += 1
+        elif winner is None:
+            t[3] += 1
+        elif winner == seat:
+            t[1] += 1
+        else:
+            t[2] += 1
+    lines = [Line(name=n, played=t[0], won=t[1], lost=t[2], drawn=t[3], ongoing=t[4]) for n, t in table.items()]
+    return tuple(sorted(lines, key=lambda x: (-x.score, x.lost, x.name)))
+
+
+def _deck_name(deck: Any) -> str:
+    name = deck.get("name") if isinstance(deck, dict) else getattr(deck, "name", None)
+    return str(name) if name else "?"
+
+
+def _in_hand(view: Any, seat: int, card: int) -> str | None:
+    """The card's name if it is in ``seat``'s hand in the view (a part with ``seat`` and ``hand``)."""
+    for part in _parts(view):
+        if getattr(part, "seat", None) == seat:
+            for ref in getattr(part, "hand", None) or ():
+                if getattr(ref, "id", None) == card:
+                    return str(ref.name)
+    return None
+
+
+def _parts(view: Any) -> Iterator[Any]:
+    for f in msgspec.structs.fields(view):
+        value = getattr(view, f.name)
+        if isinstance(value, tuple):
+            yield from (v for v in value if isinstance(v, msgspec.Struct))
