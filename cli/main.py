@@ -8,7 +8,7 @@ import click
 from domain.core.errors import Conflict, Illegal, KifuError, Malformed
 
 from .context import Kifu
-from . import bench, play, records, replay, whatif
+from . import bench, play, records, replay, stats, whatif
 
 
 EXIT_CODES = {Malformed: 2, Illegal: 3, Conflict: 4}
@@ -46,7 +46,8 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
-                records.import_, records.matches, records.rules, whatif.fork, whatif.diff, bench.bench):
+                records.import_, records.matches, records.rules, whatif.fork, whatif.diff, bench.bench,
+                stats.stats):
     cli.add_command(command)
 
 
