@@ -115,12 +115,13 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
         origin = f", forked from {src.forked_from} at #{src.forked_at}" if src.forked_from else ""
         con.print(f"[bold]{label}[/] {src.name}: match {src.match_id}{origin} · seed {src.seed} · "
                   f"{src.events} events, {src.decisions} decisions · {src.outcome}")
-    con.print(result.relation)
+    con.print(result.relation + (f"; compared from A #{result.a_from} / B #{result.b_from}"
+                                 if (result.a_from, result.b_from) != (1, 1) else ""))
     part = result.parting
     if part is None:
         con.print(f"[green]no event differs[/] ({result.common} compared)")
     else:
-        con.print(f"they agree on {result.common} events, then part at "
+        con.print(f"{result.common} events agree, then they part at "
                   f"[bold]A #{part.a_seq} / B #{part.b_seq}[/] ({', '.join(part.differ)} differ):")
         for label, raw, side in (("A", part.a, sides[0]), ("B", part.b, sides[1])):
             if raw is None:

@@ -57,7 +57,9 @@ class Diff(msgspec.Struct, frozen=True, kw_only=True):
     a: Source
     b: Source
     relation: str
-    common: int                  # aligned events compared equal (after the fork point, if any)
+    a_from: int                  # the first seqs compared (after the fork point, if any)
+    b_from: int
+    common: int                  # aligned events compared equal from there
     parting: Parting | None
     outcome: tuple[Row, ...]
 
@@ -198,4 +200,5 @@ def diff(a: Side, b: Side) -> Diff:
     rows_a = board_rows(a.ruleset, Timeline(a.ruleset, a.header, a.envelopes).final)
     rows_b = board_rows(b.ruleset, Timeline(b.ruleset, b.header, b.envelopes).final)
     rows = tuple(Row(what=k, a=rows_a.get(k), b=rows_b.get(k)) for k in dict.fromkeys([*rows_a, *rows_b]))
-    return Diff(a=_source(a), b=_source(b), relation=relation, common=common, parting=part, outcome=rows)
+    return Diff(a=_source(a), b=_source(b), relation=relation, a_from=a_from, b_from=b_from, common=common,
+                parting=part, outcome=rows)
