@@ -1,0 +1,140 @@
+"""The wire schema of the match service: every request and response body is one of these Structs.
+
+Requests are untrusted input: ``forbid_unknown_fields`` and bounded sizes, decoded by msgspec
+before a handler runs. Ruleset-specific payloads (a command, a view, an event) travel as the
+ruleset's own tagged Structs; here they are ``Any`` and the ruleset's decoder checks them.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from domain.core.ruleset import Outcome
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+# A preset name (``GET /rulesets`` lists them) or a deck list the ruleset validates.
+DeckSpec = Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | dict[str, Any]
+Status = Literal["ongoing", "over"]
+
+_request = dict(frozen=True, kw_only=True, forbid_unknown_fields=True)
+_response = dict(frozen=True, kw_only=True)
+_problem = dict(frozen=True, kw_only=True, omit_defaults=True)
+
+
+# -- requests -----------------------------------------------------------------------------------
+class CreateMatch(msgspec.Struct, **_request):  # type: ignore[misc]
+    """A new match. ``decks``: seat 1's, then seat 2's (default: the ruleset's first two presets).
+    ``seed`` is never shown to a seat (it fixes every shuffle); it is in the judge's record."""
+
+    ruleset: Name = "worlfard"
+    decks: tuple[DeckSpec, DeckSpec] | None = None
+    seed: Seed | None = None
+    players: tuple[Name, Name] = ("seat 1", "seat 2")
+
+
+class Decision(msgspec.Struct, **_request):  # type: ignore[misc]
+    """A seat's decision, based on the match as it stood at ``seq`` (stale: 409, nothing stored)."""
+
+    seq: Annotated[int, msgspec.Meta(ge=0)]
+    command: dict[str, Any]   # one of the ruleset's commands, e.g. {"type": "Attack", "line": 2}
+
+
+# -- responses ----------------------------------------------------------------------------------
+class MatchTokens(msgspec.Struct, **_response):  # type: ignore[misc]
+    """Shown once, at creation; the service keeps only their SHA-256 digests."""
+
+    seat1: str
+    seat2: str
+    judge: str
+
+
+class MatchCreated(msgspec.Struct, **_response):  # type: ignore[misc]
+    match_id: str
+    ruleset: str
+    players: tuple[str, str]
+    seq: int
+    awaiting: int | None
+    tokens: MatchTokens
+
+
+class MatchInfo(msgspec.Struct, **_response):  # type: ignore[misc]
+    """One line of the match list: public to anyone who can reach the service."""
+
+    match_id: str
+    ruleset: str
+    players: tuple[str, str]
+    seq: int
+    status: Status
+    outcome: Outcome | None = None
+
+
+class MatchList(msgspec.Struct, **_response):  # type: ignore[misc]
+    matches: list[MatchInfo]
+
+
+class SeatView(msgspec.Struct, **_response):  # type: ignore[misc]
+    """What the caller may see now. ``seat`` None: the judge (everything). ``legal``: the
+    decisions the caller may submit now (for the judge: those of the awaited seat)."""
+
+    match_id: str
+    ruleset: str
+    players: tuple[str, str]
+    seat: int | None
+    seq: int
+    awaiting: int | None
+    outcome: Outcome | None
+    view: Any
+    legal: list[Any]
+
+
+class DecisionResult(msgspec.Struct, **_response):  # type: ignore[misc]
+    """The events after the decision's ``seq`` (its own and any after it) as the seat may see them."""
+
+    match_id: str
+    seq: int
+    awaiting: int | None
+    outcome: Outcome | None
+    events: list[Any]
+    legal: list[Any]          # the caller's decisions now (empty unless it is awaited again)
+
+
+class EventsPage(msgspec.Struct, **_response):  # type: ignore[misc]
+    """Envelopes with seq > ``after``, at most ``limit`` of them, redacted for the caller."""
+
+    match_id: str
+    after: int
+    events: list[Any]
+    more: bool               # true: ask again with after = the last seq here
+
+
+class StreamStatus(msgspec.Struct, **_response):  # type: ignore[misc]
+    """Sent on the live stream after each batch of envelopes; ``legal``: the caller's decisions
+    when the rules wait for it (so a seat can decide without asking for its view first)."""
+
+    seq: int
+    awaiting: int | None
+    outcome: Outcome | None
+    legal: list[Any] = []
+
+
+class RulesetInfo(msgspec.Struct, **_response):  # type: ignore[misc]
+    name: str
+    rules_version: str
+    presets: list[str]
+
+
+class Rulesets(msgspec.Struct, **_response):  # type: ignore[misc]
+    rulesets: list[RulesetInfo]
+
+
+class Problem(msgspec.Struct, **_problem):  # type: ignore[misc]
+    """Every error: ``error`` is the kind (malformed, illegal, conflict, unknown_match,
+    unauthorized, forbidden, match_over, too_large, unavailable, internal); ``message`` says what."""
+
+    error: str
+    message: str
+    clause: str | None = None    # illegal: the rule clause that forbids it
+    seq: int | None = None       # conflict: the match's current seq

@@ -1,0 +1,301 @@
+"""The HTTP API on Litestar: routes, token checks, errors as ``Problem`` bodies, the live stream.
+
+Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at ``/schema``):
+
+    GET  /rulesets                        rulesets and their preset decks
+    POST /matches                         create a match -> id, seat tokens, judge token
+    GET  /matches                         every match with status and outcome
+    GET  /matches/{id}                    one of them
+    GET  /matches/{id}/view               the caller's view and legal decisions      (token)
+    POST /matches/{id}/decisions          a decision based on seq -> redacted events (seat token)
+    GET  /matches/{id}/events?after=N     envelopes after N, redacted for the caller (token)
+    GET  /matches/{id}/stream?after=N     the same, live (server-sent events)       (token)
+    GET  /matches/{id}/record             the .kifu.jsonl record                    (judge token)
+
+Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
+Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from functools import partial
+from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
+
+import anyio.to_thread
+import msgspec
+from litestar import Litestar, MediaType, Request, Response, get, post
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi import OpenAPIConfig, ResponseSpec
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.enums import RequestEncodingType
+from litestar.params import Body, Parameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
+from domain.core.ruleset import find_ruleset, ruleset_names
+from domain.store import MatchStore, StoreError, resolve
+from domain.version import ENGINE_VERSION
+
+from . import api
+from .hub import Hub
+from .matches import Caller, Forbidden, MatchService, Unauthorized, for_seat
+from .tokens import TokenStore
+
+log = logging.getLogger("kifu.service")
+
+MAX_BODY = 64 * 1024           # a decision is ~100 bytes; two full deck lists are a few KiB
+HEARTBEAT = 15.0               # seconds between keep-alive comments on an idle stream
+SECURITY = [{"token": []}]
+
+
+def _problems(*codes: int) -> dict[int, ResponseSpec]:
+    what = {400: "malformed input", 401: "no token, or not a token of this match", 403: "the token's role may not",
+            404: "no such match", 409: "stale seq (the body has the current seq) or match over",
+            413: "body too large", 422: "illegal: the body names the clause", 503: "the database is unavailable"}
+    return {code: ResponseSpec(data_container=api.Problem, description=what[code]) for code in codes}
+# Service defaults for a PostgreSQL pool (the CLI keeps one connection); the environment wins.
+SERVICE_POOL = {"POSTGRES_POOL_SIZE": "8", "POSTGRES_MAX_OVERFLOW": "24"}
+
+T = TypeVar("T")
+MatchId = Annotated[str, Parameter(description="the match id (a UUID)")]
+After = Annotated[int, Parameter(ge=0, description="only envelopes with seq greater than this")]
+CreateBody = Annotated[api.CreateMatch, Body(media_type=RequestEncodingType.JSON)]
+DecisionBody = Annotated[api.Decision, Body(media_type=RequestEncodingType.JSON)]
+
+
+_create_decoder = msgspec.json.Decoder(api.CreateMatch)
+_decision_decoder = msgspec.json.Decoder(api.Decision)
+
+
+async def _strict(request: Request[Any, Any, Any], decoder: msgspec.json.Decoder[T]) -> T:
+    """The body decoded strictly (Litestar's ``data`` is converted leniently: "5" would pass as 5).
+
+    ``data`` stays in the handlers' signatures for the OpenAPI document and the early checks."""
+    try:
+        return decoder.decode(await request.body())
+    except msgspec.ValidationError as exc:
+        raise Malformed(str(exc), "body") from None
+    except msgspec.DecodeError as exc:
+        raise Malformed(f"not JSON ({exc})", "body") from None
+
+
+def _bearer(request: Request[Any, Any, Any]) -> str | None:
+    value = request.headers.get("authorization")
+    if not value:
+        return None
+    scheme, _, token = value.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
+               poll_interval: float | None = None, heartbeat: float = HEARTBEAT) -> Litestar:
+    """The service on the store ``db`` names (as ``--db``: SQLite file, postgresql:// URL, memory).
+
+    Opens the store now (so a bad database fails at start, not at the first request) and closes
+    it when the application shuts down."""
+    env = {**SERVICE_POOL, **(os.environ if environ is None else environ)}
+    config = resolve(db, env)
+    store = MatchStore(config)
+    try:
+        tokens = TokenStore.open(config)
+    except BaseException:
+        store.close()
+        raise
+    hub = Hub(store) if poll_interval is None else Hub(store, interval=poll_interval)
+    service = MatchService(store, tokens, on_change=hub.poke)
+
+    async def run(fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(partial(fn, *args))
+
+    async def caller(request: Request[Any, Any, Any], match_id: str) -> Caller:
+        return await run(service.caller, match_id, _bearer(request))
+
+    @get("/rulesets", summary="Rulesets and their preset decks", tags=["matches"])
+    async def rulesets() -> api.Rulesets:
+        found = [find_ruleset(name) for name in ruleset_names()]
+        return api.Rulesets(rulesets=[api.RulesetInfo(name=r.name, rules_version=r.rules_version,
+                                                      presets=r.presets()) for r in found])
+
+    @post("/matches", summary="Create a match", tags=["matches"], responses=_problems(400, 413, 422, 503),
+          description="Returns the match id, one secret token per seat and a judge token. They are shown "
+                      "only here; the service keeps their SHA-256 digests.")
+    async def create_match(request: Request[Any, Any, Any], data: CreateBody) -> api.MatchCreated:
+        return await run(service.create, await _strict(request, _create_decoder))
+
+    @get("/matches", summary="Every match, with status and outcome", tags=["matches"])
+    async def list_matches() -> api.MatchList:
+        return await run(service.list)
+
+    @get("/matches/{match_id:str}", summary="One match, with status and outcome", tags=["matches"])
+    async def match_info(match_id: MatchId) -> api.MatchInfo:
+        return await run(service.info, match_id)
+
+    @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
+         tags=["play"], security=SECURITY, responses=_problems(401, 404))
+    async def view(request: Request[Any, Any, Any], match_id: MatchId) -> api.SeatView:
+        who = await caller(request, match_id)
+        return await run(service.view, match_id, who)
+
+    @post("/matches/{match_id:str}/decisions", summary="Submit a decision", tags=["play"], security=SECURITY,
+          responses=_problems(400, 401, 403, 404, 409, 413, 422),
+          status_code=200,
+          description="``seq`` is the match's seq the decision was based on. 409 if the match has moved on "
+                      "(the body says its current seq); 422 if the rules forbid it (the body names the clause). "
+                      "Nothing is stored in either case.")
+    async def decide(request: Request[Any, Any, Any], match_id: MatchId, data: DecisionBody) -> api.DecisionResult:
+        decision = await _strict(request, _decision_decoder)
+        who = await caller(request, match_id)
+        return await run(service.decide, match_id, who, decision)
+
+    @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
+         tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))
+    async def events(request: Request[Any, Any, Any], match_id: MatchId, after: After = 0,
+                     limit: Annotated[int, Parameter(ge=1, le=5000)] = 1000) -> api.EventsPage:
+        who = await caller(request, match_id)
+        return await run(service.events, match_id, who, after, limit)
+
+    @get("/matches/{match_id:str}/stream", summary="Live envelopes (server-sent events)", tags=["play"],
+         security=SECURITY,
+         description="Events: 'envelope' (data: one envelope, id: its seq), 'status' after each batch "
+                     "(seq, awaiting, outcome), 'end' once the match is over and everything was sent. "
+                     "Resumes after the Last-Event-ID header if given, else after ?after=N.")
+    async def stream(request: Request[Any, Any, Any], match_id: MatchId, after: After = 0) -> ServerSentEvent:
+        who = await caller(request, match_id)
+        resume = request.headers.get("last-event-id", "")
+        start = int(resume) if resume.isdigit() else after
+        first = await run(store.load, match_id)
+        return ServerSentEvent(_follow(match_id, who, start, first), headers={"Cache-Control": "no-store"})
+
+    async def _follow(match_id: str, who: Caller, sent: int, match: Any) -> AsyncIterator[ServerSentEventMessage]:
+        """Subscribe first, then read: an event stored in between is read, not missed."""
+        rules = match.ruleset
+        wake = hub.subscribe(match_id)
+        try:
+            fresh = True
+            while True:
+                wake.clear()
+                newer = await run(store.events, match_id, match.seq)
+                if newer:
+                    match.extend(newer)
+                if match.seq > sent or fresh:
+                    for env in match.envelopes[sent:]:
+                        yield ServerSentEventMessage(event="envelope", id=env.seq,
+                                                     data=msgspec.json.encode(for_seat(env, rules, who)).decode())
+                    sent = max(sent, match.seq)
+                    awaiting = match.awaiting
+                    status = api.StreamStatus(seq=match.seq, awaiting=awaiting, outcome=match.outcome,
+                                              legal=match.legal(who) if who is not None and awaiting == who else [])
+                    yield ServerSentEventMessage(event="status", data=msgspec.json.encode(status).decode())
+                    fresh = False
+                if match.outcome is not None and sent >= match.seq:
+                    yield ServerSentEventMessage(event="end", data="{}")
+                    return
+                try:
+                    await asyncio.wait_for(wake.wait(), heartbeat)
+                except asyncio.TimeoutError:
+                    yield ServerSentEventMessage(comment="keep-alive", data=None)
+        finally:
+            hub.unsubscribe(match_id, wake)
+
+    @get("/matches/{match_id:str}/record", summary="The full .kifu.jsonl record (judge token only)",
+         tags=["judge"], security=SECURITY, media_type="application/x-ndjson", responses=_problems(401, 403, 404))
+    async def record(request: Request[Any, Any, Any], match_id: MatchId) -> Response[bytes]:
+        who = await caller(request, match_id)
+        body = await run(service.record, match_id, who)
+        return Response(body, media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{match_id}.kifu.jsonl"'})
+
+    @get("/health", summary="Liveness: the store answers", tags=["service"])
+    async def health() -> dict[str, str]:
+        await run(store.last_notification_id)
+        return {"status": "ok", "store": config.backend, "engine": ENGINE_VERSION}
+
+    async def shutdown() -> None:
+        await hub.stop()
+        tokens.close()
+        store.close()
+
+    app = Litestar(
+        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health],
+        on_startup=[hub.start], on_shutdown=[shutdown],
+        exception_handlers={Exception: _problem},
+        request_max_body_size=MAX_BODY,
+        openapi_config=OpenAPIConfig(
+            title="Kifu match service", version=ENGINE_VERSION,
+            description="Matches played over HTTP by two seats; hidden information stays hidden. "
+                        "Every error body is a Problem.",
+            components=Components(security_schemes={"token": SecurityScheme(
+                type="http", scheme="bearer", description="a seat token or the judge token of the match")})),
+        logging_config=None,   # leave the process's logging alone: uvicorn (or the embedding program) owns it
+        debug=False,
+    )
+    app.state.service = service
+    app.state.store = store
+    return app
+
+
+# -- errors ---------------------------------------------------------------------------------------
+def _status_of(exc: KifuError) -> tuple[int, api.Problem]:
+    message = str(exc)
+    match exc:
+        case Unauthorized():
+            return 401, api.Problem(error="unauthorized", message=message)
+        case Forbidden():
+            return 403, api.Problem(error="forbidden", message=message)
+        case UnknownMatch():
+            return 404, api.Problem(error="unknown_match", message=message)
+        case Conflict(actual=actual):
+            return 409, api.Problem(error="conflict", message=message, seq=actual)
+        case MatchOver():
+            return 409, api.Problem(error="match_over", message=message)
+        case Illegal(clause=clause) | InvalidDeck(clause=clause):
+            return 422, api.Problem(error="illegal", message=message, clause=clause)
+        case UnknownRuleset():
+            return 422, api.Problem(error="unknown_ruleset", message=message)
+        case Malformed():
+            return 400, api.Problem(error="malformed", message=message)
+        case StoreError():
+            return 503, api.Problem(error="unavailable", message=message)
+    return 400, api.Problem(error="rejected", message=message)
+
+
+_HTTP_KINDS = {400: "malformed", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+               413: "too_large", 415: "unsupported_media_type", 429: "too_many_requests"}
+
+
+def _validation_message(exc: HTTPException) -> str:
+    """Litestar's validation details, flattened into one line naming each bad field."""
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    parts = []
+    for item in extra:
+        if not isinstance(item, dict):
+            continue
+        key, text = item.get("key"), str(item.get("message", ""))
+        if key == "data" and text in ("'data'", ""):
+            text = "the request needs a JSON body"
+        elif key and key != "data":
+            text = f"{item.get('source', '')} {key}: {text}".strip()
+        parts.append(text)
+    detail = exc.detail or "bad request"
+    return "; ".join(parts) if parts else detail
+
+
+def _problem(request: Request[Any, Any, Any], exc: Exception) -> Response[api.Problem]:
+    headers: dict[str, str] = {}
+    if isinstance(exc, KifuError):
+        status, problem = _status_of(exc)
+    elif isinstance(exc, HTTPException):
+        status = exc.status_code
+        message = _validation_message(exc) if isinstance(exc, ValidationException) else (exc.detail or "error")
+        problem = api.Problem(error=_HTTP_KINDS.get(status, "internal" if status >= 500 else "rejected"), message=message)
+        headers.update(exc.headers or {})
+    elif isinstance(exc, RecursionError):  # msgspec's answer to JSON nested thousands deep
+        status, problem = 400, api.Problem(error="malformed", message="the JSON body is nested too deeply")
+    else:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)  # no headers: no tokens
+        status, problem = 500, api.Problem(error="internal", message="internal error; it has been logged")
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="kifu"'
+    return Response(problem, status_code=status, headers=headers, media_type=MediaType.JSON)

@@ -1,0 +1,153 @@
+"""The match application service: what the HTTP layer calls, with no HTTP in it.
+
+Each method is a few lines: authenticate, load, decide, save, and shape what the caller may see.
+Seats get events through the ruleset's ``redact`` and views through its ``view``; the judge
+gets everything. Blocking (database) calls: the web layer runs these in worker threads.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any, Callable
+
+import msgspec
+
+from domain.core.envelope import Envelope
+from domain.core.errors import KifuError, Malformed
+from domain.core.match import Match
+from domain.core.record import encode_record
+from domain.core.ruleset import Ruleset, find_ruleset
+from domain.store import MatchStore
+
+from . import api
+from .tokens import TokenStore, seat_of
+
+EVENTS_PAGE = 1000
+EVENTS_PAGE_MAX = 5000
+
+Caller = int | None  # a seat, or None for the judge
+
+
+class Unauthorized(KifuError):
+    """No token, or a token that is no token of this match (HTTP 401)."""
+
+
+class Forbidden(KifuError):
+    """A valid token asking for what its role may not do or see (HTTP 403)."""
+
+
+def for_seat(envelope: Envelope[Any], rules: Ruleset[Any, Any, Any], seat: Caller) -> Envelope[Any]:
+    """``envelope`` as ``seat`` may see it.
+
+    Besides the ruleset's redaction, a seat gets no ``chain`` and no ``digest``: both hash the
+    *unredacted* envelope or state, so a seat could recover a hidden card by trying the few
+    dozen candidates against them (the judge's record keeps them)."""
+    if seat is None:
+        return envelope
+    seen = rules.redact(envelope, seat)
+    if seen.chain or seen.digest is not None:
+        seen = msgspec.structs.replace(seen, chain="", digest=None)
+    return seen
+
+
+class MatchService:
+    def __init__(self, store: MatchStore, tokens: TokenStore, *,
+                 on_change: Callable[[str], None] | None = None) -> None:
+        self.store = store
+        self.tokens = tokens
+        self.on_change = on_change or (lambda match_id: None)
+
+    # -- who is asking -------------------------------------------------------------------------
+    def caller(self, match_id: str, token: str | None) -> Caller:
+        """The seat (or None: judge) ``token`` acts for on ``match_id``; an unknown match is 404."""
+        if not token:
+            raise Unauthorized("this needs a token of the match: send 'Authorization: Bearer <token>'")
+        role = self.tokens.role_of(match_id, token)
+        if role is None:
+            self.store.summary(match_id)  # UnknownMatch (404) when there is no such match at all
+            raise Unauthorized(f"the token is not a token of match {match_id}")
+        return seat_of(role)
+
+    @staticmethod
+    def judge_only(caller: Caller, what: str) -> None:
+        if caller is not None:
+            raise Forbidden(f"{what} is for the judge token only; seat {caller} may not see it")
+
+    # -- creating ------------------------------------------------------------------------------
+    def create(self, request: api.CreateMatch) -> api.MatchCreated:
+        rules = find_ruleset(request.ruleset)
+        specs = request.decks or tuple(rules.presets()[:2])
+        if len(specs) != 2:
+            raise Malformed(f"ruleset {rules.name} has no two preset decks; give decks", "decks")
+        decks = [self._deck(rules, spec, seat) for seat, spec in enumerate(specs, start=1)]
+        seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1
+        match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=decks, players=request.players)
+        issued = self.tokens.issue(match.header.match_id)   # first: a match never exists without its tokens
+        self.store.create(match)
+        self.on_change(match.header.match_id)
+        return api.MatchCreated(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
+                                seq=match.seq, awaiting=match.awaiting, tokens=api.MatchTokens(**issued))
+
+    @staticmethod
+    def _deck(rules: Ruleset[Any, Any, Any], spec: Any, seat: int) -> Any:
+        if isinstance(spec, str):  # only preset names: a client never makes the service read a file
+            if spec not in rules.presets():
+                raise Malformed(f"no preset deck {spec!r}; presets: {', '.join(rules.presets())}", f"decks[{seat - 1}]")
+            return rules.load_deck(spec)
+        return spec  # a deck list: Match.create has the ruleset validate it
+
+    # -- reading -------------------------------------------------------------------------------
+    def list(self) -> api.MatchList:
+        return api.MatchList(matches=[api.MatchInfo(match_id=m.match_id, ruleset=m.ruleset, players=m.players,
+                                                    seq=m.seq, status=m.status, outcome=m.outcome)
+                                      for m in self.store.list_matches()])
+
+    def info(self, match_id: str) -> api.MatchInfo:
+        m = self.store.summary(match_id)
+        return api.MatchInfo(match_id=m.match_id, ruleset=m.ruleset, players=m.players, seq=m.seq,
+                             status=m.status, outcome=m.outcome)
+
+    def view(self, match_id: str, caller: Caller) -> api.SeatView:
+        return self.seat_view(self.store.load(match_id), caller)
+
+    @staticmethod
+    def seat_view(match: Match, caller: Caller) -> api.SeatView:
+        rules = match.ruleset
+        awaiting = match.awaiting
+        legal_for = caller if caller is not None else awaiting
+        return api.SeatView(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
+                            seat=caller, seq=match.seq, awaiting=awaiting, outcome=match.outcome,
+                            view=rules.view(match.state, caller),
+                            legal=match.legal(legal_for) if legal_for is not None else [])
+
+    def events(self, match_id: str, caller: Caller, after: int = 0, limit: int = EVENTS_PAGE) -> api.EventsPage:
+        limit = max(1, min(limit, EVENTS_PAGE_MAX))
+        rules = find_ruleset(self.store.header(match_id).ruleset)
+        envelopes = self.store.events(match_id, after_seq=after)
+        page = envelopes[:limit]
+        return api.EventsPage(match_id=match_id, after=after, events=[for_seat(e, rules, caller) for e in page],
+                              more=len(envelopes) > limit)
+
+    def record(self, match_id: str, caller: Caller) -> bytes:
+        self.judge_only(caller, "the full record")
+        match = self.store.load(match_id)
+        return encode_record(match.header, match.envelopes)
+
+    # -- deciding ------------------------------------------------------------------------------
+    def decide(self, match_id: str, caller: Caller, decision: api.Decision) -> api.DecisionResult:
+        """Stale ``seq``: ``Conflict``; illegal: ``Illegal`` (its clause); nothing stored for either."""
+        if caller is None:
+            raise Forbidden("the judge token takes no decisions; use a seat's token")
+        rules = find_ruleset(self.store.header(match_id).ruleset)
+        try:
+            command = msgspec.convert(decision.command, rules.command_type)
+        except msgspec.ValidationError as exc:
+            raise Malformed(f"not a {rules.name} command: {exc}", "command") from None
+        self.store.submit(match_id, caller, command, expected_seq=decision.seq)
+        self.on_change(match_id)
+        match = self.store.load(match_id)  # the events since decision.seq: ours, and any that followed
+        awaiting = match.awaiting
+        return api.DecisionResult(
+            match_id=match_id, seq=match.seq, awaiting=awaiting, outcome=match.outcome,
+            events=[for_seat(e, rules, caller) for e in match.envelopes[decision.seq:]],
+            legal=match.legal(caller) if awaiting == caller else [])

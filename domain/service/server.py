@@ -1,0 +1,73 @@
+"""Running the service on uvicorn: in the foreground (``kifu serve``) or in a background thread.
+
+``serve`` with one worker builds the app here (a bad database fails before the port opens);
+with several it hands uvicorn an import string and ``$KIFU_DB``, so each worker process opens
+its own store on the shared database (PostgreSQL, or one SQLite file in WAL mode).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from types import TracebackType
+from typing import Any
+
+import uvicorn
+
+from .app import create_app
+
+GRACE = 2  # seconds open streams get to finish when the server stops
+
+
+def app_from_env() -> Any:
+    """uvicorn factory for worker processes: the store named by ``$KIFU_DB``."""
+    return create_app(os.environ.get("KIFU_DB"))
+
+
+def serve(db: str | None, host: str = "127.0.0.1", port: int = 8080, *, workers: int = 1,
+          log_level: str = "info", access_log: bool = True) -> None:
+    options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, access_log=access_log,
+                                   timeout_graceful_shutdown=GRACE, server_header=False)
+    if workers <= 1:
+        uvicorn.run(create_app(db), **options)
+        return
+    if db:
+        os.environ["KIFU_DB"] = db
+    uvicorn.run("domain.service.server:app_from_env", factory=True, workers=workers, **options)
+
+
+class BackgroundServer:
+    """A real uvicorn server on 127.0.0.1 and a free port, in a thread: for tests and load tests.
+
+    ``with BackgroundServer(app) as server: server.url``; leaving the block stops it."""
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, log_level: str = "warning",
+                 grace: float = GRACE, **options: Any) -> None:
+        self.grace = grace
+        self.config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                                     timeout_graceful_shutdown=grace, lifespan="on", **options)  # type: ignore[arg-type]
+        self.server = uvicorn.Server(self.config)
+        self.thread = threading.Thread(target=self.server.run, name="kifu-uvicorn", daemon=True)
+        self.url = ""
+
+    def start(self, timeout: float = 10.0) -> "BackgroundServer":
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the service did not start")
+            time.sleep(0.01)
+        host, port = self.server.servers[0].sockets[0].getsockname()[:2]
+        self.url = f"http://{host}:{port}"
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=self.grace + 5)
+
+    def __enter__(self) -> "BackgroundServer":
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+

@@ -1,0 +1,215 @@
+"""Seat and judge tokens: random secrets handed out once, kept only as SHA-256 digests.
+
+A token is 32 random bytes (``secrets.token_urlsafe``): guessing is hopeless, so a plain SHA-256
+digest is enough (no slow KDF; a leaked table still yields no usable token). Digests live in a
+small table of our own, ``kifu_tokens``, in the match store's database (an SQLite file or the
+PostgreSQL schema), so any service process on that database can check them and a restart
+loses nothing. They never change, so each process keeps the ones it has looked up.
+
+``role_of`` compares the presented token's digest with every role's digest of the match using
+``hmac.compare_digest``, so the answer takes the same time whichever role (if any) matches.
+Tokens are never logged, never put in URLs, never echoed back after creation.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from typing import Any, Iterator, Protocol
+from contextlib import contextmanager
+
+from domain.store import StoreConfig, StoreError
+
+TABLE = "kifu_tokens"
+ROLES = ("seat1", "seat2", "judge")
+CACHED = 4096
+DDL_LOCK = 0x4B4946550005  # advisory lock key ("KIFU" 5) held while creating the table
+
+Digests = dict[str, str]  # role -> hex digest
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def seat_of(role: str) -> int | None:
+    """``seat1`` -> 1, ``seat2`` -> 2, ``judge`` -> None (the judge sees everything)."""
+    return None if role == "judge" else int(role.removeprefix("seat"))
+
+
+class Backend(Protocol):
+    def put(self, match_id: str, digests: Digests) -> None: ...
+    def get(self, match_id: str) -> Digests: ...
+    def close(self) -> None: ...
+
+
+class TokenStore:
+    """Issues tokens for a match and tells which role a presented token is (or None)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._known: OrderedDict[str, Digests] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, config: StoreConfig) -> "TokenStore":
+        if config.backend == "sqlite":
+            return cls(SQLiteTokens(config.env["SQLITE_DBNAME"], float(config.env.get("SQLITE_LOCK_TIMEOUT") or 5)))
+        if config.backend == "postgres":
+            return cls(PostgresTokens(config.env, config.where))
+        return cls(MemoryTokens())
+
+    def issue(self, match_id: str) -> dict[str, str]:
+        """New tokens for every role of ``match_id``, stored (as digests) before they are returned."""
+        tokens = {role: new_token() for role in ROLES}
+        digests = {role: digest(token) for role, token in tokens.items()}
+        self._backend.put(match_id, digests)
+        self._keep(match_id, digests)
+        return tokens
+
+    def role_of(self, match_id: str, token: str) -> str | None:
+        """The role ``token`` grants on ``match_id``, or None; constant time in the token."""
+        digests = self._digests(match_id)
+        presented = digest(token).encode()
+        found = None
+        for role in ROLES:  # every comparison runs, whichever matches
+            if hmac.compare_digest(presented, digests.get(role, "").encode()):
+                found = role
+        return found
+
+    def close(self) -> None:
+        self._backend.close()
+
+    def _digests(self, match_id: str) -> Digests:
+        with self._lock:
+            known = self._known.get(match_id)
+        if known is not None:
+            return known
+        digests = self._backend.get(match_id)
+        if digests:  # a match created by another process: remember it; an unknown id: ask again next time
+            self._keep(match_id, digests)
+        return digests
+
+    def _keep(self, match_id: str, digests: Digests) -> None:
+        with self._lock:
+            self._known[match_id] = digests
+            if len(self._known) > CACHED:
+                self._known.popitem(last=False)
+
+
+class MemoryTokens:
+    def __init__(self) -> None:
+        self._rows: dict[str, Digests] = {}
+
+    def put(self, match_id: str, digests: Digests) -> None:
+        self._rows[match_id] = dict(digests)
+
+    def get(self, match_id: str) -> Digests:
+        return dict(self._rows.get(match_id, {}))
+
+    def close(self) -> None:
+        self._rows.clear()
+
+
+class SQLiteTokens:
+    """The table beside the store's in the same SQLite file (WAL mode is already on)."""
+
+    def __init__(self, db_name: str, lock_timeout: float) -> None:
+        self._where = f"SQLite database {db_name}"
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(db_name, uri=True, check_same_thread=False, isolation_level=None,
+                                       timeout=lock_timeout)
+            self._db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (match_id TEXT NOT NULL, role TEXT NOT NULL, "
+                             "digest TEXT NOT NULL, PRIMARY KEY (match_id, role))")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self._where}: cannot keep tokens ({exc})") from exc
+
+    @contextmanager
+    def _guard(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self._where}: {exc}") from exc
+
+    def put(self, match_id: str, digests: Digests) -> None:
+        with self._guard() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(f"INSERT INTO {TABLE} (match_id, role, digest) VALUES (?, ?, ?)",
+                               [(match_id, role, d) for role, d in digests.items()])
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def get(self, match_id: str) -> Digests:
+        with self._guard() as db:
+            rows = db.execute(f"SELECT role, digest FROM {TABLE} WHERE match_id = ?", (match_id,)).fetchall()
+        return {role: d for role, d in rows}
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class PostgresTokens:
+    """The table in the store's schema; one connection, reopened once if the server dropped it."""
+
+    def __init__(self, env: dict[str, str], where: str) -> None:
+        from psycopg.sql import SQL, Identifier
+
+        self._where = where
+        self._params = dict(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                            user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
+                            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5))
+        table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
+        self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, role text NOT NULL, "
+                           "digest text NOT NULL, PRIMARY KEY (match_id, role))").format(table)
+        self._insert = SQL("INSERT INTO {} (match_id, role, digest) VALUES (%s, %s, %s)").format(table)
+        self._select = SQL("SELECT role, digest FROM {} WHERE match_id = %s").format(table)
+        self._lock = threading.Lock()
+        self._conn: Any = None
+        with self._guard() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (DDL_LOCK,))
+            conn.execute(self._create)
+
+    @contextmanager
+    def _guard(self) -> Iterator[Any]:
+        import psycopg
+
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = psycopg.connect(autocommit=True, **self._params)
+                yield self._conn
+            except psycopg.OperationalError as exc:
+                if self._conn is not None:
+                    self._conn.close()
+                self._conn = None  # reconnect on next use
+                raise StoreError(f"{self._where} is unavailable: {exc}") from exc
+            except psycopg.Error as exc:
+                raise StoreError(f"{self._where}: {exc}") from exc
+
+    def put(self, match_id: str, digests: Digests) -> None:
+        with self._guard() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.executemany(self._insert, [(match_id, role, d) for role, d in digests.items()])
+
+    def get(self, match_id: str) -> Digests:
+        with self._guard() as conn:
+            rows = conn.execute(self._select, (match_id,)).fetchall()
+        return {role: d for role, d in rows}
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

@@ -1,0 +1,88 @@
+"""Fixtures for the service tests: an app per backend, a real uvicorn server, match helpers.
+
+Store-backed tests run on SQLite and on PostgreSQL. PostgreSQL uses ``$KIFU_TEST_PG`` (default
+``postgresql://postgres@127.0.0.1:5432/test``), each test in a fresh schema dropped afterwards;
+unreachable: skipped saying why, unless ``KIFU_TEST_PG`` is set (CI sets it), then failed.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any, Callable, Iterator
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from domain.service import create_app
+from domain.service.server import BackgroundServer
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+FAST_POLL = 0.02   # the hub polls the notification log this often: cross-process streams stay quick
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    import psycopg
+
+    url = os.environ.get("KIFU_TEST_PG") or DEFAULT_PG
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        reason = f"PostgreSQL at {url} is unreachable ({str(exc).strip()})"
+        if os.environ.get("KIFU_TEST_PG"):
+            pytest.fail(f"{reason}; KIFU_TEST_PG names it, so it should be running")
+        pytest.skip(f"{reason}; start it or set KIFU_TEST_PG")
+    return url
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    import psycopg
+
+    schema = f"kifu_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        sep = "&" if "?" in pg_server else "?"
+        yield f"{pg_server}{sep}schema={schema}"
+    finally:
+        with psycopg.connect(pg_server, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A database several app instances (service processes) can share."""
+    if request.param == "sqlite":
+        return str(tmp_path / "kifu.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def make_app() -> Iterator[Callable[[str], Litestar]]:
+    def make(url: str) -> Litestar:
+        return create_app(url, environ={}, poll_interval=FAST_POLL)
+
+    yield make
+
+
+@pytest.fixture
+def api() -> Iterator[TestClient[Litestar]]:
+    """The API on an in-memory store: for tests of the HTTP surface that need no database."""
+    with TestClient(create_app("memory", environ={})) as client:
+        yield client
+
+
+@pytest.fixture
+def served(make_app: Callable[[str], Litestar], tmp_path: Any) -> Iterator[BackgroundServer]:
+    """A real uvicorn server in a thread, on an SQLite file."""
+    with BackgroundServer(make_app(str(tmp_path / "served.db")), grace=0.2) as server:
+        yield server
+
+
+@pytest.fixture
+def served_in_memory(make_app: Callable[[str], Litestar]) -> Iterator[BackgroundServer]:
+    """A real uvicorn server on an in-memory store: for whole matches, where commits would dominate."""
+    with BackgroundServer(make_app("memory"), grace=0.2) as server:
+        yield server
