@@ -8,7 +8,7 @@ import click
 from domain.core.errors import Conflict, Illegal, KifuError, Malformed
 
 from .context import Kifu
-from . import bench, play, records, replay, stats, whatif
+from . import bench, client, loadtest, play, records, replay, serve, stats, whatif
 
 
 EXIT_CODES = {Malformed: 2, Illegal: 3, Conflict: 4}
@@ -47,7 +47,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, whatif.fork, whatif.diff, bench.bench,
-                stats.stats):
+                stats.stats, serve.serve, client.client, loadtest.loadtest):
     cli.add_command(command)
 
 

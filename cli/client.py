@@ -1,0 +1,152 @@
+"""``kifu client``: take a seat in a served match (a bot, or a human at this terminal), or create one.
+
+    kifu client create --server URL [--deck A --deck B] [--seed N] [--name ANN --name BOB]
+    kifu client --server URL --match ID --token SEAT_TOKEN [--bot random|human]
+    kifu client record --server URL --match ID --token JUDGE_TOKEN [--out FILE]
+
+Tokens can come from ``$KIFU_TOKEN`` instead of the command line (where other users of the
+machine could see them in the process list).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from domain.core.ruleset import find_ruleset
+
+from . import render
+
+_server = click.option("--server", envvar="KIFU_SERVER", metavar="URL", default=None,
+                       help="The service, e.g. http://127.0.0.1:8080 (env KIFU_SERVER).")
+_match = click.option("--match", "match_id", envvar="KIFU_MATCH", metavar="ID", default=None, help="The match id.")
+_token = click.option("--token", envvar="KIFU_TOKEN", metavar="TOKEN", default=None,
+                      help="A seat token (or the judge token for `record`); env KIFU_TOKEN.")
+
+
+def _need(value: str | None, flag: str, ctx: click.Context) -> str:
+    value = value or ctx.meta.get(f"kifu.client.{flag}")
+    if not value:
+        raise click.UsageError(f"missing --{flag}", ctx=ctx)
+    return value
+
+
+@click.group(invoke_without_command=True)
+@_server
+@_match
+@_token
+@click.option("--bot", default="human", show_default=True, metavar="human|BOT",
+              help="Who plays the seat: 'human' (prompted here) or a bot (random).")
+@click.option("--seed", type=int, default=None, help="The bot's seed (default: random).")
+@click.option("--quiet", "-q", is_flag=True, help="Bots: print only the result.")
+@click.pass_context
+def client(ctx: click.Context, server: str | None, match_id: str | None, token: str | None, bot: str,
+           seed: int | None, quiet: bool) -> None:
+    """Take a seat in a served match: prompted with the legal decisions, or played by a bot."""
+    ctx.meta.update({"kifu.client.server": server, "kifu.client.match": match_id, "kifu.client.token": token})
+    if ctx.invoked_subcommand is not None:
+        return
+    from domain.service.client import KifuClient
+    from domain.service.player import play_seat
+
+    server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
+    con = render.console()
+    with KifuClient(server, token) as http:
+        first = http.view(match_id)
+        rules = find_ruleset(first.ruleset)
+        if bot == "human":
+            chooser = _human(con)
+        elif bot in rules.bots:
+            machine = rules.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
+            chooser = lambda view, legal: machine.choose(legal, view, view.seat)  # noqa: E731
+        else:
+            raise click.BadParameter(f"{bot!r}: choose 'human' or one of {', '.join(sorted(rules.bots))}",
+                                     param_hint="--bot")
+        if first.seat is not None:
+            con.print(f"match [bold]{match_id}[/] · {rules.name} · you are seat {first.seat} "
+                      f"({first.players[first.seat - 1]}) against {first.players[2 - first.seat]}")
+
+        def show(envelopes: list[Any], names: dict[int, str]) -> None:
+            if bot == "human" or not quiet:
+                for env in envelopes:
+                    con.print(render.event_line(env, names.__getitem__))
+
+        final = play_seat(http, match_id, chooser, show=show, fresh_views=bot == "human")
+    outcome = final.outcome
+    con.print(f"[bold]{outcome.describe() if outcome else 'stopped'}[/] at seq {final.seq} "
+              f"(you were seat {final.seat})")
+
+
+def _human(con: Any) -> Any:
+    from domain.service.player import card_names, view_type
+
+    def choose(view: Any, legal: list[Any]) -> Any:
+        rules = find_ruleset(view.ruleset)
+        board = msgspec.convert(view.view, view_type(rules))
+        names = card_names(view.view, {})
+        con.print(render.board(board, view.players))
+        for index, command in enumerate(legal, start=1):
+            con.print(f"  [cyan]{index:>3}[/] {render.describe_event(command, names.__getitem__)}")
+        choice = click.prompt(f"seat {view.seat}, your decision", type=click.IntRange(1, len(legal)))
+        return legal[choice - 1]
+
+    return choose
+
+
+@client.command()
+@_server
+@click.option("--ruleset", default="worlfard", show_default=True)
+@click.option("--deck", "decks", multiple=True, metavar="PRESET",
+              help="Preset deck for seat 1, then seat 2 (default: the service's).")
+@click.option("--seed", type=int, default=None, help="Match seed (default: the service draws one).")
+@click.option("--name", "names", multiple=True, metavar="NAME", help="Player names, seat 1 then seat 2.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.pass_context
+def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[str, ...], seed: int | None,
+           names: tuple[str, ...], as_json: bool) -> None:
+    """Create a match on the service; prints its id, both seat tokens and the judge token."""
+    from domain.service.client import KifuClient
+
+    server = _need(server, "server", ctx)
+    if len(decks) not in (0, 2):
+        raise click.UsageError("give --deck twice (seat 1, then seat 2), or not at all")
+    if len(names) > 2:
+        raise click.UsageError("give --name at most twice")
+    players = (names[0] if names else "seat 1", names[1] if len(names) > 1 else "seat 2")
+    with KifuClient(server) as http:
+        created = http.create(ruleset=ruleset, decks=(decks[0], decks[1]) if decks else None, seed=seed,
+                              players=players)
+    if as_json:
+        click.echo(msgspec.json.encode(created).decode())
+        return
+    t = created.tokens
+    click.echo(f"match {created.match_id} ({created.ruleset}: {players[0]} vs {players[1]})")
+    click.echo(f"seat 1 token: {t.seat1}")
+    click.echo(f"seat 2 token: {t.seat2}")
+    click.echo(f"judge token:  {t.judge}")
+    click.echo("tokens are shown only now. To play a seat:")
+    click.echo(f"  KIFU_TOKEN=<seat token> kifu client --server {server} --match {created.match_id}")
+
+
+@client.command()
+@_server
+@_match
+@_token
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: MATCH_ID.kifu.jsonl")
+@click.pass_context
+def record(ctx: click.Context, server: str | None, match_id: str | None, token: str | None, out: str | None) -> None:
+    """Download a match's .kifu.jsonl record (judge token), e.g. for `kifu audit`."""
+    from domain.service.client import KifuClient
+
+    server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
+    with KifuClient(server, token) as http:
+        data = http.record(match_id)
+    path = Path(out or f"{match_id}.kifu.jsonl")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+    events = data.count(b"\n") - 1
+    click.echo(f"{path}: {events} events, {len(data)} bytes")

@@ -1,0 +1,57 @@
+"""``kifu loadtest``: bot matches through the API, timed, then every one audited from its record."""
+from __future__ import annotations
+
+import click
+import msgspec
+
+from domain.core.ruleset import ruleset_names
+
+from . import render
+
+
+@click.command()
+@click.option("--server", required=True, metavar="URL", help="The service, e.g. http://127.0.0.1:8080")
+@click.option("--matches", "count", default=10, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--concurrency", default=4, show_default=True, type=click.IntRange(1, 256),
+              help="Matches played at the same time (one worker each).")
+@click.option("--ruleset", default="worlfard", show_default=True, type=click.Choice(ruleset_names()))
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first match (then +1 each).")
+@click.option("--max-decisions", default=5000, show_default=True, type=click.IntRange(1),
+              help="Stop a match after this many decisions.")
+@click.option("--deadline", default=600.0, show_default=True, type=click.FloatRange(1),
+              help="Stop taking decisions after this many seconds.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def loadtest(server: str, count: int, concurrency: int, ruleset: str, seed: int, max_decisions: int,
+             deadline: float, as_json: bool) -> None:
+    """Drive bot matches through the service; report decisions/s and latency; audit every match.
+
+    Exit 1 if any match failed or does not audit clean."""
+    from domain.service.loadtest import loadtest as run
+
+    con = render.console()
+    done = [0]
+
+    def progress(r: object) -> None:
+        done[0] += 1
+        if not as_json and con.is_terminal:
+            con.print(f"\r  {done[0]}/{count} matches played", end="")
+
+    report = run(server, matches=count, concurrency=concurrency, ruleset=ruleset, seed=seed,
+                 max_decisions=max_decisions, deadline=deadline, progress=progress)
+    if as_json:
+        click.echo(msgspec.json.encode(report).decode())
+    else:
+        lat, views = report.latency_ms, report.view_latency_ms
+        con.print()
+        con.print(f"{report.matches} matches, concurrency {report.concurrency}: {report.decisions} decisions "
+                  f"in {report.seconds:.2f}s = [bold]{report.decisions_per_s:.0f} decisions/s[/]")
+        con.print(f"decision latency ms: p50 {lat.p50}  p95 {lat.p95}  p99 [bold]{lat.p99}[/]  max {lat.max}")
+        con.print(f"view latency ms:     p50 {views.p50}  p95 {views.p95}  p99 {views.p99}  max {views.max}")
+        con.print(f"conflicts (409): {report.conflicts}; finished: {report.finished}/{report.matches}; "
+                  f"audited clean: [bold]{report.clean}/{report.matches}[/]")
+        for r in report.runs:
+            if r.error or r.audit != "clean" or not r.finished:
+                con.print(f"  [red]{r.match_id or '(not created)'}[/] seed {r.seed}: "
+                          f"{r.error or ''} {'' if r.finished else 'unfinished;'} audit {r.audit}")
+    if not report.ok:
+        raise SystemExit(1)

@@ -1,0 +1,26 @@
+"""``kifu serve``: the match service on uvicorn, on the same store as every other command."""
+from __future__ import annotations
+
+import click
+
+from .context import Kifu, pass_kifu
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--db", default=None, metavar="PATH|URL",
+              help="Match store (overrides the global --db): SQLite file, postgresql:// URL, or 'memory'.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Service processes; more than one wants PostgreSQL (SQLite serialises writes).")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--no-access-log", is_flag=True, help="Do not log each request (tokens are never logged either way).")
+@pass_kifu
+def serve(kifu: Kifu, host: str, port: int, db: str | None, workers: int, log_level: str, no_access_log: bool) -> None:
+    """Serve matches over HTTP: two seats play, judges read (OpenAPI at /schema)."""
+    from domain.service.server import serve as run
+
+    target = db or kifu.db
+    click.echo(f"kifu: serving on http://{host}:{port} (OpenAPI at /schema); Ctrl-C stops", err=True)
+    run(target, host, port, workers=workers, log_level=log_level, access_log=not no_access_log)

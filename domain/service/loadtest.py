@@ -1,0 +1,171 @@
+"""The load test: bot matches driven through the API, timed, then audited from their records.
+
+``concurrency`` workers (threads, each with its own connection pool) each take the next match:
+create it, then play both seats with the ruleset's random bot until it ends, timing every
+decision's round trip. Afterwards every match is fetched with its judge token and re-adjudicated
+(``projections.audit``): clean, and exactly as many decisions recorded as were accepted — nothing
+lost, nothing doubled. Bounded: at most ``max_decisions`` per match and ``deadline`` seconds.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+import msgspec
+
+from domain.core.errors import Conflict, KifuError
+from domain.core.record import decode_record
+from domain.core.ruleset import find_ruleset
+from projections.audit import audit
+
+from .client import KifuClient
+
+
+class Latency(msgspec.Struct, frozen=True, kw_only=True):
+    p50: float
+    p95: float
+    p99: float
+    max: float
+
+
+class MatchRun(msgspec.Struct, kw_only=True):
+    match_id: str = ""
+    seed: int = 0
+    decisions: int = 0
+    finished: bool = False
+    error: str | None = None
+    audit: str = "not audited"   # clean | diverged: … | unreadable: … | lost or doubled: …
+
+
+class LoadReport(msgspec.Struct, kw_only=True):
+    server: str
+    ruleset: str
+    matches: int
+    concurrency: int
+    decisions: int
+    seconds: float
+    decisions_per_s: float
+    latency_ms: Latency          # one decision's round trip (POST .../decisions)
+    view_latency_ms: Latency     # one view's round trip (GET .../view), when the seat changes
+    conflicts: int               # 409s: none expected, as every seat is driven by one worker
+    finished: int
+    clean: int
+    runs: list[MatchRun]
+
+    @property
+    def ok(self) -> bool:
+        """Every match played without an error and audits clean (a capped match need not finish)."""
+        return self.clean == self.matches and not any(r.error for r in self.runs)
+
+
+def percentiles(samples: list[float]) -> Latency:
+    if not samples:
+        return Latency(p50=0.0, p95=0.0, p99=0.0, max=0.0)
+    ordered = sorted(samples)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+    return Latency(p50=at(0.50), p95=at(0.95), p99=at(0.99), max=round(ordered[-1] * 1000, 2))
+
+
+def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "worlfard", seed: int = 1,
+             max_decisions: int = 5000, deadline: float = 600.0,
+             progress: Callable[[MatchRun], None] | None = None) -> LoadReport:
+    rules = find_ruleset(ruleset)
+    runs = [MatchRun(seed=seed + i) for i in range(matches)]
+    tokens: dict[str, Any] = {}
+    timings: list[float] = []
+    view_timings: list[float] = []
+    conflicts = [0]
+    lock = threading.Lock()
+    local = threading.local()
+    stop_at = time.monotonic() + deadline
+    opened: list[KifuClient] = []
+
+    def client() -> KifuClient:
+        if not hasattr(local, "client"):
+            local.client = KifuClient(server)
+            with lock:
+                opened.append(local.client)
+        return local.client
+
+    def play(run: MatchRun) -> None:
+        http = client()
+        mine: list[float] = []
+        views: list[float] = []
+        try:
+            created = http.create(ruleset=ruleset, seed=run.seed, players=("bot 1", "bot 2"))
+            run.match_id = created.match_id
+            seat_tokens = {1: created.tokens.seat1, 2: created.tokens.seat2}
+            tokens[run.match_id] = created.tokens.judge
+            bots = {seat: rules.bots["random"](run.seed * 2 + seat) for seat in (1, 2)}
+            seq, awaiting, legal, over = created.seq, created.awaiting, None, False
+            while not over and run.decisions < max_decisions and time.monotonic() < stop_at:
+                seat = awaiting
+                if seat is None:
+                    break
+                if legal is None:
+                    started = time.perf_counter()
+                    view = http.view(run.match_id, token=seat_tokens[seat])
+                    views.append(time.perf_counter() - started)
+                    seq, awaiting, legal, over = view.seq, view.awaiting, view.legal, view.outcome is not None
+                    continue
+                commands = [msgspec.convert(c, rules.command_type) for c in legal]
+                command = bots[seat].choose(commands, None, seat)
+                started = time.perf_counter()
+                try:
+                    result = http.decide(run.match_id, seq, command, token=seat_tokens[seat])
+                except Conflict:
+                    with lock:
+                        conflicts[0] += 1
+                    legal = None
+                    continue
+                mine.append(time.perf_counter() - started)
+                run.decisions += 1
+                seq, awaiting, over = result.seq, result.awaiting, result.outcome is not None
+                legal = result.legal if result.awaiting == seat and result.legal else None
+            run.finished = over
+        except KifuError as exc:
+            run.error = str(exc)
+        finally:
+            with lock:
+                timings.extend(mine)
+                view_timings.extend(views)
+            if progress is not None:
+                progress(run)
+
+    started = time.perf_counter()
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="kifu-load") as pool:
+            list(pool.map(play, runs))
+        seconds = time.perf_counter() - started
+        checker = client()
+        for run in runs:
+            if run.match_id:
+                run.audit = _audit(checker, run, tokens[run.match_id])
+    finally:
+        for c in opened:
+            c.close()
+    decisions = sum(r.decisions for r in runs)
+    return LoadReport(server=server, ruleset=ruleset, matches=matches, concurrency=concurrency, decisions=decisions,
+                      seconds=round(seconds, 3), decisions_per_s=round(decisions / seconds, 1) if seconds else 0.0,
+                      latency_ms=percentiles(timings), view_latency_ms=percentiles(view_timings),
+                      conflicts=conflicts[0], finished=sum(r.finished for r in runs),
+                      clean=sum(r.audit == "clean" for r in runs), runs=runs)
+
+
+def _audit(http: KifuClient, run: MatchRun, judge: str) -> str:
+    """Re-adjudicate the stored record; also check it holds exactly the decisions that landed."""
+    try:
+        header, envelopes, rules = decode_record(http.record(run.match_id, token=judge), run.match_id)
+    except KifuError as exc:
+        return f"unreadable: {exc}"
+    result = audit(rules, header, envelopes)
+    if result.divergence is not None:
+        return f"diverged at seq {result.divergence.seq}: {result.divergence.reason}"
+    if result.decisions != run.decisions:
+        return f"lost or doubled: {run.decisions} decisions accepted, {result.decisions} recorded"
+    return "clean"
