@@ -88,8 +88,11 @@ def _value(value: Any) -> str:
 def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | None, verbose: bool) -> None:
     """Re-adjudicate records (files or directories) with today's engine.
 
-    Exit 0 if all are clean (or were re-recorded), 1 if any diverges, 2 if any is unreadable."""
+    Exit 0 if all are clean (or were re-recorded), 1 if any diverges, 2 if any is unreadable,
+    3 if today's engine fails on one."""
     paths = find_records(files)
+    if not paths:
+        raise click.UsageError(f"no .kifu.jsonl records under {', '.join(files)}")
     progress = Progress(SpinnerColumn(), TextColumn("[bold]auditing[/]"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), TextColumn("{task.description}"),
                         console=Console(stderr=True), transient=True)
@@ -111,7 +114,7 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
         raise SystemExit(worst)
 
 
-EXIT_STATUS = {"clean": 0, "rerecorded": 0, "diverged": 1, "unreadable": 2}
+EXIT_STATUS = {"clean": 0, "rerecorded": 0, "diverged": 1, "unreadable": 2, "crashed": 3}
 
 
 def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
@@ -120,8 +123,8 @@ def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
         if not brief:
             con.print(f"[green]clean[/]     {r.file}: {r.events} events, {r.decisions} decisions re-adjudicated"
                       + (f", {r.probes} probes refused as expected" if r.probes else ""))
-    elif r.status == "unreadable":
-        con.print(f"[red]unreadable[/] {r.file}: {r.error}")
+    elif r.status in ("unreadable", "crashed"):
+        con.print(f"[red]{r.status}[/] {r.file}: {r.error}", highlight=False)
     else:
         d = r.divergence
         assert d is not None

@@ -19,7 +19,7 @@ from .probes import check_probes, load_probes
 from .recordfile import read_record, write_record
 from .rerecord import rerecord as rerun
 
-Status = Literal["clean", "diverged", "unreadable", "rerecorded"]
+Status = Literal["clean", "diverged", "unreadable", "rerecorded", "crashed"]
 
 
 class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,7 +39,7 @@ class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file": self.file, "status": self.status}
-        if self.status == "unreadable":
+        if self.status in ("unreadable", "crashed"):
             out["error"] = self.error
             return out
         out.update(ruleset=self.ruleset, match_id=self.match_id, events=self.events, decisions=self.decisions, probes=self.probes,
@@ -88,6 +88,15 @@ def audit_path(path: str, rerecord: bool = False) -> FileAudit:
                                    refused=after)
 
 
+def _audit_or_report(path: str, rerecord: bool) -> FileAudit:
+    """``audit_path``, with an engine that fails on a record reported as that record's result
+    instead of ending the whole run."""
+    try:
+        return audit_path(path, rerecord)
+    except Exception as exc:   # noqa: BLE001 - a bug in today's engine, shown per record
+        return FileAudit(file=path, status="crashed", error=f"today's engine failed on it: {type(exc).__name__}: {exc}")
+
+
 def audit_many(paths: list[Path], *, jobs: int | None = None, rerecord: bool = False,
                done: Callable[[FileAudit], None] | None = None) -> list[FileAudit]:
     """``audit_path`` over every path, on ``jobs`` processes (default: all cores); results in the
@@ -97,12 +106,12 @@ def audit_many(paths: list[Path], *, jobs: int | None = None, rerecord: bool = F
     results: dict[str, FileAudit] = {}
     if jobs == 1:
         for name in names:
-            results[name] = audit_path(name, rerecord)
+            results[name] = _audit_or_report(name, rerecord)
             if done:
                 done(results[name])
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(audit_path, name, rerecord): name for name in names}
+            futures = {pool.submit(_audit_or_report, name, rerecord): name for name in names}
             for future in as_completed(futures):
                 result = future.result()
                 results[futures[future]] = result

@@ -63,3 +63,18 @@ def test_a_clean_directory_exits_0(tmp_path: Path, fresh: list[Path]) -> None:
     copy_records(fresh[:3], tmp_path)
     result = CliRunner().invoke(cli, ["audit", str(tmp_path)])
     assert result.exit_code == 0 and "3 clean (3 records)" in result.output
+
+
+def test_an_engine_that_fails_on_a_record_is_reported_not_fatal(tmp_path: Path, fresh: list[Path],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from domain.worlfard import combat
+
+    def broken(strength: int, defense: int) -> int:
+        raise ZeroDivisionError("a bug in the damage rule")
+
+    copy_records([p for p in fresh if p.name.startswith(("W-12.6-damage-is", "W-6.4-redundant"))], tmp_path)
+    monkeypatch.setattr(combat, "combat_damage", broken)
+    code, results = audit_json(str(tmp_path), "--jobs", "1")
+    assert code == 3 and sorted(r["status"] for r in results) == ["clean", "crashed"]
+    crashed = next(r for r in results if r["status"] == "crashed")
+    assert "ZeroDivisionError: a bug in the damage rule" in crashed["error"]
