@@ -72,7 +72,7 @@ def _evolve(state: Counter, event: CounterEvent) -> Counter:
     raise TypeError(event)
 
 
-def _begin(state: Counter, draft: Draft[Counter, CounterEvent]) -> None:
+def _begin(header: object, state: Counter, draft: Draft[Counter, CounterEvent]) -> None:
     draft.setup("C-1", Started(target=state.target))
 
 
