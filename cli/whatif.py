@@ -11,7 +11,6 @@ from rich.table import Table
 from rich.text import Text
 
 from domain.core.errors import Illegal, Malformed
-from domain.core.match import Match
 from projections.diff import Side, diff as compare
 from projections.fork import fork as fork_match
 from projections.recordfile import write_record

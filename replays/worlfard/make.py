@@ -27,6 +27,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Callable
 
+import msgspec
 from msgspec.structs import replace
 
 from domain.core.errors import Illegal
@@ -36,7 +37,7 @@ from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.decks import DeckList
-from domain.worlfard.state import Combat, Heart, State, Tower, Unit
+from domain.worlfard.state import Combat, State, Tower, Unit
 from domain.worlfard.vocabulary import Phase
 from projections.probes import Probe, encode_probes, probes_path
 
@@ -248,7 +249,7 @@ def run_scenario(s: Scenario, seed: int) -> tuple[Match, list[Probe]]:
             else:
                 raise AssertionError(f"{s.name}: today's engine accepts {command!r}; expected {step.clause}")
             probes.append(Probe(after=match.seq, seat=step.seat, illegal=step.clause, why=step.why,
-                                command=_builtins(command)))
+                                command=msgspec.to_builtins(command)))
             continue
         if step.seat == ANY_SEAT:
             step = Step(match.awaiting or 0, step.command)
@@ -260,12 +261,6 @@ def run_scenario(s: Scenario, seed: int) -> tuple[Match, list[Probe]]:
     if not s.check(match.envelopes, labels):
         raise AssertionError(f"{s.name}: today's engine does not show the ruling: {s.ruling}")
     return match, probes
-
-
-def _builtins(command: Any) -> dict[str, Any]:
-    import msgspec
-
-    return msgspec.to_builtins(command)
 
 
 def one(envelopes: list[Any], kind: type, **fields: Any) -> bool:

@@ -4,8 +4,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from corpus_helpers import CORPUS, generate
 from domain.core.ruleset import find_ruleset
 from projections.probes import load_probes
