@@ -8,6 +8,7 @@ from typing import Any
 import click
 import msgspec
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -121,15 +122,16 @@ def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
     """One record's result; a clean one is a single line (none when there are many)."""
     if r.status == "clean":
         if not brief:
-            con.print(f"[green]clean[/]     {r.file}: {r.events} events, {r.decisions} decisions re-adjudicated"
+            con.print(f"[green]clean[/]     {escape(r.file)}: {r.events} events, {r.decisions} decisions re-adjudicated"
                       + (f", {r.probes} probes refused as expected" if r.probes else ""))
     elif r.status in ("unreadable", "crashed"):
-        con.print(f"[red]{r.status}[/] {r.file}: {r.error}", highlight=False)
+        con.print(f"[red]{r.status}[/] {escape(r.file)}: {escape(r.error)}", highlight=False)
     else:
         d = r.divergence
         assert d is not None
         verb = "[yellow]re-recorded[/]" if r.status == "rerecorded" else "[red]diverged[/] "
-        con.print(f"{verb} {r.file}: first difference at seq {d.seq} (clause {d.clause or '-'}): {d.reason}")
+        con.print(f"{verb} {escape(r.file)}: first difference at seq {d.seq} (clause {d.clause or '-'}): "
+                  f"{escape(d.reason)}")
         if d.recorded is not None:
             con.print(f"    recorded: {json.dumps(d.recorded, ensure_ascii=False)}", markup=False)
         if d.produced is not None:
@@ -138,10 +140,10 @@ def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
             con.print(f"    changed: {change}", markup=False)
         if r.refused is not None:
             con.print(f"    [red]left alone[/]: at seq {r.refused.seq} (clause {r.refused.clause or '-'}): "
-                      f"{r.refused.reason}")
+                      f"{escape(r.refused.reason)}")
     if r.status != "clean" or not brief:
         for note in r.notes:
-            con.print(f"    note: {note}", style="dim")
+            con.print(f"    note: {note}", style="dim", markup=False)
 
 
 def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
