@@ -42,6 +42,7 @@ from . import api
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized, for_seat
 from .tokens import TokenStore
+from .warmup import warm_rulesets, warm_signatures
 
 log = logging.getLogger("kifu.service")
 
@@ -95,6 +96,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     Opens the store now (so a bad database fails at start, not at the first request) and closes
     it when the application shuts down."""
+    warm_rulesets()   # before any worker thread decodes: see domain.service.warmup
     env = {**SERVICE_POOL, **(os.environ if environ is None else environ)}
     config = resolve(db, env)
     store = MatchStore(config)
@@ -231,6 +233,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         logging_config=None,   # leave the process's logging alone: uvicorn (or the embedding program) owns it
         debug=False,
     )
+    warm_signatures([h for route in app.routes for h in getattr(route, "route_handlers", ())])
     app.state.service = service
     app.state.store = store
     return app

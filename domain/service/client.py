@@ -38,14 +38,15 @@ class SSE(NamedTuple):
     id: str | None
 
 
-_decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+# Built at import, before any thread decodes (see domain.service.warmup for why it matters).
+_decoders: dict[type, msgspec.json.Decoder[Any]] = {
+    kind: msgspec.json.Decoder(kind) for kind in (api.MatchCreated, api.MatchList, api.Rulesets, api.SeatView,
+                                                   api.DecisionResult, api.EventsPage, api.StreamStatus)}
 _problem = msgspec.json.Decoder(api.Problem)
 
 
 def _decode(kind: type, body: bytes) -> Any:
-    dec = _decoders.get(kind)
-    if dec is None:
-        dec = _decoders[kind] = msgspec.json.Decoder(kind)
+    dec = _decoders[kind]
     try:
         return dec.decode(body)
     except msgspec.DecodeError as exc:
@@ -63,7 +64,8 @@ def error_of(response: httpx.Response, match_id: str = "", expected: int = -1) -
         case "conflict" if problem.seq is not None:
             return Conflict(match_id, expected, problem.seq)
         case "illegal":
-            return Illegal(problem.clause or "?", problem.message)
+            clause = problem.clause or "?"
+            return Illegal(clause, problem.message.removeprefix(f"illegal ({clause}): "))
         case "malformed":
             return Malformed(problem.message)
         case "unknown_match":

@@ -21,6 +21,7 @@ from domain.core.ruleset import find_ruleset
 from projections.audit import audit
 
 from .client import KifuClient
+from .warmup import warm_rulesets
 
 
 class Latency(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,6 +76,7 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
              max_decisions: int = 5000, deadline: float = 600.0,
              progress: Callable[[MatchRun], None] | None = None) -> LoadReport:
     rules = find_ruleset(ruleset)
+    warm_rulesets()   # the workers convert commands and decode records from several threads
     runs = [MatchRun(seed=seed + i) for i in range(matches)]
     tokens: dict[str, Any] = {}
     timings: list[float] = []

@@ -70,7 +70,7 @@ def test_many_matches_at_once_are_independent(db_url: str, make_app: Callable[[s
 
         def play(i: int) -> int:
             player = players[i]
-            for n in range(25):   # alternate the two "processes"
+            for n in range(15):   # alternate the two "processes"
                 if player.step(one if (n + i) % 2 else two) is None:
                     break
             return player.decisions
@@ -80,7 +80,7 @@ def test_many_matches_at_once_are_independent(db_url: str, make_app: Callable[[s
         for player, count in zip(players, counts):
             header, envelopes, rules = decode_record(player.record())
             assert header.match_id == player.match_id
-            assert sum(e.kind == "decision" for e in envelopes) == count == 25
+            assert sum(e.kind == "decision" for e in envelopes) == count == 15
             assert audit(rules, header, envelopes).clean
 
 
@@ -89,7 +89,7 @@ def test_a_restarted_service_continues_the_match_with_nothing_lost(db_url: str,
     with TestClient(make_app(db_url)) as first:
         created = create(first, seed=5)
         player = Player(first, created, seed=3)
-        player.play(15)
+        player.play(10)
         before = player.record()
         seq = player.view()["seq"]
     # the first instance has shut down (store closed); a new one opens the same database
@@ -97,7 +97,7 @@ def test_a_restarted_service_continues_the_match_with_nothing_lost(db_url: str,
         player.client = second
         assert player.record() == before                        # nothing lost, tokens still valid
         assert player.view()["seq"] == seq
-        assert player.play(45) == 15 + 45
+        assert player.play(20) == 10 + 20
         record = player.record()
         assert record.startswith(before)
         header, envelopes, rules = decode_record(record)
@@ -107,3 +107,44 @@ def test_a_restarted_service_continues_the_match_with_nothing_lost(db_url: str,
         assert listing[created["match_id"]]["seq"] == len(envelopes)
         assert second.get(f"/matches/{created['match_id']}/view",
                           headers=bearer(created["tokens"]["seat1"])).status_code == 200
+
+
+WARM_THEN_RACE = """
+import sys, threading, msgspec
+from domain.service import create_app
+from domain.core.ruleset import find_ruleset
+create_app("memory", environ={})
+rules = find_ruleset("worlfard")
+from httpplay import finished_match
+match = finished_match(3)
+lines = [msgspec.json.encode(e) for e in match.envelopes[:300]]
+commands = [msgspec.to_builtins(c) for c in match.legal(match.awaiting or 1)] or [{"type": "Proceed", "to": "end"}]
+barrier = threading.Barrier(6)
+def work():
+    barrier.wait()
+    decoder = rules.envelope_decoder()
+    for line in lines:
+        decoder.decode(line)
+    for c in commands:
+        try:
+            msgspec.convert(c, rules.command_type)
+        except msgspec.ValidationError:
+            pass
+threads = [threading.Thread(target=work) for _ in range(6)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print("survived")
+"""
+
+
+def test_decoders_are_built_before_threads_decode() -> None:
+    """msgspec crashes (SIGSEGV) when threads build a Struct's decoding info concurrently; the
+    app builds everything at creation, so six threads decoding at once right after are safe."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    done = subprocess.run([sys.executable, "-c", WARM_THEN_RACE], cwd=here.parents[1], capture_output=True, text=True,
+                          env={"PYTHONPATH": f"{here.parents[1]}:{here}", "PATH": "/usr/bin:/bin"}, timeout=60)
+    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]

@@ -65,8 +65,8 @@ def assert_events_hide(seat: int, events: list[dict[str, Any]], secret: set[int]
         assert not leaked, f"seat {seat} sees secret cards {leaked} in event {env}"
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**63 - 1), bot_seed=st.integers(0, 2**32), decisions=st.integers(20, 70),
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63 - 1), bot_seed=st.integers(0, 2**32), decisions=st.integers(15, 60),
        decks=st.tuples(st.sampled_from(RULES.presets()), st.sampled_from(RULES.presets())))
 def test_a_seat_never_sees_hidden_cards(seed: int, bot_seed: int, decisions: int, decks: tuple[str, str]) -> None:
     with TestClient(create_app("memory", environ={})) as api:
