@@ -95,7 +95,8 @@ class Match:
             raise MatchOver(self.header.match_id, outcome.describe())
         waiting = self.awaiting
         if waiting != seat:
-            raise NotYourDecision(self.ruleset.decide_clause or "turn",
+            clause = self.ruleset.waiting_clause(self.state) if self.ruleset.waiting_clause else ""
+            raise NotYourDecision(clause or self.ruleset.decide_clause or "turn",
                                   f"seat {seat} may not decide now; the rules wait for seat {waiting}")
         next_seq = self.seq + 1
         draft: Draft[Any, Any] = Draft(self.state, next_seq, Rng.for_seq(self.header.seed, next_seq),

@@ -66,6 +66,7 @@ class Ruleset(Generic[S, C, E]):
     played: Callable[[Any, E], str | None] = lambda state, event: None   # card name an event plays
     cards: Callable[[], list[Any]] = lambda: []                          # the card catalogue
     decide_clause: str = ""                              # clause cited when nothing is awaited
+    waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def command_decoder(self) -> msgspec.json.Decoder[Any]:

@@ -9,7 +9,7 @@ from .draft import WDraft
 from .field import profile
 from .main_phase import pay
 from .ops import Context, apply_skill
-from .payment import check_payment
+from .payment import canonical_payment, check_payment
 from .skills import Skill
 from .state import State
 from .targets import options
@@ -73,6 +73,7 @@ def activate(draft: WDraft, seat: int, card: int, index: int, towers: tuple[int,
             raise Illegal("W-10.4", f"{list(targets)} is not a correct target; correct: {valid[:12]}")
     elif targets:
         raise Illegal("W-10.4", "this skill takes no target")
+    towers, souls = canonical_payment(towers, souls)
     check_payment(state, seat, skill.cost, towers, souls)
     zone, line = source_of(state, seat, card) or ("stage", 0)
     used = draft.decision(seat, ev.SkillActivated(seat=seat, card=card, skill=index, towers=towers, souls=souls,

@@ -30,6 +30,17 @@ def awaiting(state: State) -> int | None:
     return state.turn_seat
 
 
+def waiting_clause(state: State) -> str:
+    """The clause that makes it this seat's decision (cited when another seat tries to decide)."""
+    match state.phase:
+        case Phase.ORDER:
+            return "W-4.3"
+        case Phase.MULLIGAN:
+            return "W-Q16"
+    pending = _expected(state)
+    return _PENDING[pending[0]][0] if pending is not None else "W-5.6"
+
+
 _PENDING = {
     "choice": ("W-2.4", "a skill waits for its controller's choice (Choose, or Decline if optional)"),
     "window": ("W-13.1", "a reaction window is open: cast a Short Spell or Pass"),

@@ -113,27 +113,25 @@ class Field:
             if unit is not None and unit.status == Status.CURSE:
                 n.add("*")
             negated[card] = n
-        # static tower skills: top card only, gated by the HT (read with stored modifiers, W-Q13)
-        for seat in (1, 2):
-            side = state.side(seat)
-            for i, tower in enumerate(side.towers):
-                top = tower.top
-                if top is None:
-                    continue
-                line = i + 1
-                for skill in _defn(state, top).skill:
-                    if skill.zone != "tower" or not skill.static:
-                        continue
-                    if not self._tower_condition(skill, seat, line, ht_base):
-                        continue
-                    for op in skill.ops:
-                        if op.who == "keeper":
-                            keeper = side.stage[i]
-                            if keeper is not None:
-                                acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
-                        elif op.who == "front_tower" and op.stat == "HT":
-                            key = (3 - seat, line)
-                            ht_static[key] = ht_static.get(key, 0) + op.value
+        # static tower skills: top card only, gated by the HT (W-Q13). Skills that change a tower's
+        # HT read the HT with stored modifiers only (two facing towers cannot chase each other);
+        # the other tower skills read the HT those skills leave.
+        tower_skills = [(seat, i + 1, skill) for seat in (1, 2) for i, tower in enumerate(state.side(seat).towers)
+                        if tower.top is not None for skill in _defn(state, tower.top).skill
+                        if skill.zone == "tower" and skill.static]
+        for seat, line, skill in tower_skills:
+            if self._tower_condition(skill, seat, line, ht_base):
+                for op in skill.ops:
+                    if op.who == "front_tower" and op.stat == "HT":
+                        key = (3 - seat, line)
+                        ht_static[key] = ht_static.get(key, 0) + op.value
+        ht_now = {key: h + ht_static.get(key, 0) for key, h in ht_base.items()}
+        for seat, line, skill in tower_skills:
+            keeper = state.side(seat).stage[line - 1]
+            if keeper is not None and self._tower_condition(skill, seat, line, ht_now):
+                for op in skill.ops:
+                    if op.who == "keeper":
+                        acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
         # Long Spells on the table
         for seat in (1, 2):
             for spell in state.side(seat).table:
@@ -145,6 +143,7 @@ class Field:
                     for op in skill.ops:
                         for card in self._recipients(op, seat, None, spell.targets, where, negated):
                             acc[card].apply(spell.since, op, op.stat, op.value, op.skill)
+        _merge_negations(acc, negated)   # negations kept up by towers and Long Spells count too (W-14.6)
         # static skills of units on the stage (a negated or cursed source gives nothing)
         for card, (seat, line) in list(where.items()):
             for skill in _defn(state, card).skill:
@@ -155,6 +154,7 @@ class Field:
                 for op in skill.ops:
                     for target in self._recipients(op, seat, card, (), where, negated):
                         acc[target].apply(0, op, op.stat, op.value, op.skill)
+        _merge_negations(acc, negated)
         for key, h in ht_base.items():
             self.ht[key] = max(0, h + ht_static.get(key, 0))
         self._acc, self._negated = acc, negated
@@ -215,6 +215,11 @@ class Field:
 
 
 _defn = definition
+
+
+def _merge_negations(acc: dict[int, _Acc], negated: dict[int, set[str]]) -> None:
+    for card, a in acc.items():
+        negated[card] |= a.negates
 
 
 def _active(negated: set[str], skill: Skill) -> bool:

@@ -7,6 +7,7 @@ Every step is a rule event; the loop stops where the rules wait for a seat.
 from __future__ import annotations
 
 from . import combat, events as ev
+from .checks import settle
 from .draft import WDraft
 from .spells import resolve_spell
 from .state import Window
@@ -18,6 +19,7 @@ MAX_STEPS = 10_000   # loop guard: a flow that never waits is a bug, not a hang
 
 def advance(draft: WDraft, cause: int) -> None:
     for _ in range(MAX_STEPS):
+        settle(draft, cause)   # state-based checks after every step: a decision may change VIT (W-14.2)
         state = draft.state
         if state.outcome is not None or state.choice is not None:
             return

@@ -11,7 +11,7 @@ from .decide import awaiting
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .payment import payments
-from .spells import may_cast_now, spell_cost, targeting_skill
+from .spells import may_cast_now, on_own_spot, spell_cost, targeting_skill
 from .state import State
 from .stats import definition, unit_stats
 from .targets import options
@@ -119,7 +119,8 @@ def _casts(state: State, seat: int, cache: dict[int, list] | None = None) -> lis
         for line in spots:
             cost = spell_cost(state, seat, card, line)
             for (towers, souls), chosen, extra in product(_pays(cache, state, seat, cost), choices, extras):
-                if extra is not None and extra in souls:
+                if (extra is not None and extra in souls) or (skill is not None and chosen
+                                                              and on_own_spot(skill, line, chosen[0])):
                     continue
                 out.append(c.Cast(card=card, line=line, towers=towers, souls=souls, targets=chosen,
                                   heart=from_heart, heart_soul=extra))

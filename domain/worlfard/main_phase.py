@@ -7,7 +7,7 @@ from . import events as ev
 from .draft import WDraft
 from .state import State
 from .geometry import adjacent, lines
-from .payment import check_payment, tower_value
+from .payment import canonical_payment, check_payment, tower_value
 from .stats import definition
 from .vocabulary import TOWER_MAX, Phase, Status
 
@@ -32,6 +32,8 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
     if state.tower_set:
         raise Illegal("W-7.1", "a tower has already been set up this turn (once per turn)")
     if card not in side.hand:
+        if any(h.card == card for h in side.hearts):
+            raise Illegal("W-11.4", "a heart is only cast (heart cast); it cannot be set up as a tower")
         raise Illegal("W-7.1", f"card {card} is not in seat {seat}'s hand")
     tower = side.towers[line - 1]
     if tower.height >= TOWER_MAX:
@@ -61,6 +63,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
         raise Illegal("W-8.1", f"{d.name} is a {d.type}, not a unit")
     if side.stage[line - 1] is not None:
         raise Illegal("W-3.3", f"stage spot {line} already holds a unit")
+    towers, souls = canonical_payment(towers, souls)
     check_payment(state, seat, d.lv, towers, souls)
     declared = draft.decision(seat, ev.SummonDeclared(seat=seat, card=card, line=line, towers=towers, souls=souls,
                                                       heart=heart, heart_soul=heart_soul), clause="W-8.1")

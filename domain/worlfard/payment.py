@@ -32,6 +32,11 @@ def is_redundant_free(values: list[int], cost: int) -> bool:
     return total >= cost and all(total - v < cost for v in values)
 
 
+def canonical_payment(towers: tuple[int, ...], souls: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One order for the same sources, so a recorded decision does not depend on how it was typed."""
+    return tuple(sorted(towers)), tuple(sorted(souls))
+
+
 def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...]) -> int:
     """Validate a payment and return the cost it generates; raises Illegal naming the clause."""
     side = state.side(seat)

@@ -5,7 +5,7 @@ from domain.core.ruleset import Ruleset, register
 
 from . import bots, cards, decks, legal, reference, replay, setup, view
 from .commands import Command
-from .decide import awaiting, decide
+from .decide import awaiting, decide, waiting_clause
 from .events import Event
 from .evolve import evolve
 from .state import State
@@ -24,7 +24,7 @@ def build() -> Ruleset[State, Command, Event]:
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
         legal=legal.legal, awaiting=awaiting, outcome=outcome, view=view.view, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
-        command_of=replay.command_of, decide_clause="W-5.6",
+        command_of=replay.command_of, decide_clause="W-5.6", waiting_clause=waiting_clause,
         load_deck=decks.load, presets=decks.preset_names, bots={"random": bots.RandomBot, "bot": bots.RandomBot, "greedy": bots.GreedyBot},
         card_names=lambda state: state.name, played=replay.played,
         cards=lambda: sorted(cards.catalog().values(), key=lambda d: d.number),

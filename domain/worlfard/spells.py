@@ -10,7 +10,7 @@ from .draft import WDraft
 from .hearts import check_heart_cast, heart_cast, reveal_next
 from .main_phase import pay
 from .ops import Context, apply_skill
-from .payment import can_pay, check_payment, payments
+from .payment import canonical_payment, can_pay, check_payment, payments
 from .skills import Skill
 from .state import State, Trigger
 from .targets import options, still_correct
@@ -84,8 +84,9 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
         raise Illegal("W-3.2", f"there is no table spot {line}")
     if side.table[line - 1] is not None:
         raise Illegal("W-3.3", f"table spot {line} already holds a spell")
-    check_targets(state, seat, card, d, targets)
+    check_targets(state, seat, card, d, targets, line)
     cost = spell_cost(state, seat, card, line)
+    towers, souls = canonical_payment(towers, souls)
     check_payment(state, seat, cost, towers, souls)
     cast_seq = draft.decision(seat, ev.SpellCast(seat=seat, card=card, line=line, cost=cost, towers=towers, souls=souls,
                                                  targets=targets, heart=heart, heart_soul=heart_soul), clause="W-10.1")
@@ -101,19 +102,26 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
         resolve_spell(draft, seat, line, cast_seq)
 
 
-def check_targets(state: State, seat: int, card: int, d: CardDef, targets: tuple[int, ...]) -> None:
+def check_targets(state: State, seat: int, card: int, d: CardDef, targets: tuple[int, ...], line: int = 0) -> None:
     skill = targeting_skill(d)
     if skill is None:
         if targets:
             raise Illegal("W-10.4", f"{d.name} takes no target")
         return
     assert skill.target is not None
-    valid = options(state, skill, seat, card)
+    valid = [t for t in options(state, skill, seat, card) if not on_own_spot(skill, line, t)]
     if not valid:
         raise Illegal("W-10.4", f"{d.name} needs a target and none can be chosen now")
     if len(targets) != skill.target.count or any(t not in valid for t in targets):
         raise Illegal("W-10.4", f"{d.name}: {list(targets)} is not a correct choice of {skill.target.count} "
                                 f"target(s); correct: {valid[:12]}")
+
+
+def on_own_spot(skill: Skill, line: int, target: int) -> bool:
+    """A spell put on a table spot by this one (card*10+spot) cannot go to the spot this one is
+    cast to: it still stands there when its skill resolves, so the target would not be correct
+    then (W-10.4)."""
+    return skill.target is not None and skill.target.kind == "hand_spell" and target % 10 == line
 
 
 def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
@@ -138,7 +146,7 @@ def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tupl
         index, sk = found
         apply_skill(draft, Context(seat=seat, card=spell.card, skill=sk, skill_index=index, targets=chosen,
                                    line=line, by="spell", clause="W-10.1"), resolved)
-    if d.type != "LS" and draft.state.side(seat).table[line - 1] is not None:
+    if d.type != "LS" and draft.state.outcome is None and draft.state.side(seat).table[line - 1] is not None:
         draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
 
 

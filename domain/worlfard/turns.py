@@ -4,7 +4,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .checks import end_if_decided
+from .checks import end_if_decided, settle
 from .draft import WDraft
 from .state import State
 from .vocabulary import Phase, Status, other
@@ -129,4 +129,5 @@ def end_turn(draft: WDraft, cause: int) -> None:
     ids = tuple(e.id for e in draft.state.effects if e.until in expiring)
     if ids:
         draft.rule("W-5.5", end, ev.EffectsEnded(ids=ids, reason="end of turn"))
+        settle(draft, end)   # an ended effect may leave a unit at VIT 0 or damage >= VIT (W-14.2)
     begin_turn(draft, state.turn + 1, other(state.turn_seat), end)

@@ -1,0 +1,392 @@
+"""Properties of WORLFARD play, checked on random matches (hypothesis).
+
+Random seeds and random preset deck pairs; bots choose among ``legal`` decisions. Each property
+plays whole matches, so examples are few and the deadline is off; a failure shrinks to a small
+seed and deck pair that ``kifu`` can replay.
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Callable, Iterator
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.core.envelope import Envelope, canonical, state_digest
+from domain.core.errors import Illegal, MatchOver
+from domain.core.match import Match
+from domain.core.record import decode_record, encode_record, first_broken_link
+from domain.core.ruleset import find_ruleset
+from domain.worlfard import commands as c
+from domain.worlfard import events as ev
+from domain.worlfard.bots import RandomBot
+from domain.worlfard.decks import preset, preset_names
+from domain.worlfard.evolve import evolve
+from domain.worlfard.state import HIDDEN, State
+from domain.worlfard.view import redact, view
+from projections.audit import audit
+
+RULESET = find_ruleset("worlfard")
+PRESETS = preset_names()
+DECKS = {name: preset(name) for name in PRESETS}
+MAX_DECISIONS = 3000          # a match that runs longer than this is a bug (no turn limit exists)
+
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+deck_pairs = st.tuples(st.sampled_from(PRESETS), st.sampled_from(PRESETS))
+# whole matches are played per example (~0.2 s each): few examples, no deadline
+game = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+Choose = Callable[[list[Any], Match, int], Any]
+
+
+def new_match(seed: int, decks: tuple[str, str]) -> Match:
+    return Match.create(RULESET, match_id=f"prop-{seed}", seed=seed, decks=[DECKS[d] for d in decks],
+                        players=("p1", "p2"))
+
+
+def bots(seed: int) -> Choose:
+    pair = {1: RandomBot(seed), 2: RandomBot(seed ^ 0x5DEECE66D)}
+    return lambda legal, match, seat: pair[seat].choose(legal, match.state, seat)
+
+
+def decisions(match: Match, choose: Choose, limit: int = MAX_DECISIONS) -> Iterator[list[Envelope[Any]]]:
+    """Play ``match`` with ``choose``, yielding the envelopes of each decision."""
+    for _ in range(limit):
+        if match.outcome is not None:
+            return
+        seat = match.awaiting
+        assert seat in (1, 2)
+        legal = match.legal(seat)
+        assert legal, f"seat {seat} is awaited but has no legal decision at seq {match.seq}"
+        yield match.submit(seat, choose(legal, match, seat))
+    assert match.outcome is not None, f"no outcome after {limit} decisions"
+
+
+def played(seed: int, decks: tuple[str, str]) -> Match:
+    match = new_match(seed, decks)
+    for _ in decisions(match, bots(seed)):
+        pass
+    return match
+
+
+def states(match: Match) -> Iterator[tuple[Envelope[Any], State]]:
+    """The state after every event of ``match``, by folding from the initial state."""
+    state = RULESET.initial_state(match.header)
+    for env in match.envelopes:
+        state = evolve(state, env.event)
+        yield env, state
+
+
+# -- (1) random legal play -------------------------------------------------------------------------
+@settings(game, max_examples=10)
+@given(seed=seeds, decks=deck_pairs, choices=seeds, eagerness=st.floats(0.5, 0.95))
+def test_random_legal_play_never_raises_and_ends_with_an_outcome(seed, decks, choices, eagerness):
+    """A bot unlike RandomBot: it acts with probability ``eagerness``, else picks among all decisions."""
+    rnd = random.Random(choices)
+
+    def choose(legal: list[Any], match: Match, seat: int) -> Any:
+        actions = [cmd for cmd in legal if not isinstance(cmd, c.Proceed)]
+        return rnd.choice(actions if actions and rnd.random() < eagerness else legal)
+
+    match = new_match(seed, decks)
+    for envs in decisions(match, choose):
+        assert envs[0].kind == "decision" and all(e.kind == "rule" for e in envs[1:])
+        assert all(e.cause is not None and e.cause < e.seq for e in envs[1:])
+    outcome = match.outcome
+    assert outcome is not None and outcome.clause == "W-1.1"
+    ended = [e for e in match.envelopes if isinstance(e.event, ev.MatchEnded)]
+    assert len(ended) == 1 and ended[0].clause == "W-1.1"
+    assert ended[0].seq > [e for e in match.envelopes if e.kind == "decision"][-1].seq
+    losers = [s for s in (1, 2) if match.state.side(s).lost is not None]
+    assert losers and (outcome.winner is None) == (len(losers) == 2)
+    assert match.awaiting is None and match.legal(1) == match.legal(2) == []
+
+
+# -- (2) illegal commands change nothing -----------------------------------------------------------
+def _normal(cmd: Any) -> Any:
+    """Payment sources are a set: their order in the command does not matter."""
+    if isinstance(cmd, (c.Summon, c.Cast, c.Activate)):
+        return msgspec.structs.replace(cmd, towers=tuple(sorted(cmd.towers)), souls=tuple(sorted(cmd.souls)))
+    return cmd
+
+
+def _commands(state: State) -> st.SearchStrategy[Any]:
+    known = sorted({card for side in state.sides for card in side.hand + side.soul + side.deck[:3]})
+    cards = st.sampled_from(known) | st.integers(-3, 3000)
+    lines = st.integers(-1, 7)
+    return st.one_of(
+        st.builds(c.ChooseOrder, go_first=st.booleans()),
+        st.builds(c.Mulligan, redraw=st.booleans()),
+        st.builds(c.SetTower, card=cards, line=lines),
+        st.builds(c.Summon, card=cards, line=lines, towers=st.lists(lines, max_size=4).map(tuple),
+                  souls=st.lists(cards, max_size=4).map(tuple)),
+        st.builds(c.Move, line=lines, to=lines),
+        st.builds(c.Attack, line=lines),
+        st.builds(c.Target, line=lines),
+        st.builds(c.Block, line=lines),
+        st.just(c.Evade()),
+        st.just(c.NoDefense()),
+        st.builds(c.Proceed, to=st.sampled_from(["battle", "main2", "end"])),
+        st.builds(c.Cast, card=cards, line=lines, towers=st.lists(lines, max_size=3).map(tuple),
+                  souls=st.lists(cards, max_size=3).map(tuple), targets=st.lists(cards | lines, max_size=2).map(tuple)),
+        st.builds(c.Activate, card=cards, skill=st.integers(-1, 3), targets=st.lists(cards | lines, max_size=2).map(tuple)),
+        st.just(c.Pass()),
+        st.just(c.Decline()),
+        st.builds(c.Choose, targets=st.lists(cards | lines, max_size=2).map(tuple)),
+    )
+
+
+def _near(legal: list[Any]) -> st.SearchStrategy[Any]:
+    """A legal command with one number nudged, or its payment sources reordered."""
+    def nudge(args: tuple[Any, int, int]) -> Any:
+        cmd, pick, delta = args
+        raw = msgspec.to_builtins(cmd)
+        ints = [k for k, v in raw.items() if isinstance(v, int) and not isinstance(v, bool)]
+        if isinstance(cmd, c.Summon) and pick % 3 == 0:
+            return msgspec.structs.replace(cmd, towers=cmd.towers[::-1], souls=cmd.souls[::-1])
+        if not ints:
+            return cmd
+        key = ints[pick % len(ints)]
+        raw[key] += delta
+        return msgspec.convert(raw, c.Command)
+    return st.tuples(st.sampled_from(legal), st.integers(0, 11), st.sampled_from([-1, 1, 2, 1000])).map(nudge)
+
+
+def _probe(match: Match, who: int, cmd: Any, normal: set[Any]) -> None:
+    """``cmd`` is accepted if (and only if) ``legal`` lists it; refused, it changes nothing."""
+    if who == match.awaiting and _normal(cmd) in normal:
+        match.decide(who, cmd)
+        return
+    seq, state, head, envelopes = match.seq, match.state, match.head, list(match.envelopes)
+    with pytest.raises((Illegal, MatchOver)) as caught:
+        match.submit(who, cmd)
+    if isinstance(caught.value, Illegal):
+        assert caught.value.clause and caught.value.clause[:2] == "W-", caught.value
+    assert (match.seq, match.head, match.envelopes) == (seq, head, envelopes)
+    assert match.state == state
+
+
+def _listed(match: Match) -> tuple[list[Any], set[Any]]:
+    seat = match.awaiting
+    listed = match.legal(seat) if seat else []
+    return listed, {_normal(cmd) for cmd in listed}
+
+
+@settings(game, max_examples=12)
+@given(seed=seeds, decks=deck_pairs, data=st.data())
+def test_random_commands_are_refused_unless_legal_and_refusal_changes_nothing(seed, decks, data):
+    match = new_match(seed, decks)
+    stop = data.draw(st.integers(0, 250), label="decisions before probing")
+    for _ in zip(range(stop), decisions(match, bots(seed))):
+        pass
+    listed, normal = _listed(match)
+    for cmd in listed:                                  # everything listed is accepted
+        match.decide(match.awaiting, cmd)
+    for _ in range(12):
+        who = data.draw(st.sampled_from([1, 2]), label="seat")
+        options = _commands(match.state) | _near(listed) if listed else _commands(match.state)
+        _probe(match, who, data.draw(options, label="command"), normal)
+
+
+def _universe(state: State) -> Iterator[Any]:
+    """Every decision with small arguments (payments aside): lines 0..6, the seats' hand cards."""
+    spots = range(0, 7)
+    yield from (c.ChooseOrder(go_first=b) for b in (True, False))
+    yield from (c.Mulligan(redraw=b) for b in (True, False))
+    for card in {card for side in state.sides for card in side.hand}:
+        yield from (c.SetTower(card=card, line=line) for line in spots)
+    yield from (c.Move(line=a, to=b) for a in spots for b in spots)
+    for kind in (c.Attack, c.Target, c.Block):
+        yield from (kind(line=line) for line in spots)
+    yield from (c.Evade(), c.NoDefense(), c.Pass(), c.Decline(), c.Choose())
+    yield from (c.Proceed(to=to) for to in ("battle", "main2", "end"))
+
+
+@game
+@given(seed=seeds, decks=deck_pairs, rate=st.sampled_from([0.02, 0.05, 0.1]))
+def test_legal_lists_exactly_the_decisions_decide_accepts(seed, decks, rate):
+    """At sampled points of a random match, every small decision by either seat is tried."""
+    match = new_match(seed, decks)
+    rnd = random.Random(seed)
+    probes = 0
+    for _ in decisions(match, bots(seed)):
+        if rnd.random() >= rate:
+            continue
+        probes += 1
+        listed, normal = _listed(match)
+        for cmd in listed:
+            match.decide(match.awaiting, cmd)
+        for cmd in _universe(match.state):
+            for who in (1, 2):
+                _probe(match, who, cmd, normal)
+    assert match.outcome is not None
+
+
+# -- (3) cards are conserved -------------------------------------------------------------------------
+_OWNER_ZONES = ("deck", "hand", "soul", "grave", "seal")
+
+
+def _zones(state: State) -> Iterator[tuple[int, str, int]]:
+    for seat in (1, 2):
+        side = state.side(seat)
+        for zone in _OWNER_ZONES:
+            for card in getattr(side, zone):
+                yield seat, zone, card
+        for heart in side.hearts:
+            yield seat, "hearts", heart.card
+        for unit in side.stage:
+            if unit is not None:
+                yield seat, "stage", unit.card
+        for spell in side.table:
+            if spell is not None:
+                yield seat, "table", getattr(spell, "card", spell)
+        for tower in side.towers:
+            for card in tower.cards:
+                yield seat, "towers", card
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_cards_are_conserved_in_exactly_one_zone_after_every_event(seed, decks):
+    match = played(seed, decks)
+    every = sorted(seat * 1000 + i for seat in (1, 2) for i in range(len(match.state.names[seat - 1])))
+    for env, state in states(match):
+        assert sorted(card for _, _, card in _zones(state)) == every, env.seq
+        for seat in (1, 2):          # W-3.5: a card goes to its owner's hand, deck, soul, graveyard, seal
+            side = state.side(seat)
+            owned = [card for zone in _OWNER_ZONES for card in getattr(side, zone)]
+            owned += [h.card for h in side.hearts]
+            assert not owned or seat * 1000 <= min(owned) and max(owned) < seat * 1000 + 1000, (env.seq, seat)
+
+
+# -- (4) folding the record reproduces decide's state --------------------------------------------------
+@settings(game, max_examples=8)
+@given(seed=seeds, decks=deck_pairs, data=st.data())
+def test_folding_the_record_reproduces_the_state_at_every_decision(seed, decks, data):
+    match = new_match(seed, decks)
+    folded = Match.fold(RULESET, match.header, match.envelopes).state
+    assert folded == match.state
+    checkpoints = set(data.draw(st.lists(st.integers(0, 400), max_size=4), label="full refolds"))
+    for n, envs in enumerate(decisions(match, bots(seed))):
+        for env in envs:
+            folded = evolve(folded, env.event)
+        assert folded == match.state
+        assert envs[-1].digest == state_digest(folded)
+        if n in checkpoints:
+            assert Match.fold(RULESET, match.header, match.envelopes).state == match.state
+    again = Match.fold(RULESET, match.header, match.envelopes)
+    assert again.state == match.state and again.head == match.head and again.outcome == match.outcome
+
+
+# -- (5) state and events survive encoding ---------------------------------------------------------------
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_encoding_and_decoding_state_and_events_changes_nothing(seed, decks):
+    match = played(seed, decks)
+    state_decoder = msgspec.json.Decoder(State)
+    envelope_decoder = RULESET.envelope_decoder()
+    for env, state in states(match):
+        assert state_decoder.decode(canonical(state)) == state, env.seq
+        assert envelope_decoder.decode(canonical(env)) == env
+
+
+# -- (6) re-running the decisions reproduces the record -------------------------------------------------
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_rerunning_the_decisions_reproduces_the_record_bit_for_bit(seed, decks):
+    match = played(seed, decks)
+    result = audit(RULESET, match.header, match.envelopes)
+    assert result.clean, result.divergence
+    assert result.events == match.seq
+    header, envelopes, _ = decode_record(encode_record(match.header, match.envelopes))
+    assert first_broken_link(header, envelopes) is None
+    assert envelopes == match.envelopes
+
+
+# -- (7) hidden information --------------------------------------------------------------------------------
+# the fields that name cards (events, state parts and a view's CardRef); other numbers count events,
+# lines, life and so on, and may well be ≥ 1000 in a long match
+_CARD_FIELDS = frozenset({"card", "cards", "order", "hearts", "souls", "soul", "heart_soul", "targets", "options",
+                          "source", "target", "attacker_card", "defender_card", "other"})
+
+
+def _card_ids(obj: Any) -> set[int]:
+    """Every card id (seat * 1000 + index) that ``obj`` names, however deep."""
+    out: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(msgspec.to_builtins(obj), False)]
+    while stack:
+        x, naming = stack.pop()
+        if isinstance(x, dict):
+            card_ref = set(x) == {"id", "name"}
+            stack.extend((v, card_ref or k in _CARD_FIELDS or isinstance(v, (dict, list, tuple)) and naming)
+                         for k, v in x.items())
+        elif isinstance(x, (list, tuple)):
+            stack.extend((v, naming) for v in x)
+        elif naming and isinstance(x, int) and not isinstance(x, bool) and x >= 1000:
+            out.add(x)
+    return out
+
+
+_CARD_REF = re.compile(rb'"id":(\d+),"name":')
+
+
+def _visible(v: Any) -> set[int]:
+    """The card ids a view shows: its CardRefs (read off the encoding: views are big) and any card
+    its other parts name."""
+    refs = {int(n) for n in _CARD_REF.findall(msgspec.json.encode(v))}
+    return refs | _card_ids(msgspec.structs.replace(v, sides=()))
+
+
+def _secret_from(state: State, seat: int) -> set[int]:
+    """Cards ``seat`` may not identify: the opponent's hand and deck, and every face-down heart."""
+    theirs = state.side(3 - seat)
+    face_down = {h.card for side in state.sides for h in side.hearts if not h.face_up}
+    return set(theirs.hand) | set(theirs.deck) | face_down
+
+
+def _by_decision(match: Match) -> Iterator[tuple[State, list[Envelope[Any]], State]]:
+    """The envelopes of each decision (the setup counts as one), with the states before and after them."""
+    group: list[Envelope[Any]] = []
+    before = last = RULESET.initial_state(match.header)
+    for env, state in states(match):
+        if env.kind == "decision" and group:
+            yield before, group, last
+            before, group = last, []
+        group.append(env)
+        last = state
+    yield before, group, last
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_a_seats_view_and_events_hide_what_it_may_not_see(seed, decks):
+    match = played(seed, decks)
+    for before, group, state in _by_decision(match):
+        # a card hidden from a seat before the decision and still hidden after it: never shown to it
+        hidden = {seat: _secret_from(before, seat) & _secret_from(state, seat) for seat in (1, 2)}
+        for env in group:
+            assert redact(env, None) == env
+            for seat in (1, 2):
+                seen = redact(env, seat).event
+                leaked = _card_ids(seen) & hidden[seat]
+                assert not leaked, (env.seq, seat, seen)
+                match seen:
+                    case ev.DeckShuffled(order=order):
+                        assert set(order) == {HIDDEN}
+                    case ev.HeartsSet(hearts=hearts):
+                        assert set(hearts[1:]) == {HIDDEN} and hearts[0] != HIDDEN
+                    case ev.CardDrawn(seat=owner, card=card):
+                        assert (card == HIDDEN) == (owner != seat)
+                    case ev.CardsDrawn(seat=owner, cards=cards) | ev.HandReturned(seat=owner, cards=cards):
+                        assert (set(cards) == {HIDDEN}) == (owner != seat)
+        for seat in (1, 2):
+            v = view(state, seat)
+            visible = _visible(v)
+            assert not visible & _secret_from(state, seat), group[0].seq
+            assert not visible & set(state.side(seat).deck)        # no deck order, not even one's own
+            assert set(state.side(seat).hand) <= visible
+            assert v.sides[0].deck is None and v.sides[1].deck is None
+        assert _visible(view(state, None)) == {card for _, _, card in _zones(state)}
