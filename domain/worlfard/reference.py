@@ -52,6 +52,14 @@ def tests_by_clause() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in found.items()}
 
 
+def _section_tests(clause: str) -> tuple[str, ...]:
+    """A section heading (W-12) is tested through the tests of its sub-clauses (W-12.1 …)."""
+    if "." in clause or clause.startswith("W-Q"):
+        return ()
+    prefix = clause + "."
+    return tuple(t for k, tests in tests_by_clause().items() if k.startswith(prefix) for t in tests)
+
+
 @cache
 def clauses() -> dict[str, ClauseEntry]:
     path = resources.files("domain.worlfard.data").joinpath("rules.toml")
@@ -61,7 +69,7 @@ def clauses() -> dict[str, ClauseEntry]:
     for entry in msgspec.convert(data, _Reference).clause:
         if not entry.implemented_in and entry.id in cited:
             entry = msgspec.structs.replace(entry, implemented_in=", ".join(cited[entry.id]))
-        tested = tests_by_clause().get(entry.id)
+        tested = tests_by_clause().get(entry.id) or _section_tests(entry.id)
         if tested and not entry.tested_in:
             entry = msgspec.structs.replace(entry, tested_in=f"{len(tested)} tests, e.g. {tested[0]}")
         out[entry.id] = entry
