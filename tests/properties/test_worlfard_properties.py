@@ -390,3 +390,27 @@ def test_a_seats_view_and_events_hide_what_it_may_not_see(seed, decks):
             assert set(state.side(seat).hand) <= visible
             assert v.sides[0].deck is None and v.sides[1].deck is None
         assert _visible(view(state, None)) == {card for _, _, card in _zones(state)}
+
+
+def test_W_1_3_rules_run_by_themselves_until_a_player_must_decide() -> None:
+    """W-1.3: every effect and rule step is applied automatically. After each decision nothing
+    automatic is left pending: no queued trigger, no closed window, no combat at an automatic
+    step, no start phase — and the awaited seat always has a legal decision."""
+    from domain.core.ruleset import find_ruleset
+    from domain.worlfard.bots import RandomBot
+    from domain.worlfard.decks import preset
+
+    rules = find_ruleset("worlfard")
+    for seed in (3, 4):
+        match = Match.create(rules, match_id=f"w13-{seed}", seed=seed,
+                             decks=[preset("dawn-dusk"), preset("four-winds")], players=("a", "b"))
+        bots = {1: RandomBot(seed), 2: RandomBot(seed + 100)}
+        while match.outcome is None:
+            state = match.state
+            assert not state.queue and state.phase.value != "start"
+            assert state.window is None or (state.window.passes < 2 and not state.window.resolving)
+            assert state.combat is None or state.combat.step in ("target", "defend", "react1", "react2")
+            seat = match.awaiting
+            legal = match.legal(seat)
+            assert legal, f"seat {seat} is awaited with nothing to decide at seq {match.seq}"
+            match.submit(seat, bots[seat].choose(legal, state, seat))
