@@ -1,4 +1,5 @@
-"""Carrying the rules forward after every decision until a player must decide again.
+"""Carrying the rules forward after every decision until a player must decide again (W-1.3:
+the rules apply every effect and step by themselves).
 
 The settle loop of the match: waiting triggers resolve in order (W-13.2), a closed reaction
 chain resolves newest first (W-13.1), and a combat moves through its automatic steps (W-12).
