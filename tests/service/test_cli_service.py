@@ -129,3 +129,23 @@ def test_kifu_serve_serves_the_api_and_never_logs_a_token(tmp_path: Path) -> Non
         out, err = server.communicate(timeout=15)
     assert "GET /matches/" in err + out          # the access log is on
     assert not any(token in out + err for token in created["tokens"].values())
+
+
+def test_the_workers_listener_gets_tcp_nodelay_on_accepted_connections() -> None:
+    """uvicorn binds the workers' shared socket with proto 0, so asyncio left Nagle on and each
+    keep-alive answer waited ~40 ms for a delayed ACK; `kifu serve --workers` re-wraps it."""
+    import uvicorn
+
+    from domain.service.server import _tcp_listener
+
+    config = uvicorn.Config("domain.service.server:app_from_env", host="127.0.0.1", port=0, log_level="error")
+    listener = _tcp_listener(uvicorn.Config.bind_socket)(config)
+    try:
+        assert listener.proto == socket.IPPROTO_TCP
+        listener.listen()
+        with socket.create_connection(listener.getsockname()):
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.proto == socket.IPPROTO_TCP   # what asyncio checks before TCP_NODELAY
+    finally:
+        listener.close()
