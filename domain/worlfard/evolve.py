@@ -452,19 +452,8 @@ def _on_status_removed(state: State, e: Any) -> State:
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=None)))
 
 
-def _on_unit_damaged(state: State, e: Any) -> State:
-    seat = e.seat
-    line = e.line
-    amount = e.amount
-    side = state.side(seat)
-    unit = _unit(side, line)
-    return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
 
 
-def _on_life_gained(state: State, e: Any) -> State:
-    seat = e.seat
-    life = e.life
-    return _set_side(state, seat, replace(state.side(seat), life=life))
 
 
 def _on_unit_regenerated(state: State, e: Any) -> State:
@@ -474,13 +463,6 @@ def _on_unit_regenerated(state: State, e: Any) -> State:
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), damage=0, broken=True)))
 
 
-def _on_unit_shifted(state: State, e: Any) -> State:
-    seat = e.seat
-    line = e.line
-    to = e.to
-    side = state.side(seat)
-    unit = side.stage[line - 1]
-    return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
 
 
 def _on_control_gained(state: State, e: Any) -> State:
@@ -603,10 +585,10 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.StatusGiven: _on_status_given,
     ev.StatusRemoved: _on_status_removed,
     ev.RecoveryCancelled: _on_status_removed,
-    ev.UnitDamaged: _on_unit_damaged,
-    ev.LifeGained: _on_life_gained,
+    ev.UnitDamaged: _on_combat_damage,
+    ev.LifeGained: _on_life_lost,
     ev.UnitRegenerated: _on_unit_regenerated,
-    ev.UnitShifted: _on_unit_shifted,
+    ev.UnitShifted: _on_unit_moved,
     ev.ControlGained: _on_control_gained,
     ev.UnitSummonedFree: _on_unit_summoned_free,
     ev.WindowOpened: _on_window_opened,
