@@ -229,7 +229,7 @@ def _on_unit_summoned(state: State, e: Any) -> State:
     return _set_side(state, seat, _set_unit(side, line, Unit(card=card, status=Status.SLEEP if asleep else None)))
 
 
-def _on_unit_moved(state: State, e: Any) -> State:
+def _move_unit(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     to = e.to
@@ -259,7 +259,7 @@ def _on_defense_fixed(state: State, e: Any) -> State:
                                          defender_card=card, on_player=on_player))
 
 
-def _on_combat_damage(state: State, e: Any) -> State:
+def _add_damage(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     amount = e.amount
@@ -278,7 +278,7 @@ def _on_hearts_broken(state: State, e: Any) -> State:
     return _set_side(state, seat, replace(side, hearts=tuple(hearts)))
 
 
-def _on_life_lost(state: State, e: Any) -> State:
+def _set_life(state: State, e: Any) -> State:
     seat = e.seat
     life = e.life
     return _set_side(state, seat, replace(state.side(seat), life=life))
@@ -543,7 +543,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.KeeperBroken: _on_keeper_broken,
     ev.UnitBroken: _on_keeper_broken,
     ev.UnitSummoned: _on_unit_summoned,
-    ev.UnitMoved: _on_unit_moved,
+    ev.UnitMoved: _move_unit,
     ev.AttackDeclared: _on_attack_declared,
     ev.TargetDeclared: _on_target_declared,
     ev.BlockDeclared: _unchanged,
@@ -551,9 +551,9 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.NoDefenseDeclared: _unchanged,
     ev.PlayerAttacked: _unchanged,
     ev.DefenseFixed: _on_defense_fixed,
-    ev.CombatDamage: _on_combat_damage,
+    ev.CombatDamage: _add_damage,
     ev.HeartsBroken: _on_hearts_broken,
-    ev.LifeLost: _on_life_lost,
+    ev.LifeLost: _set_life,
     ev.UnitDestroyed: _on_unit_destroyed,
     ev.UnitVanished: _on_unit_vanished,
     ev.CombatEnded: _on_combat_ended,
@@ -585,10 +585,10 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.StatusGiven: _on_status_given,
     ev.StatusRemoved: _on_status_removed,
     ev.RecoveryCancelled: _on_status_removed,
-    ev.UnitDamaged: _on_combat_damage,
-    ev.LifeGained: _on_life_lost,
+    ev.UnitDamaged: _add_damage,
+    ev.LifeGained: _set_life,
     ev.UnitRegenerated: _on_unit_regenerated,
-    ev.UnitShifted: _on_unit_moved,
+    ev.UnitShifted: _move_unit,
     ev.ControlGained: _on_control_gained,
     ev.UnitSummonedFree: _on_unit_summoned_free,
     ev.WindowOpened: _on_window_opened,
