@@ -161,7 +161,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     @get("/matches/{match_id:str}/stream", summary="Live envelopes (server-sent events)", tags=["play"],
          security=SECURITY,
          description="Events: 'envelope' (data: one envelope, id: its seq), 'status' after each batch "
-                     "(seq, awaiting, outcome), 'end' once the match is over and everything was sent. "
+                     "(seq, awaiting, outcome, and the caller's legal decisions when it is awaited), 'end' once "
+                     "the match is over and everything was sent, 'error' (a Problem) if the store failed. "
                      "Resumes after the Last-Event-ID header if given, else after ?after=N.")
     async def stream(request: Request[Any, Any, Any], match_id: MatchId, after: After = 0) -> ServerSentEvent:
         who = await caller(request, match_id)
@@ -198,6 +199,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                     await asyncio.wait_for(wake.wait(), heartbeat)
                 except asyncio.TimeoutError:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
+        except KifuError as exc:  # the database went away mid-stream: say so, end; the client resumes
+            _, problem = _status_of(exc)
+            yield ServerSentEventMessage(event="error", data=msgspec.json.encode(problem).decode())
         finally:
             hub.unsubscribe(match_id, wake)
 

@@ -161,7 +161,10 @@ class KifuClient:
                 if response.status_code >= 400:
                     response.read()
                     raise error_of(response, match_id)
-                yield from parse_sse(response.iter_lines())
+                for message in parse_sse(response.iter_lines()):
+                    if message.event == "error":   # the service could not go on: a Kifu error, resumable
+                        raise error_of(httpx.Response(503, content=message.data.encode()), match_id)
+                    yield message
         except httpx.TransportError as exc:
             raise Unreachable(self.server, str(exc) or type(exc).__name__) from None
 

@@ -91,3 +91,25 @@ def test_stream_needs_a_token_of_the_match(served: BackgroundServer) -> None:
         other = create(http)
         response = http.get(f"/matches/{created['match_id']}/stream", headers=bearer(other["tokens"]["judge"]))
         assert response.status_code == 401
+
+
+def test_a_store_failure_mid_stream_ends_it_with_an_error_event(served: BackgroundServer) -> None:
+    from domain.store import StoreError
+
+    app = served.config.app
+    with httpx.Client(base_url=served.url, timeout=10) as http:
+        created = create(http)
+        mid = created["match_id"]
+        with http.stream("GET", f"/matches/{mid}/stream", headers=bearer(created["tokens"]["judge"])) as response:
+            messages = parse_sse(response.iter_lines())
+            assert next(messages).event == "envelope"
+
+            def broken(*args: object, **kwargs: object) -> None:
+                raise StoreError("the database is on fire")
+
+            app.state.store.events = broken      # the stream's next read fails
+            Player(http, created).play(1)         # wakes the stream
+            rest = list(messages)
+    assert rest[-1].event == "error"
+    problem = msgspec.json.decode(rest[-1].data)
+    assert problem["error"] == "unavailable" and "on fire" in problem["message"]
