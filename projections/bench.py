@@ -391,8 +391,9 @@ def bench_store(ruleset: Ruleset[Any, Any, Any], work: Path, plan: Plan) -> tupl
         p99s.append(percentile(latencies, 99) * 1e3)
         db_bytes = sum(p.stat().st_size for p in work.glob(f"store-{repeat}.db*"))
         db_events = events
-    desc = (f"{plan.store_matches} self-play match(es) per repeat into a fresh SQLite file, one "
-            f"MatchStore.append (one transaction) per decision; only the append is timed")
+    desc = (f"{plan.store_matches} self-play match(es) per repeat into a fresh SQLite file (WAL, SQLite's default "
+            f"synchronous=FULL: each commit is fsync'd), one MatchStore.append (one transaction) per decision; "
+            f"only the append is timed")
     return [
         figure("store.decisions_per_s", "store: decisions appended to SQLite", "decisions/s", rates,
                note="one transaction each"),
