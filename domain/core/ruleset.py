@@ -1,6 +1,7 @@
 """The decider contract every ruleset fulfils, and the flat registry they are found in by name."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar
 
@@ -87,6 +88,7 @@ class Ruleset(Generic[S, C, E]):
 
 _REGISTRY: dict[str, Callable[[], Ruleset[Any, Any, Any]]] = {}
 _LOADED: dict[str, Ruleset[Any, Any, Any]] = {}
+_LOADING = threading.Lock()
 
 
 def register(name: str, loader: Callable[[], Ruleset[Any, Any, Any]]) -> None:
@@ -99,9 +101,17 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     key = name.strip().lower()
     if key not in _REGISTRY:
         raise UnknownRuleset(name, sorted(_REGISTRY))
-    if key not in _LOADED:
-        _LOADED[key] = _REGISTRY[key]()
-    return _LOADED[key]
+    found = _LOADED.get(key)
+    if found is None:
+        with _LOADING:   # load once, and build the decoders before any thread can decode
+            found = _LOADED.get(key)
+            if found is None:
+                found = _REGISTRY[key]()
+                found.command_decoder()
+                found.envelope_decoder()
+                msgspec.json.Decoder(found.event_type)
+                _LOADED[key] = found
+    return found
 
 
 def ruleset_names() -> list[str]:

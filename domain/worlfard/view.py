@@ -128,9 +128,13 @@ def _hide(cards: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def redact(envelope: Envelope[ev.Event], seat: int | None) -> Envelope[ev.Event]:
-    """The event as ``seat`` may see it: hidden card ids become 0 (HIDDEN); counts stay."""
+    """The event as ``seat`` may see it: hidden card ids become 0 (HIDDEN); counts stay.
+
+    A seat gets no ``chain`` or ``digest``: both hash the unredacted event or state, so trying the
+    few candidate cards against them would reveal a hidden one."""
     if seat is None:
         return envelope
+    envelope = replace(envelope, chain="", digest=None)
     e = envelope.event
     match e:
         case ev.DeckShuffled(order=order):
