@@ -248,7 +248,7 @@ def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
     return 1 if any(e in tower_elements for e in _defn(state, unit_card).elements) else 0
 
 
-_cache: list[Field] = []
+_cache: list[tuple[State, Field]] = []
 
 
 @dataclass(frozen=True)
@@ -311,13 +311,33 @@ def _is_plain(state: State) -> bool:
     return plain
 
 
+def _shape(state: State) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """What a field is computed from: the parts shared by identity (towers, tables, effects, card
+    names) and which card with which status stands on each stage spot. Damage, readiness, hands,
+    decks and the phase do not change it, so states that differ only there share one field."""
+    s1, s2 = state.sides
+    shared = (state.names, s1.towers, s2.towers, s1.table, s2.table, state.effects)
+    stage = tuple(None if u is None else (u.card, u.status) for u in s1.stage + s2.stage)
+    return shared, stage
+
+
+_shapes: list[tuple[tuple[object, ...], tuple[object, ...], Field]] = []
+
+
 def field_of(state: State) -> Field:
-    """The field for ``state``, computed once: states are immutable, so identity is enough."""
-    for f in _cache:
-        if f.state is state:
+    """The field for ``state``: reused while the parts it is computed from are unchanged."""
+    for st, f in _cache:
+        if st is state:
             return f
-    f = Field(state)
-    _cache.insert(0, f)
+    shared, stage = _shape(state)
+    for s_shared, s_stage, f in _shapes:
+        if s_stage == stage and all(a is b for a, b in zip(s_shared, shared)):
+            break
+    else:
+        f = Field(state)
+        _shapes.insert(0, (shared, stage, f))
+        del _shapes[8:]
+    _cache.insert(0, (state, f))
     del _cache[4:]
     return f
 
