@@ -10,7 +10,7 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .checks import settle
 from .draft import WDraft
-from .field import Profile, profile
+from .field import Profile
 from .geometry import distance, lines
 from .skills import assault_bonus
 from .state import Combat, Effect, State
@@ -233,13 +233,14 @@ def resolve(draft: WDraft, cause: int) -> None:
         assert combat.defender_card is not None
         d_seat, d_line = unit_line(state, combat.defender_card) or (other(state.turn_seat), combat.defender or 0)
         d = unit_stats(state, d_seat, d_line)
-        to_defender = _prevented(state, d_seat, d_line, d, a) or combat_damage(a.STR, d.DEF)
-        to_attacker = _prevented(state, a_seat, a_line, a, d) or combat_damage(d.STR, a.DEF)
+        # both amounts are fixed before either is dealt: the damage is simultaneous (W-12.6)
+        blows = [(d_seat, d_line, d, a, _prevented(state, d_seat, d_line, d, a), combat_damage(a.STR, d.DEF)),
+                 (a_seat, a_line, a, d, _prevented(state, a_seat, a_line, a, d), combat_damage(d.STR, a.DEF))]
         hits = []
-        for seat, line, p, amount, dealer in ((d_seat, d_line, d, to_defender, a), (a_seat, a_line, a, to_attacker, d)):
-            if isinstance(amount, str):
+        for seat, line, p, dealer, prevented, amount in blows:
+            if prevented is not None:
                 hits.append(draft.rule("W-1.2", cause, ev.DamagePrevented(seat=seat, line=line, card=p.card,
-                                                                          reason=amount)))
+                                                                          reason=prevented)))
             else:
                 hits.append(draft.rule("W-12.6", cause, ev.CombatDamage(seat=seat, line=line, card=p.card,
                                                                         amount=amount, STR=dealer.STR, DEF=p.DEF)))
@@ -291,7 +292,3 @@ def end_combat(draft: WDraft, cause: int, reason: str, clause: str = "W-12.8") -
             unit = draft.state.side(where[0]).stage[where[1] - 1]
             if unit is not None and unit.status == Status.RAGE:
                 draft.rule("W-9.5", ended, ev.StatusRemoved(seat=where[0], line=where[1], status=Status.RAGE.value))
-
-
-def profile_at(state: State, seat: int, line: int) -> Profile:
-    return profile(state, seat, line)

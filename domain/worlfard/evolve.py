@@ -392,8 +392,8 @@ def _on_cards_milled(state: State, e: Any) -> State:
 
 
 def _on_heart_cast(state: State, e: Any) -> State:
+    """The extra soul is paid; the heart itself leaves when the card is placed (summon or cast)."""
     seat = e.seat
-    card = e.card
     soul = e.soul
     side = state.side(seat)
     return _set_side(state, seat, replace(side, soul=tuple(c for c in side.soul if c != soul),

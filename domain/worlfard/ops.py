@@ -3,17 +3,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from msgspec.structs import replace
 
 from . import events as ev
 from .cards import definition
 from .checks import settle
 from .draft import WDraft
-from .field import profile, tower_height
+from .field import profile
 from .skills import Op, Skill
 from .state import Effect
 from .targets import unit_line
-from .vocabulary import Status
 
 
 @dataclass(frozen=True)
@@ -101,7 +99,6 @@ def apply_skill(draft: WDraft, ctx: Context, cause: int) -> None:
 
 
 def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: C901 — one case per op
-    clause = ctx.clause
     match op.op:
         case "add" | "set" | "grant" | "negate" if op.stat == "HT":
             refs = [t for t in ctx.targets if t < 100] if op.who == "target" else []
@@ -230,9 +227,3 @@ def damage_player(draft: WDraft, seat: int, amount: int, cause: int, wave: bool 
         settle(draft, lost)
 
 
-def status_of(draft: WDraft, seat: int, line: int) -> Status | None:
-    unit = draft.state.side(seat).stage[line - 1]
-    return unit.status if unit is not None else None
-
-
-__all__ = ["Context", "apply_skill", "apply_op", "damage_player", "replace", "tower_height"]

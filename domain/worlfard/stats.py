@@ -1,7 +1,7 @@
 """A unit's current parameters (W-2.3), as ``field`` computes them with every effect applied."""
 from __future__ import annotations
 
-from .cards import CardDef, definition
+from .cards import definition
 from .field import Profile, keeper_bonus, profile
 from .state import State
 

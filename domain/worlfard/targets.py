@@ -9,7 +9,7 @@ spot) and forced moves (to an adjacent empty spot).
 """
 from __future__ import annotations
 
-from .cards import CardDef, definition
+from .cards import definition
 from .geometry import adjacent, lines
 from .skills import Skill, Target
 from .state import State
