@@ -19,8 +19,11 @@ MAX_STEPS = 10_000   # loop guard: a flow that never waits is a bug, not a hang
 
 
 def advance(draft: WDraft, cause: int) -> None:
+    settled_at = -1
     for _ in range(MAX_STEPS):
-        settle(draft, cause)   # state-based checks after every step: a decision may change VIT (W-14.2)
+        if draft.next_seq != settled_at:   # state-based checks after every step that changed something
+            settle(draft, cause)           # (a decision may change VIT, W-14.2)
+            settled_at = draft.next_seq
         state = draft.state
         if state.outcome is not None or state.choice is not None:
             return
