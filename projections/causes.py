@@ -4,10 +4,10 @@ Each link also carries the values its ruling used, derived without knowing any r
 
 - from the event itself: its fields, split into what identifies the subject (seat, line, card),
   the inputs, and the result (the last of ``RESULTS`` it declares), e.g. STR 5, DEF 1 → amount 4;
-- from the judge's view of the state at the cause (after the event that triggered the ruling; for
-  a decision, just before it): every card the event names, or the match's context names (an
-  attacker, a defender), where it stood and its values there (a unit's STR, VIT, AGI, DEF,
-  damage), and each named seat's part.
+- from the judge's view of the state just before the ruling (what the rules looked at when they
+  made it — a reaction may have changed things since its cause): every card the event names, or
+  the match's context names (an attacker, a defender), where it stood and its values there (a
+  unit's STR, VIT, AGI, DEF, damage), and each named seat's part.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
     subject: dict[str, Any] = {}
     inputs: dict[str, Any] = {}
     results: dict[str, Any] = {}
-    at: int = 0                          # the state looked at: after event ``at`` (the cause)
+    at: int = 0                          # the state looked at: after event ``at`` (just before the ruling)
     cards: tuple[CardAt, ...] = ()
     seats: dict[str, dict[str, Any]] = {}
 
@@ -97,9 +97,9 @@ def explain(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[Any]], seq
 
 
 def ruling_of(timeline: Timeline, env: Envelope[Any]) -> Ruling:
-    """The values ``env``'s ruling used: its own fields and the state at its cause."""
+    """The values ``env``'s ruling used: its own fields and the state just before it."""
     subject, inputs, results = _split(env.event)
-    at = env.cause if env.cause is not None and env.cause < env.seq else env.seq - 1
+    at = env.seq - 1
     view = timeline.ruleset.view(timeline.state_at(at), None)
     wanted = [*_card_ids(env.event, top=True), *_context_cards(view)]
     found = _cards_in(view)

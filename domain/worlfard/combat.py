@@ -163,7 +163,7 @@ def evade(draft: WDraft, seat: int) -> None:
     declared = draft.decision(seat, ev.EvadeDeclared(seat=seat, line=line, agi=agi, attacker_agi=attacker_agi),
                               clause="W-12.4")
     draft.rule("W-12.4", declared, ev.UnitBroken(seat=seat, line=line))
-    draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True))
+    draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True, decision=declared))
     draft.rule("W-12.4", declared, ev.CombatStep(step="defended"))
 
 
@@ -175,14 +175,14 @@ def no_defense(draft: WDraft, seat: int) -> None:
     if unit is not None:
         _fix_defender(draft, declared, combat.target, unit.card)
     else:
-        draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True))
+        draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True, decision=declared))
         draft.rule("W-12.4", declared, ev.CombatStep(step="defended"))
 
 
 def _fix_defender(draft: WDraft, cause: int, line: int, card: int) -> None:
     from .triggers import fire
 
-    draft.rule("W-12.4", cause, ev.DefenseFixed(line=line, card=card))
+    draft.rule("W-12.4", cause, ev.DefenseFixed(line=line, card=card, decision=cause))
     fire(draft, other(draft.state.turn_seat), card, "defend", cause, line=line, other=draft.state.combat.attacker_card)
     draft.rule("W-12.4", cause, ev.CombatStep(step="defended"))
 

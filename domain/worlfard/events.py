@@ -208,6 +208,7 @@ class DefenseFixed(Ev, frozen=True):
     line: int | None = None
     card: int | None = None
     on_player: bool = False
+    decision: int = 0              # seq of the defense declaration: the damage traces back to it
 
 
 class CombatDamage(Ev, frozen=True):

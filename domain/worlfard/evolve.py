@@ -256,7 +256,7 @@ def _on_defense_fixed(state: State, e: Any) -> State:
     on_player = e.on_player
     assert state.combat is not None
     return replace(state, combat=replace(state.combat, defended=True, defender=line,
-                                         defender_card=card, on_player=on_player))
+                                         defender_card=card, on_player=on_player, decided=e.decision))
 
 
 def _add_damage(state: State, e: Any) -> State:

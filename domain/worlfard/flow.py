@@ -75,8 +75,8 @@ def advance(draft: WDraft, cause: int) -> None:
             case "react2":
                 draft.rule("W-12.5", cause, ev.WindowOpened(window=Window(step=2, seat=other(state.turn_seat))))
                 return
-            case "damage":
-                combat.resolve(draft, cause)
+            case "damage":   # the damage traces back to the defense declaration that fixed it
+                combat.resolve(draft, c.decided or cause)
             case "after":
                 combat.end_combat(draft, cause, "combat resolved")
             case _:   # "target" and "defend" wait for a player

@@ -11,7 +11,7 @@ from .evolve import evolve
 from .state import State
 
 NAME = "worlfard"
-RULES_VERSION = "1.6.0-kifu.2"   # seed v1.6.0; our interpretation revision after the dash
+RULES_VERSION = "1.6.0-kifu.3"   # seed v1.6.0; our interpretation revision after the dash
 
 
 def outcome(state: State):  # type: ignore[no-untyped-def]

@@ -135,6 +135,7 @@ class Combat(msgspec.Struct, frozen=True, omit_defaults=True):
     defender_card: int | None = None
     on_player: bool = False
     step: str = "attack"          # attack → target → react1 → defend → react2 → damage → after
+    decided: int = 0              # seq of the defense declaration (what the damage traces back to)
 
 
 class State(msgspec.Struct, frozen=True, omit_defaults=True):

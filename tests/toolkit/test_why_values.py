@@ -21,14 +21,14 @@ def test_combat_damage_shows_str_def_and_the_units_at_the_cause(fresh: list[Path
     ruling = link["ruling"]
     assert ruling["inputs"] == {"STR": 2, "DEF": -1} and ruling["results"] == {"amount": 3}
     assert ruling["subject"] == {"seat": 1, "line": 2, "card": hound}
-    assert ruling["at"] == hit.cause
+    assert ruling["at"] == hit.seq - 1
     cards = {c["name"]: c for c in ruling["cards"]}
     assert cards["炎獄の番犬"]["values"]["DEF"] == -1 and cards["炎獄の番犬"]["values"]["VIT"] == 3
     assert cards["炎獄の番犬"]["where"] == "sides[1].stage[2]" and cards["潮騒の槍兵"]["values"]["STR"] == 2
     assert ruling["seats"]["1"]["life"] == 12
     text = CliRunner().invoke(cli, ["why", str(path), str(hit.seq)], terminal_width=200).output
     assert "ruling: STR 2, DEF -1 → amount 3" in text
-    assert f"after #{hit.cause}: 炎獄の番犬#{hound} at sides[1].stage[2]" in text
+    assert f"after #{hit.seq - 1}: 炎獄の番犬#{hound} at sides[1].stage[2]" in text
 
 
 def test_a_decision_is_looked_at_just_before_it(fresh: list[Path]) -> None:

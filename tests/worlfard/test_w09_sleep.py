@@ -66,7 +66,7 @@ def test_W_9_1_sleeping_unit_on_the_target_spot_still_defends():
     sleeper = m.state.side(2).stage[2].card
     attack(m, 3, 3)
     envs = defend(m, c.NoDefense())
-    assert one(envs, ev.DefenseFixed).event == ev.DefenseFixed(line=3, card=sleeper)
+    assert one(envs, ev.DefenseFixed).event == ev.DefenseFixed(line=3, card=sleeper, decision=envs[0].seq)
     assert one(envs, ev.UnitBroken).event == ev.UnitBroken(seat=2, line=3)
 
 

@@ -147,13 +147,27 @@ def test_W_12_4_block_makes_unit_against_unit_and_the_blocker_breaks():
     declared = envs[0]
     assert declared.kind == "decision" and declared.seat == 2
     assert declared.event == ev.BlockDeclared(seat=2, line=2, distance=1, agi=1)
-    assert envs[1].event == ev.DefenseFixed(line=2, card=blocker)
+    assert envs[1].event == ev.DefenseFixed(line=2, card=blocker, decision=envs[0].seq)
     assert envs[2].event == ev.UnitBroken(seat=2, line=2)
     damage = [e.event for e in of(envs, ev.CombatDamage)]
     assert damage == [ev.CombatDamage(seat=2, line=2, card=blocker, amount=3, STR=3, DEF=0),
                       ev.CombatDamage(seat=1, line=3, card=attacker, amount=2, STR=2, DEF=0)]
     assert m.state.side(2).soul == (blocker,) and m.state.side(1).soul == (attacker,)
     assert m.state.side(2).life == 12 and not any(h.broken for h in m.state.side(2).hearts)
+
+
+def test_W_12_6_combat_damage_traces_back_to_the_defense_declaration():
+    """The damage is caused by the declarations that fixed the combat, not by the last pass of the
+    reaction window that happened to come before it: ``kifu why`` walks to the block."""
+    p = _battle()
+    p.unit(1, 3, "紅蓮の剣士")
+    p.unit(2, 2, "潮騒の槍兵")
+    m = _attack(p, 3, 3)
+    envs = defend(m, c.Block(line=2))
+    declared = next(e for e in envs if isinstance(e.event, ev.BlockDeclared))
+    damage = of(envs, ev.CombatDamage)
+    assert damage and all(e.cause == declared.seq for e in damage)
+    assert all(e.cause in {d.seq for d in damage} for e in of(envs, ev.UnitDestroyed))
 
 
 def test_W_12_4_evade_when_AGI_is_at_least_the_attackers():
@@ -167,7 +181,7 @@ def test_W_12_4_evade_when_AGI_is_at_least_the_attackers():
         ("EvadeDeclared", "W-12.4"), ("UnitBroken", "W-12.4"), ("DefenseFixed", "W-12.4"),
         ("PlayerAttacked", "W-12.6"), ("HeartsBroken", "W-11.2"), ("CombatEnded", "W-12.8")]
     assert envs[0].event == ev.EvadeDeclared(seat=2, line=3, agi=1, attacker_agi=1)
-    assert envs[2].event == ev.DefenseFixed(on_player=True)
+    assert envs[2].event == ev.DefenseFixed(on_player=True, decision=envs[0].seq)
     assert m.state.side(2).stage[2].broken and m.state.side(2).stage[2].damage == 0
 
 
@@ -200,7 +214,7 @@ def test_W_12_4_no_defense_with_an_occupant_makes_it_the_defender():
     m = _attack(p, 3, 3)
     envs = defend(m, c.NoDefense())
     assert kinds(envs)[:3] == [("NoDefenseDeclared", "W-12.4"), ("DefenseFixed", "W-12.4"), ("UnitBroken", "W-12.4")]
-    assert envs[1].event == ev.DefenseFixed(line=3, card=occupant)
+    assert envs[1].event == ev.DefenseFixed(line=3, card=occupant, decision=envs[0].seq)
     assert of(envs, ev.PlayerAttacked) == []
     assert m.state.side(2).stage[2].damage == 2     # STR 3 − DEF 1
 
@@ -212,7 +226,7 @@ def test_W_12_4_no_defense_on_an_empty_spot_is_an_attack_on_the_player():
     m = _attack(p, 3, 3)
     envs = defend(m, c.NoDefense())
     assert kinds(envs)[:3] == [("NoDefenseDeclared", "W-12.4"), ("DefenseFixed", "W-12.4"), ("PlayerAttacked", "W-12.6")]
-    assert envs[1].event == ev.DefenseFixed(on_player=True)
+    assert envs[1].event == ev.DefenseFixed(on_player=True, decision=envs[0].seq)
     assert one(envs, ev.HeartsBroken).event.indexes == (2, 1, 0)
     assert not m.state.side(2).stage[1].broken
 
@@ -223,7 +237,7 @@ def test_W_12_4_a_broken_occupant_still_defends_and_does_not_break_again():
     occupant = p.unit(2, 3, "深海の大亀", broken=True)
     m = _attack(p, 3, 3)
     envs = defend(m, c.NoDefense())
-    assert one(envs, ev.DefenseFixed).event == ev.DefenseFixed(line=3, card=occupant)
+    assert one(envs, ev.DefenseFixed).event == ev.DefenseFixed(line=3, card=occupant, decision=envs[0].seq)
     assert of(envs, ev.UnitBroken) == []
 
 
@@ -343,7 +357,7 @@ def test_W_12_7_unit_arriving_before_the_defense_declaration_can_block():
     m = p.build()
     assert c.Block(line=3) in m.legal(2)
     envs = defend(m, c.Block(line=3))
-    assert one(envs, ev.DefenseFixed).event == ev.DefenseFixed(line=3, card=newcomer)
+    assert one(envs, ev.DefenseFixed).event == ev.DefenseFixed(line=3, card=newcomer, decision=envs[0].seq)
 
 
 def test_W_12_7_moving_combat_unit_out_of_range_does_not_cancel():
