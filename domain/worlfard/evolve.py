@@ -285,23 +285,13 @@ def _set_life(state: State, e: Any) -> State:
 
 
 def _on_unit_destroyed(state: State, e: Any) -> State:
-    seat = e.seat
-    line = e.line
-    card = e.card
-    state = _leave_stage(state, seat, line, card)
-    owner = card // 1000
-    side = state.side(owner)
-    return _set_side(state, owner, replace(side, soul=side.soul + (card,)))
+    """Destroyed: to its owner's soul (W-8.3), whoever controlled it (W-3.5)."""
+    return _put(_leave_stage(state, e.seat, e.line, e.card), e.card // 1000, "soul", e.card)
 
 
 def _on_unit_vanished(state: State, e: Any) -> State:
-    seat = e.seat
-    line = e.line
-    card = e.card
-    state = _leave_stage(state, seat, line, card)
-    owner = card // 1000
-    side = state.side(owner)
-    return _set_side(state, owner, replace(side, grave=side.grave + (card,)))
+    """Vanished: to its owner's graveyard, not the soul (W-8.4)."""
+    return _put(_leave_stage(state, e.seat, e.line, e.card), e.card // 1000, "grave", e.card)
 
 
 def _on_combat_ended(state: State, e: Any) -> State:
