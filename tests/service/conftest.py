@@ -6,8 +6,6 @@ unreachable: skipped saying why, unless ``KIFU_TEST_PG`` is set (CI sets it), th
 """
 from __future__ import annotations
 
-import os
-import uuid
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -17,38 +15,7 @@ from litestar.testing import TestClient
 from domain.service import create_app
 from domain.service.server import BackgroundServer
 
-DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 FAST_POLL = 0.02   # the hub polls the notification log this often: cross-process streams stay quick
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> str:
-    import psycopg
-
-    url = os.environ.get("KIFU_TEST_PG") or DEFAULT_PG
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        reason = f"PostgreSQL at {url} is unreachable ({str(exc).strip()})"
-        if os.environ.get("KIFU_TEST_PG"):
-            pytest.fail(f"{reason}; KIFU_TEST_PG names it, so it should be running")
-        pytest.skip(f"{reason}; start it or set KIFU_TEST_PG")
-    return url
-
-
-@pytest.fixture
-def pg_url(pg_server: str) -> Iterator[str]:
-    import psycopg
-
-    schema = f"kifu_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_server, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        sep = "&" if "?" in pg_server else "?"
-        yield f"{pg_server}{sep}schema={schema}"
-    finally:
-        with psycopg.connect(pg_server, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
-import uuid
 from pathlib import Path
 from typing import Iterator
 
@@ -19,35 +17,12 @@ from projections.recordfile import read_record
 from projections.standings import Standings
 from projections.timeline import Timeline
 
-DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
-
-
-def _pg_url() -> Iterator[str]:
-    import psycopg
-
-    server = os.environ.get("KIFU_TEST_PG") or DEFAULT_PG
-    try:
-        psycopg.connect(server, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        if os.environ.get("KIFU_TEST_PG"):
-            pytest.fail(f"PostgreSQL at {server} is unreachable: {exc}")
-        pytest.skip(f"PostgreSQL at {server} is unreachable ({str(exc).strip()})")
-    schema = f"kifu_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{server}?schema={schema}"
-    finally:
-        with psycopg.connect(server, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield str(tmp_path / "kifu.db")
     else:
-        yield from _pg_url()
+        yield request.getfixturevalue("pg_url")
 
 
 @pytest.fixture(scope="module")
