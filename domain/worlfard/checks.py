@@ -24,10 +24,12 @@ def settle(draft: WDraft, cause: int) -> None:
 
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
-    vit_effects = static_vit_reducers() or any(e.stat == "VIT" for e in draft.state.effects)
+    lasting_reducers = static_vit_reducers()
+    vit_targets = {e.target for e in draft.state.effects if e.stat == "VIT"}
     for seat in (1, 2):
         for index, unit in enumerate(draft.state.side(seat).stage):
-            if unit is None or (unit.damage == 0 and not vit_effects and definition(draft.state, unit.card).VIT > 0):
+            if unit is None or (unit.damage == 0 and not lasting_reducers and unit.card not in vit_targets
+                                and definition(draft.state, unit.card).VIT > 0):
                 continue   # undamaged, and nothing lowers its VIT: it cannot be destroyed or vanish
             line = index + 1
             stats = unit_stats(draft.state, seat, line)

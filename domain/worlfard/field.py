@@ -350,6 +350,15 @@ def profile(state: State, seat: int, line: int) -> Profile:
     return p
 
 
+def tower_heights(state: State, seat: int) -> tuple[int, ...]:
+    """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
+    towers = state.side(seat).towers
+    if _is_plain(state):
+        return tuple(t.height for t in towers)
+    ht = field_of(state).ht
+    return tuple(ht.get((seat, line), 0) for line in range(1, len(towers) + 1))
+
+
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
     if _is_plain(state):

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from domain.core.errors import Illegal
 
+from .field import tower_heights
 from .state import State
 
 
@@ -72,7 +73,8 @@ def payments(state: State, seat: int, cost: int) -> Iterator[tuple[tuple[int, ..
     """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows."""
     side = state.side(seat)
     ready = [line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line)]
-    value = {line: tower_value(state, seat, line) for line in ready}
+    heights_now = tower_heights(state, seat)
+    value = {line: heights_now[line - 1] for line in ready}
     souls = side.soul
     for n in range(len(ready) + 1):
         for towers in combinations(ready, n):
