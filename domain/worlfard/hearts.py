@@ -33,6 +33,15 @@ def check_heart_cast(state: State, seat: int, card: int, soul: int | None, payin
                                 f"{definition(state, card).name}")
 
 
+def check_source(state: State, seat: int, card: int, heart: bool, soul: int | None, paying: tuple[int, ...],
+                 clause: str) -> None:
+    """A cast card comes from the hand — or, for a heart cast, is the face-up top heart (W-11.4)."""
+    if heart:
+        check_heart_cast(state, seat, card, soul, paying)
+    elif card not in state.side(seat).hand:
+        raise Illegal(clause, f"card {card} is not in seat {seat}'s hand")
+
+
 def heart_cast(draft: WDraft, seat: int, card: int, soul: int, cause: int) -> None:
     draft.rule("W-11.4", cause, ev.HeartCast(seat=seat, card=card, soul=soul))
 

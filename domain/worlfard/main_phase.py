@@ -45,7 +45,7 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
 
 def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
            heart: bool = False, heart_soul: int | None = None) -> None:
-    from .hearts import check_heart_cast, heart_cast, reveal_next
+    from .hearts import check_source, heart_cast, reveal_next
     from .triggers import fire_summon
 
     _require_main(draft, "W-8.1", "summoning")
@@ -54,10 +54,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
     side = state.side(seat)
     if state.choice is not None:
         raise Illegal("W-2.4", "a skill is waiting for a choice first")
-    if heart:
-        check_heart_cast(state, seat, card, heart_soul, souls)
-    elif card not in side.hand:
-        raise Illegal("W-8.1", f"card {card} is not in seat {seat}'s hand")
+    check_source(state, seat, card, heart, heart_soul, souls, "W-8.1")
     d = definition(state, card)
     if not d.is_unit:
         raise Illegal("W-8.1", f"{d.name} is a {d.type}, not a unit")

@@ -7,7 +7,7 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .cards import CardDef, definition
 from .draft import WDraft
-from .hearts import check_heart_cast, heart_cast, reveal_next
+from .hearts import check_source, heart_cast, reveal_next
 from .main_phase import pay
 from .ops import Context, apply_skill
 from .payment import canonical_payment, can_pay, check_payment, payments
@@ -69,10 +69,7 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
          targets: tuple[int, ...], heart: bool, heart_soul: int | None) -> None:
     state = draft.state
     side = state.side(seat)
-    if heart:
-        check_heart_cast(state, seat, card, heart_soul, souls)
-    elif card not in side.hand:
-        raise Illegal("W-10.1", f"card {card} is not in seat {seat}'s hand")
+    check_source(state, seat, card, heart, heart_soul, souls, "W-10.1")
     d = definition(state, card)
     if not d.is_spell:
         raise Illegal("W-10.1", f"{d.name} is a unit: summon it (W-8.1)")
