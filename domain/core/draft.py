@@ -15,7 +15,7 @@ E = TypeVar("E")
 
 
 class Draft(Generic[S, E]):
-    __slots__ = ("state", "envelopes", "next_seq", "rng", "_evolve")
+    __slots__ = ("state", "envelopes", "next_seq", "rng", "_evolve", "revealing")
 
     def __init__(self, state: S, next_seq: int, rng: Rng, evolve: Callable[[S, E], S]) -> None:
         self.state = state
@@ -23,6 +23,7 @@ class Draft(Generic[S, E]):
         self.next_seq = next_seq
         self.rng = rng
         self._evolve = evolve
+        self.revealing: int | None = None    # seq of the reveal a sealed decision is being decided under
 
     def _emit(self, kind: Kind, event: E, seat: int | None, clause: str | None, cause: int | None) -> int:
         seq = self.next_seq
@@ -32,7 +33,12 @@ class Draft(Generic[S, E]):
         return seq
 
     def decision(self, seat: int, event: E, clause: str | None = None, cause: int | None = None) -> int:
-        """A player's decision; returns its seq, the cause of what follows."""
+        """A player's decision; returns its seq, the cause of what follows.
+
+        Under a reveal (a sealed choice being opened) the decision was already recorded as its
+        seal: what the ruleset emits for it is then a rule event caused by the reveal."""
+        if self.revealing is not None:
+            return self._emit(RULE, event, seat, clause or "K-reveal", cause or self.revealing)
         return self._emit(DECISION, event, seat, clause, cause)
 
     def rule(self, clause: str, cause: int | None, event: E, seat: int | None = None) -> int:

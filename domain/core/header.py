@@ -9,7 +9,9 @@ from domain.version import ENGINE_VERSION, FORMAT_VERSION
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):
-    """Always written in full: the magic "kifu" and the "format" must be on every record."""
+    """Always written in full (the magic "kifu" and the "format" are on every record), except the
+    optional fields of ``OPTIONAL``, which are left out while unset so that records written before
+    they existed keep their bytes (and so their chain)."""
 
     kifu: str = "match"
     format: int = FORMAT_VERSION
@@ -24,3 +26,21 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     forked_from: str | None = None
     forked_at: int | None = None
     start: Any = None
+    seed_commitment: str | None = None     # BLAKE2b(seed, nonce): a served match commits before play
+    seed_nonce: str | None = None          # judge only until the SeedRevealed event at the end
+
+
+OPTIONAL = ("seed_commitment", "seed_nonce")
+
+_encoder = msgspec.json.Encoder()
+
+
+def header_bytes(header: Header) -> bytes:
+    """The header's canonical line: declaration order, the unset optional fields left out."""
+    return _encoder.encode({k: v for k, v in msgspec.to_builtins(header).items()
+                            if not (k in OPTIONAL and v is None)})
+
+
+def for_seat(header: Header) -> Header:
+    """The header as a seat may see it: the seed and its nonce stay with the judge until the end."""
+    return msgspec.structs.replace(header, seed=0, seed_nonce=None)

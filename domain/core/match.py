@@ -1,24 +1,62 @@
 """A match in memory: header, envelopes and current state, driven through a ruleset. Pure.
 
 This is the one path every front end uses (CLI, store, service, audit): decide a command on the
-current state, number, chain and seal the events, fold them in.
+current state, number, chain and seal the events, fold them in. It also keeps what the core
+itself owns across rulesets:
+
+- which seats are awaited and, per seat, the seq its pending decision is based on (``since``):
+  a decision is stale only when *that seat's* basis moved, so two seats choosing at once both
+  land, in either order;
+- sealed decisions (``commit.py``): each awaited seat's secret choice is recorded as a
+  commitment, and revealed once every awaited seat has chosen;
+- the committed seed, revealed when the match ends.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import msgspec
 
-from .draft import Draft, seal
-from .envelope import Envelope, genesis, link, canonical, state_digest
-from .errors import Illegal, MatchOver, NotYourDecision
-from .header import Header
+from .commit import (REVEAL_CLAUSE, SEAL_CLAUSE, SEED_CLAUSE, ChoiceRevealed, ChoiceSealed,
+                     PositionPrepared, SeedRevealed, seal)
+from .draft import Draft, seal as stamp_digest
+from .envelope import DECISION, Envelope, genesis, link, state_digest
+from .errors import Conflict, Illegal, MatchOver, NotYourDecision
+from .header import Header, header_bytes
 from .rng import Rng
 from .ruleset import Outcome, Ruleset
 
+NOBODY: frozenset[int] = frozenset()
+
+
+def record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
+    """The ruleset's ``evolve`` extended to the core's events (built once per ruleset)."""
+    cached = ruleset._decoders.get("record_evolve")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    evolve = ruleset.evolve
+
+    def fold(state: Any, event: Any) -> Any:
+        kind = type(event)
+        if kind is ChoiceRevealed or kind is SeedRevealed:
+            return state
+        if isinstance(event, PositionPrepared):
+            return event.state
+        return evolve(state, event)
+
+    ruleset._decoders["record_evolve"] = fold
+    return fold
+
+
+def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
+    """The command a decision event records: a seal's sealed choice, or the ruleset's own mapping."""
+    if isinstance(event, ChoiceSealed):
+        return None if event.choice is None else ruleset.command_from_json(bytes(event.choice))
+    return ruleset.command_of(event)
+
 
 class Match:
-    __slots__ = ("ruleset", "header", "state", "envelopes", "head")
+    __slots__ = ("ruleset", "header", "state", "envelopes", "head", "since", "seals", "_evolve")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
                  envelopes: list[Envelope[Any]], head: str) -> None:
@@ -27,46 +65,49 @@ class Match:
         self.state = state
         self.envelopes = envelopes
         self.head = head
+        self.since: dict[int, int] = {}                        # seat -> seq its pending decision is based on
+        self.seals: dict[int, tuple[int, ChoiceSealed]] = {}   # seat -> (seq, seal) not yet revealed
+        self._evolve = record_evolve(ruleset)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def create(cls, ruleset: Ruleset[Any, Any, Any], *, match_id: str, seed: int,
                decks: list[Any], players: tuple[str, str], start: Any = None,
-               forked_from: str | None = None, forked_at: int | None = None) -> "Match":
+               forked_from: str | None = None, forked_at: int | None = None,
+               seed_commitment: str | None = None, seed_nonce: str | None = None) -> "Match":
         """Validate decks, write the header and run the setup (shuffles, hearts, coin)."""
         decks = ruleset.normalize_decks(list(decks))
         header = Header(match_id=match_id, ruleset=ruleset.name, rules_version=ruleset.rules_version,
                         card_set=ruleset.card_set_digest(), seed=seed, players=players,
-                        decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at)
+                        decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
+                        seed_commitment=seed_commitment, seed_nonce=seed_nonce)
         return cls.start(ruleset, header)
 
     @classmethod
     def start(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> "Match":
         """Run the setup of ``header`` through today's engine (also how an audit starts)."""
-        match = cls(ruleset, header, ruleset.initial_state(header), [], genesis(canonical(header)))
-        draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), ruleset.evolve)
-        ruleset.begin(header, match.state, draft)
-        match._append(seal(draft.envelopes, state_digest(draft.state)), draft.state)
+        match = cls.empty(ruleset, header)
+        draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), match._evolve)
+        if header.start is not None:
+            start = msgspec.convert(header.start, ruleset.state_type) if isinstance(header.start, dict) \
+                else header.start
+            draft.setup(ruleset.prepared_clause, PositionPrepared(state=start))
+        else:
+            ruleset.begin(header, match.state, draft)
+        envelopes = stamp_digest(draft.envelopes, state_digest(draft.state))
+        match._absorb(match._chain(envelopes), draft.state, NOBODY)
         return match
 
     @classmethod
     def empty(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> "Match":
-        return cls(ruleset, header, ruleset.initial_state(header), [], genesis(canonical(header)))
+        return cls(ruleset, header, ruleset.initial_state(header), [], genesis(header_bytes(header)))
 
     @classmethod
     def fold(cls, ruleset: Ruleset[Any, Any, Any], header: Header,
              envelopes: Iterable[Envelope[Any]]) -> "Match":
         """Rebuild from stored events by folding only: no decide, no randomness."""
         match = cls.empty(ruleset, header)
-        evolve = ruleset.evolve
-        state = match.state
-        head = match.head
-        out = match.envelopes
-        for env in envelopes:
-            state = evolve(state, env.event)
-            head = env.chain or head
-            out.append(env)
-        match.state, match.head = state, head
+        match.extend(list(envelopes))
         return match
 
     # -- reading ------------------------------------------------------------------------------
@@ -75,7 +116,10 @@ class Match:
         return len(self.envelopes)
 
     @property
-    def awaiting(self) -> int | None:
+    def awaiting(self) -> frozenset[int]:
+        """The seats the rules wait for now (none once the match is over)."""
+        if self.ruleset.outcome(self.state) is not None:
+            return NOBODY
         return self.ruleset.awaiting(self.state)
 
     @property
@@ -85,38 +129,111 @@ class Match:
     def legal(self, seat: int) -> list[Any]:
         return self.ruleset.legal(self.state, seat)
 
+    def basis(self, seat: int) -> int:
+        """The seq ``seat``'s pending decision is based on: a decision based on an older seq is stale."""
+        return self.since.get(seat, self.seq)
+
     # -- deciding -----------------------------------------------------------------------------
-    def decide(self, seat: int, command: Any) -> tuple[list[Envelope[Any]], Any]:
+    def decide(self, seat: int, command: Any, basis: int | None = None) -> tuple[list[Envelope[Any]], Any]:
         """The events ``command`` by ``seat`` would add (chained, sealed) and the state after them.
 
-        Changes nothing: the store saves the events first and only then calls ``extend``."""
-        outcome = self.outcome
+        ``basis``: the seq the decision was made at (a client's view); stale -> ``Conflict``.
+        Changes nothing: the store saves the events first and only then calls ``accept``."""
+        rules = self.ruleset
+        outcome = rules.outcome(self.state)
         if outcome is not None:
             raise MatchOver(self.header.match_id, outcome.describe())
-        waiting = self.awaiting
-        if waiting != seat:
-            clause = self.ruleset.waiting_clause(self.state) if self.ruleset.waiting_clause else ""
-            raise NotYourDecision(clause or self.ruleset.decide_clause or "turn",
-                                  f"seat {seat} may not decide now; the rules wait for seat {waiting}")
+        waiting = rules.awaiting(self.state)
+        if seat not in waiting:
+            clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
+            who = " and ".join(f"seat {s}" for s in sorted(waiting)) or "nobody"
+            raise NotYourDecision(clause or rules.decide_clause or "turn",
+                                  f"seat {seat} may not decide now; the rules wait for {who}")
+        if basis is not None and not self.basis(seat) <= basis <= self.seq:
+            raise Conflict(self.header.match_id, basis, self.seq)
         next_seq = self.seq + 1
-        draft: Draft[Any, Any] = Draft(self.state, next_seq, Rng.for_seq(self.header.seed, next_seq),
-                                       self.ruleset.evolve)
-        self.ruleset.decide(self.state, seat, command, draft)
+        draft: Draft[Any, Any] = Draft(self.state, next_seq, Rng.for_seq(self.header.seed, next_seq), self._evolve)
+        if rules.sealed(self.state):
+            self._seal(seat, command, draft)
+        else:
+            rules.decide(self.state, seat, command, draft)
         if not draft.envelopes:
-            raise Illegal(self.ruleset.decide_clause or "?", f"{command!r} had no effect")
-        envelopes = seal(draft.envelopes, state_digest(draft.state))
+            raise Illegal(rules.decide_clause or "?", f"{command!r} had no effect")
+        if self.header.seed_nonce is not None and rules.outcome(draft.state) is not None:
+            draft.rule(SEED_CLAUSE, next_seq, SeedRevealed(seed=self.header.seed, nonce=self.header.seed_nonce))
+        envelopes = stamp_digest(draft.envelopes, state_digest(draft.state))
         return self._chain(envelopes), draft.state
 
-    def submit(self, seat: int, command: Any) -> list[Envelope[Any]]:
-        envelopes, state = self.decide(seat, command)
+    def _seal(self, seat: int, command: Any, draft: Draft[Any, Any]) -> None:
+        """Record a secret choice as its commitment; reveal every seal once nobody is left choosing."""
+        rules = self.ruleset
+        if command not in rules.legal(self.state, seat):
+            clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
+            raise Illegal(clause or SEAL_CLAUSE, f"{command!r} is not one of seat {seat}'s choices now")
+        salt = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"
+        sealed = msgspec.structs.replace(seal(command, salt), seat=seat)
+        seq = draft.decision(seat, sealed, SEAL_CLAUSE)
+        pending = {**self.seals, seat: (seq, sealed)}
+        if rules.awaiting(draft.state):
+            return
+        for chooser in sorted(pending):
+            seal_seq, chosen = pending[chooser]
+            assert chosen.choice is not None and chosen.salt is not None
+            revealed = ChoiceRevealed(seat=chooser, choice=chosen.choice, salt=chosen.salt)
+            draft.revealing = draft.rule(REVEAL_CLAUSE, seal_seq, revealed, seat=chooser)
+            rules.decide(draft.state, chooser, rules.command_from_json(bytes(chosen.choice)), draft)
+            draft.revealing = None
+
+    def submit(self, seat: int, command: Any, basis: int | None = None) -> list[Envelope[Any]]:
+        envelopes, state = self.decide(seat, command, basis)
         self.accept(envelopes, state)
         return envelopes
 
     def accept(self, envelopes: list[Envelope[Any]], state: Any) -> None:
         """Take in what ``decide`` produced (after the store saved it) without folding twice."""
+        self._absorb(envelopes, state, self.awaiting)
+
+    def extend(self, envelopes: list[Envelope[Any]]) -> None:
+        """Fold already-decided (stored) envelopes in, as the store does after a save.
+
+        Seats' bases are tracked at each decision's start, where the rules are at rest."""
+        evolve = self._evolve
+        state = self.state
+        group: list[Envelope[Any]] = []
+        before = self.awaiting if envelopes else NOBODY
+        for env in envelopes:
+            if env.kind is DECISION or env.kind == DECISION:
+                if group:
+                    self._absorb(group, state, before)
+                    before = self.awaiting
+                    group = []
+            state = evolve(state, env.event)
+            group.append(env)
+        if group:
+            self._absorb(group, state, before)
+
+    def _absorb(self, envelopes: list[Envelope[Any]], state: Any, before: frozenset[int]) -> None:
+        """Append one decision's (or the setup's) events and move the seats' bases."""
         self.envelopes.extend(envelopes)
         self.state = state
-        self.head = envelopes[-1].chain
+        if not envelopes:
+            return
+        self.head = envelopes[-1].chain or self.head
+        for env in envelopes:
+            event = env.event
+            if type(event) is ChoiceSealed:
+                self.seals[event.seat] = (env.seq, event)
+            elif type(event) is ChoiceRevealed:
+                self.seals.pop(event.seat, None)
+        first = envelopes[0]
+        decided_by = first.seat if first.kind == DECISION else None
+        after = self.awaiting
+        for seat in tuple(self.since):
+            if seat not in after:
+                del self.since[seat]
+        for seat in after:
+            if seat == decided_by or seat not in before or seat not in self.since:
+                self.since[seat] = self.seq
 
     def _chain(self, envelopes: list[Envelope[Any]]) -> list[Envelope[Any]]:
         head = self.head
@@ -125,21 +242,3 @@ class Match:
             head = link(head, env)
             out.append(msgspec.structs.replace(env, chain=head))
         return out
-
-    def _append(self, envelopes: list[Envelope[Any]], state: Any) -> None:
-        chained = self._chain(envelopes)
-        self.envelopes.extend(chained)
-        self.state = state
-        if chained:
-            self.head = chained[-1].chain
-
-    def extend(self, envelopes: list[Envelope[Any]]) -> None:
-        """Fold already-decided (stored) envelopes in, as the store does after a save."""
-        evolve = self.ruleset.evolve
-        state = self.state
-        for env in envelopes:
-            state = evolve(state, env.event)
-        self.envelopes.extend(envelopes)
-        self.state = state
-        if envelopes:
-            self.head = envelopes[-1].chain

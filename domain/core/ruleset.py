@@ -1,19 +1,37 @@
-"""The decider contract every ruleset fulfils, and the flat registry they are found in by name."""
+"""The decider contract every ruleset fulfils, and the registry that finds them by entry point.
+
+A ruleset is one package that builds a ``Ruleset`` (data plus pure functions) and registers it
+under the packaging entry-point group ``kifu.rulesets``::
+
+    [project.entry-points."kifu.rulesets"]
+    reigeki = "domain.reigeki.ruleset:build"
+
+The core names no game: the CLI, store, service and projections reach a game only through the
+hooks below. What each hook must do is written beside it; ``domain/worlfard/ruleset.py`` is a
+complete example.
+"""
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, TypeVar
+from importlib.metadata import entry_points
+from typing import Any, Callable, Generic, TypeVar, Union
 
 import msgspec
 
+from .bot import BotFactory
+from .catalogue import Catalogue, Column
+from .commit import CORE_EVENTS, PositionPrepared
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
+from .layout import Layout
 
 S = TypeVar("S")
 C = TypeVar("C")
 E = TypeVar("E")
+
+ENTRY_POINT_GROUP = "kifu.rulesets"
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,36 +57,63 @@ class ClauseEntry(msgspec.Struct, frozen=True, kw_only=True):
     tested_in: str = ""
 
 
+def _no_layout(view: Any) -> Layout:
+    return Layout(ruleset="?")
+
+
+def _empty_catalogue() -> Catalogue:
+    return Catalogue(columns=(Column(key="name", title="name", kind="name"),
+                              Column(key="text", title="text", kind="text")), rows=())
+
+
 @dataclass(frozen=True)
 class Ruleset(Generic[S, C, E]):
-    """A ruleset is data plus pure functions; the core drives them and never looks inside."""
+    """A ruleset is data plus pure functions; the core drives them and never looks inside.
+
+    Seats are 1 and 2; ``None`` as a seat means the judge (sees everything)."""
 
     name: str
     rules_version: str
-    command_type: Any
-    event_type: Any
-    initial_state: Callable[[Any], S]                   # (header) -> state before setup
+    command_type: Any                                    # tagged union of the decisions (msgspec)
+    event_type: Any                                      # tagged union of the events (msgspec)
+    state_type: Any                                      # the State struct (for prepared positions)
+    initial_state: Callable[[Any], S]                    # (header) -> state before setup
     begin: Callable[[Any, S, Draft[S, E]], None]         # (header, state, draft): setup events
-    decide: Callable[[S, int, C, Draft[S, E]], None]     # raises Illegal; emits into the draft
-    evolve: Callable[[S, E], S]                          # dumb fold, never validates
+    decide: Callable[[S, int, C, Draft[S, E]], None]     # raises Illegal(clause, …); emits into the draft
+    evolve: Callable[[S, E], S]                          # dumb fold, never validates; sees ChoiceSealed too
     legal: Callable[[S, int], list[C]]                   # every decision that seat may take now
-    awaiting: Callable[[S], int | None]                  # the seat the rules wait for
+    awaiting: Callable[[S], frozenset[int]]              # the seats the rules wait for (empty when over)
     outcome: Callable[[S], Outcome | None]
-    view: Callable[[S, int | None], Any]                 # None = judge (everything)
-    redact: Callable[[Envelope[E], int | None], Envelope[E]]  # an event as a seat may see it
+    view: Callable[[S, int | None], Any]                 # what a seat may see (a msgspec Struct)
+    layout: Callable[[Any], Layout]                      # a view drawn as neutral parts
+    redact: Callable[[Envelope[E], int | None], Envelope[E]]  # the ruleset's own events as a seat may see them
     normalize_decks: Callable[[list[Any]], list[Any]]    # validate deck lists (raises InvalidDeck)
     card_set_digest: Callable[[], str]
     clauses: Callable[[], dict[str, ClauseEntry]]
-    command_of: Callable[[E], C | None] = lambda event: None  # the command a decision event records
-    load_deck: Callable[[str], Any] = lambda spec: spec     # a preset name or a deck file's text path
+    command_of: Callable[[E], C | None]                  # the command a decision event records (audit)
+    catalogue: Callable[[], Catalogue] = _empty_catalogue
+    load_deck: Callable[[str], Any] = lambda spec: spec  # a preset name or a deck file's path
     presets: Callable[[], list[str]] = lambda: []
-    bots: dict[str, Callable[[int], Any]] = field(default_factory=dict)   # name -> (seed) -> bot
-    card_names: Callable[[S], Callable[[int], str]] | None = None         # for display
-    played: Callable[[Any, E], str | None] = lambda state, event: None   # card name an event plays
-    cards: Callable[[], list[Any]] = lambda: []                          # the card catalogue
-    decide_clause: str = ""                              # clause cited when nothing is awaited
+    bots: dict[str, BotFactory] = field(default_factory=dict)   # name -> (seed) -> bot; "random", "greedy"
+    card_names: Callable[[S], Callable[[int], str]] | None = None  # card id -> name, for display
+    played: Callable[[Any, E], str | None] = lambda state, event: None   # the card an event puts into play
+    sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
+    mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
+    turn: Callable[[S], int] = lambda state: getattr(state, "turn", 0)
+    prepared_clause: str = "K-prepared"                  # clause a prepared position (scenario, fork) cites
+    decide_clause: str = ""                              # clause cited when a decision has no effect
     waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # -- the record's event union: the ruleset's events plus the core's ----------------------------
+    @property
+    def record_event_type(self) -> Any:
+        t = self._decoders.get("record_event_type")
+        if t is None:
+            core = tuple(PositionPrepared[self.state_type] if e is PositionPrepared else e for e in CORE_EVENTS)
+            members = _union_members(self.event_type) + core
+            t = self._decoders["record_event_type"] = Union[members]  # type: ignore[valid-type]
+        return t
 
     def command_decoder(self) -> msgspec.json.Decoder[Any]:
         dec = self._decoders.get("command")
@@ -79,25 +124,47 @@ class Ruleset(Generic[S, C, E]):
     def envelope_decoder(self) -> msgspec.json.Decoder[Any]:
         dec = self._decoders.get("envelope")
         if dec is None:
-            dec = self._decoders["envelope"] = msgspec.json.Decoder(Envelope[self.event_type])
+            dec = self._decoders["envelope"] = msgspec.json.Decoder(Envelope[self.record_event_type])
         return dec
 
     def envelope_converter(self, raw: Any) -> Envelope[E]:
-        return msgspec.convert(raw, Envelope[self.event_type])
+        return msgspec.convert(raw, Envelope[self.record_event_type])
+
+    def command_from_json(self, raw: bytes) -> C:
+        return self.command_decoder().decode(raw)
 
 
+def _union_members(t: Any) -> tuple[Any, ...]:
+    args = getattr(t, "__args__", None)
+    return tuple(args) if args else (t,)
+
+
+# -- the registry -----------------------------------------------------------------------------------
 _REGISTRY: dict[str, Callable[[], Ruleset[Any, Any, Any]]] = {}
 _LOADED: dict[str, Ruleset[Any, Any, Any]] = {}
 _LOADING = threading.Lock()
+_DISCOVERED = False
 
 
 def register(name: str, loader: Callable[[], Ruleset[Any, Any, Any]]) -> None:
-    """Register a ruleset by name; ``loader`` is called once, on first use."""
-    _REGISTRY[name] = loader
+    """Register a ruleset by name without an entry point (tests); ``loader`` runs once, on first use."""
+    _REGISTRY[name.lower()] = loader
+    _LOADED.pop(name.lower(), None)
+
+
+def _discover() -> None:
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    with _LOADING:
+        if not _DISCOVERED:
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                _REGISTRY.setdefault(ep.name.lower(), ep.load)
+            _DISCOVERED = True
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
-    _ensure_builtin()
+    _discover()
     key = name.strip().lower()
     if key not in _REGISTRY:
         raise UnknownRuleset(name, sorted(_REGISTRY))
@@ -115,10 +182,5 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
 
 
 def ruleset_names() -> list[str]:
-    _ensure_builtin()
+    _discover()
     return sorted(_REGISTRY)
-
-
-def _ensure_builtin() -> None:
-    if "worlfard" not in _REGISTRY:
-        from domain.worlfard import ruleset as _w  # noqa: F401  (registers itself)

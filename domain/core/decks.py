@@ -1,0 +1,65 @@
+"""Deck files and preset decks, for any ruleset: reading, encodings, presets shipped as data.
+
+A ruleset keeps its own deck rules (what a legal deck is); this module does the rest once:
+reads a deck file as UTF-8 with or without a BOM (naming the encoding problem otherwise), parses
+TOML with errors that name the file, and finds the presets in ``<package>.data.decks``.
+"""
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Generic, TypeVar
+
+from .errors import InvalidDeck, Malformed
+
+D = TypeVar("D")
+
+
+def read_text(path: str) -> str:
+    """A text file as UTF-8 (a BOM is dropped); another encoding is a clear Malformed error."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise Malformed(f"cannot read deck file ({exc.strerror})", path) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Malformed(f"not UTF-8 text (byte {exc.start}); save the deck file as UTF-8", path) from None
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise Malformed(f"not valid TOML ({exc})", source) from None
+
+
+class DeckBook(Generic[D]):
+    """The presets of one ruleset and how a deck spec (preset name or file path) becomes a deck.
+
+    ``parse(text, source)`` is the ruleset's: it turns a deck file into its deck struct, raising
+    Malformed or InvalidDeck (with the clause) for a bad one."""
+
+    def __init__(self, package: str, parse: Callable[[str, str], D], clause: str) -> None:
+        self.package = package
+        self.parse = parse
+        self.clause = clause
+
+    def _folder(self) -> Any:
+        return resources.files(f"{self.package}.data").joinpath("decks")
+
+    def preset_names(self) -> list[str]:
+        return sorted(p.name.removesuffix(".toml") for p in self._folder().iterdir() if p.name.endswith(".toml"))
+
+    def preset(self, name: str) -> D:
+        path = self._folder().joinpath(f"{name}.toml")
+        if not path.is_file():
+            raise InvalidDeck(self.clause, f"no preset deck {name!r}; presets: {', '.join(self.preset_names())}")
+        return self.parse(path.read_text("utf-8"), f"{name}.toml")
+
+    def load(self, spec: str) -> D:
+        """A preset name (see ``preset_names``) or the path of a deck TOML file."""
+        if spec.endswith(".toml") or Path(spec).is_file():
+            return self.parse(read_text(spec), spec)
+        return self.preset(spec)
