@@ -2,7 +2,11 @@
 
 Each card has its printed text in the seed's notation and a structured skill in a small
 vocabulary (``Skill``) that one interpreter (``rules.run_skill``) runs. The seed prints no card
-list, so every number is invented and each card says which in ``invented``.
+list, so every number is invented and each card says which in ``invented``. The set covers a
+spread of power and graze around the leader threshold (R-C2), ハイレンジ (R-C3), ガードx on
+characters and spells (R-C4), Lv1..Lv3 and LvEx (R-C1), spells Lv1..Lv5 (R-C6), the four battle
+triggers (R-C7), a move effect (R-C8), a lasting effect (R-C9), damage effects (R-C10), 霊撃
+(R-C5) and a copy-limit exception (R-C11, R-Q16).
 """
 from __future__ import annotations
 

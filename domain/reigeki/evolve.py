@@ -99,6 +99,7 @@ def _discarded(s: State, ev: e.Discarded) -> State:
 
 
 def _played(s: State, ev: e.Played) -> State:
+    """R-Q5: a character enters reloaded (it may attack this turn); an LvEx takes its Lv3's state (R-Q15)."""
     side = s.side(ev.seat)
     below = side.stage[ev.place - 1]
     unit = Unit(card=ev.card, under=ev.on, burst=below.burst, entered=s.turn) if ev.on and below is not None \
@@ -107,6 +108,7 @@ def _played(s: State, ev: e.Played) -> State:
 
 
 def _cast(s: State, ev: e.SpellCast) -> State:
+    """R-Q9: the spell and every 霊力 card paid (spells and 霊撃) go to the Ex discard."""
     side = s.side(ev.seat)
     used = (ev.card,) + ev.pay
     return _side(s, ev.seat, reiryoku=_without(side.reiryoku, used), exdiscard=side.exdiscard + used,

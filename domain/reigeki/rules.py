@@ -132,7 +132,7 @@ def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
 
 # -- losing --------------------------------------------------------------------------------------
 def check_losses(draft: Draft[State, Any], cause: int) -> bool:
-    """R-1.1 / R-Q11: a deck at 0 loses at once (checked before 7 damage); both at once: a draw."""
+    """R-1 / R-1.1 / R-Q11: a deck at 0 loses at once (checked before 7 damage); both at once: a draw."""
     s = draft.state
     if s.result is not None:
         return True
@@ -276,6 +276,7 @@ def _move(state: State, seat: int, cmd: c.Move, draft: Draft[State, Any]) -> Non
 
 
 def _play(state: State, seat: int, cmd: c.Play, draft: Draft[State, Any]) -> None:
+    """R-7: a character from hand into an area by adjacency (R-7.1), an LvEx onto its Lv3 (R-7.2)."""
     _phase(state, seat, ("main",), "R-6.5", "playing a character")
     side = state.side(seat)
     if cmd.card not in side.hand:

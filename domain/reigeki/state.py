@@ -1,4 +1,4 @@
-"""The reigeki match state: two sides, each with its 2×3 stage (R-2.2), zones (R-2.1), and the turn.
+"""The reigeki match state: two sides, each with its areas (R-2): a 2×3 stage (R-2.2) and zones (R-2.1).
 
 Places on a stage are 1..6: front row (前衛) 1 2 3, back row (後衛) 4 5 6 (left to right from the
 owner's seat); the leader starts on 2, the front centre (R-5.2). Card ids are ``seat*100 + i``
