@@ -233,8 +233,8 @@ def decide(state: State, seat: int, command: Any, draft: Draft[State, Any]) -> N
 
 
 def _phase(state: State, seat: int, phases: tuple[str, ...], clause: str, what: str) -> None:
-    if state.phase not in phases:
-        raise Illegal(clause, f"{what} is not possible in the {state.phase} phase/step")
+    if state.phase not in phases:   # the clause of the step the rules are in says what it takes
+        raise Illegal(waiting_clause(state), f"{what} is not possible in the {state.phase} phase/step")
     if seat not in awaiting(state):
         raise Illegal(clause, f"seat {seat} may not decide now")
 
