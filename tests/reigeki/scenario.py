@@ -30,8 +30,10 @@ def started(seed: int = 1, decks: list[Any] | None = None) -> Match:
 
 
 class Pos:
-    def __init__(self, seed: int = 1, active: int = 1, turn: int = 3, phase: str = "main") -> None:
-        m = started(seed)
+    def __init__(self, seed: int = 1, active: int = 1, turn: int = 3, phase: str = "main",
+                 decks: list[Any] | None = None) -> None:
+        self.decks = decks or DECKS
+        m = started(seed, self.decks)
         s: State = m.state
         sides = []
         for side in s.sides:     # opening hands back into the decks: tests place exactly what they need
@@ -106,7 +108,8 @@ class Pos:
         self._side(seat, **changes)
 
     def match(self) -> Match:
-        return Match.create(RULES, match_id="scenario", seed=7, decks=DECKS, players=("a", "b"), start=self.state)
+        return Match.create(RULES, match_id="scenario", seed=7, decks=self.decks, players=("a", "b"),
+                            start=self.state)
 
 
 def kinds(envelopes: list[Any]) -> list[str]:
