@@ -119,6 +119,7 @@ class AttackDeclared(msgspec.Struct, **_opts):  # type: ignore[misc]
     attacker_place: Place
     target: CardId
     target_place: Place
+    at: int = 0                   # this event's own seq: the battle's later rulings cite it as their cause
 
 
 class StepBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -135,6 +136,7 @@ class Guarded(msgspec.Struct, **_opts):  # type: ignore[misc]
     source: str                   # "hand" (discarded), "stage" (a burst ガードx character), "spell"
     guards: Amount
     power: Amount                 # the attacker's power after this guard
+    at: int = 0                   # this event's own seq: the battle step cites the last guard as its cause
 
 
 class Burst(msgspec.Struct, **_opts):  # type: ignore[misc]

@@ -124,7 +124,7 @@ def _attack(s: State, ev: e.AttackDeclared) -> State:
     unit = side.stage[ev.attacker_place - 1]
     s = _side(s, ev.seat, stage=_stage(side, ev.attacker_place, replace(unit, burst=True) if unit else unit))
     return replace(s, battle=Battle(attacker=ev.attacker, attacker_place=ev.attacker_place, target=ev.target,
-                                    target_place=ev.target_place))
+                                    target_place=ev.target_place, cause=ev.at))
 
 
 def _guarded(s: State, ev: e.Guarded) -> State:
@@ -132,7 +132,7 @@ def _guarded(s: State, ev: e.Guarded) -> State:
         side = s.side(ev.seat)
         s = _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), discard=side.discard + (ev.card,))
     b = s.battle
-    return replace(s, battle=replace(b, guards=b.guards + ev.guards)) if b is not None else s
+    return replace(s, battle=replace(b, guards=b.guards + ev.guards, cause=ev.at or b.cause)) if b is not None else s
 
 
 def _burst(s: State, ev: e.Burst) -> State:

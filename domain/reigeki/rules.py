@@ -463,7 +463,8 @@ def _attack(state: State, seat: int, cmd: c.Attack, draft: Draft[State, Any]) ->
     if target is None:
         raise Illegal("R-8.2", f"the opponent has nothing in area {cmd.target}")
     cause = draft.decision(seat, e.AttackDeclared(seat=seat, attacker=unit.card, attacker_place=cmd.attacker,
-                                                  target=target.card, target_place=cmd.target), clause="R-8.2")
+                                                  target=target.card, target_place=cmd.target, at=draft.next_seq),
+                           clause="R-8.2")
     draft.rule("R-8.3", cause, e.StepBegan(step="guard"))
     if not _can_guard(draft.state, other(seat)):
         to_spell_step(draft, cause)
@@ -480,7 +481,8 @@ def guard(draft: Draft[State, Any], seat: int, card: int, source: str, guards: i
     b = draft.state.battle
     assert b is not None
     after = max(0, attack_power(draft.state) - GUARD_MINUS * guards)
-    draft.rule(clause, cause, e.Guarded(seat=seat, card=card, source=source, guards=guards, power=after), seat=seat)
+    draft.rule(clause, cause, e.Guarded(seat=seat, card=card, source=source, guards=guards, power=after,
+                                        at=draft.next_seq), seat=seat)
 
 
 def _guard(state: State, seat: int, cmd: c.Guard, draft: Draft[State, Any]) -> None:
@@ -493,8 +495,8 @@ def _guard(state: State, seat: int, cmd: c.Guard, draft: Draft[State, Any]) -> N
         end_battle(draft, "nullified by 霊撃", "R-3.4", cause)
         return
     after = max(0, attack_power(state) - GUARD_MINUS)
-    cause = draft.decision(seat, e.Guarded(seat=seat, card=cmd.card, source="hand", guards=1, power=after),
-                           clause="R-8.3")
+    cause = draft.decision(seat, e.Guarded(seat=seat, card=cmd.card, source="hand", guards=1, power=after,
+                                           at=draft.next_seq), clause="R-8.3", cause=state.battle.cause or None)
     if not _can_guard(draft.state, seat):
         to_spell_step(draft, cause)
 
@@ -552,9 +554,10 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
     power = attack_power(s)
     if target_unit.leader:
         success = power > LEADER_THRESHOLD
-        draft.rule("R-Q3", cause, e.BattleResolved(power=power, graze=LEADER_THRESHOLD, success=success, leader=True))
+        resolved = draft.rule("R-Q3", b.cause or cause,
+                              e.BattleResolved(power=power, graze=LEADER_THRESHOLD, success=success, leader=True))
         if success:
-            damage(draft, defender, 1, "R-8.6", cause)
+            damage(draft, defender, 1, "R-8.6", resolved)
             if check_losses(draft, cause):
                 return
         draft.rule("R-8.7", cause, e.StepBegan(step="effect2"))   # R-Q12: a leader hit is no win or loss
@@ -562,9 +565,9 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
         return
     graze = power_graze(s, target_unit)[1]
     success = power >= graze
-    draft.rule("R-8.6", cause, e.BattleResolved(power=power, graze=graze, success=success))
+    resolved = draft.rule("R-8.6", b.cause or cause, e.BattleResolved(power=power, graze=graze, success=success))
     if success:
-        leave(draft, defender, b.target_place, "R-8.6", cause)
+        leave(draft, defender, b.target_place, "R-8.6", resolved)
     draft.rule("R-8.7", cause, e.StepBegan(step="effect2"))
     if success:
         if _on_stage(draft.state, attacker_seat, b.attacker) is not None:

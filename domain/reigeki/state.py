@@ -64,6 +64,7 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     target_place: int
     guards: int = 0
     nullified: bool = False
+    cause: int = 0               # seq of the last event that set the attack's power (declaration, guard)
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
