@@ -496,7 +496,8 @@ def _guard(state: State, seat: int, cmd: c.Guard, draft: Draft[State, Any]) -> N
         return
     after = max(0, attack_power(state) - GUARD_MINUS)
     cause = draft.decision(seat, e.Guarded(seat=seat, card=cmd.card, source="hand", guards=1, power=after,
-                                           at=draft.next_seq), clause="R-8.3", cause=state.battle.cause or None)
+                                           at=draft.next_seq), clause="R-8.3",
+                           cause=_battle_cause(state.battle.cause, 0, draft) or None)
     if not _can_guard(draft.state, seat):
         to_spell_step(draft, cause)
 
@@ -554,7 +555,7 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
     power = attack_power(s)
     if target_unit.leader:
         success = power > LEADER_THRESHOLD
-        resolved = draft.rule("R-Q3", b.cause or cause,
+        resolved = draft.rule("R-Q3", _battle_cause(b.cause, cause, draft),
                               e.BattleResolved(power=power, graze=LEADER_THRESHOLD, success=success, leader=True))
         if success:
             damage(draft, defender, 1, "R-8.6", resolved)
@@ -565,7 +566,7 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
         return
     graze = power_graze(s, target_unit)[1]
     success = power >= graze
-    resolved = draft.rule("R-8.6", b.cause or cause, e.BattleResolved(power=power, graze=graze, success=success))
+    resolved = draft.rule("R-8.6", _battle_cause(b.cause, cause, draft), e.BattleResolved(power=power, graze=graze, success=success))
     if success:
         leave(draft, defender, b.target_place, "R-8.6", resolved)
     draft.rule("R-8.7", cause, e.StepBegan(step="effect2"))
@@ -582,6 +583,12 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
                 if draft.state.result is not None:
                     return
     end_battle(draft, "success" if success else "failed", "R-8.8", cause)
+
+
+def _battle_cause(recorded: int, cause: int, draft: Draft[State, Any]) -> int:
+    """The battle step cites the last guard (or the declaration) as its cause, so ``why`` on the
+    damage shows the guard and the comparison; a position prepared mid-battle falls back."""
+    return recorded if 0 < recorded < draft.next_seq else cause
 
 
 def end_battle(draft: Draft[State, Any], result: str, clause: str, cause: int) -> None:
