@@ -150,3 +150,13 @@ def test_many_random_matches_end_by_the_rules() -> None:
         m = _played(seed, 0)
         drive(m, {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 7)})
         assert m.outcome is not None
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(1, 1_000_000), decisions=st.integers(0, 1500))
+def test_long_random_play_conserves_cards_and_folds(seed: int, decisions: int) -> None:
+    m = _played(seed, decisions)
+    for seat in (1, 2):
+        assert len(set(_all_cards(m.state, seat))) == 71
+    assert Match.fold(RULES, m.header, m.envelopes).state == m.state
