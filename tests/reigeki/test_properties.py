@@ -160,3 +160,15 @@ def test_long_random_play_conserves_cards_and_folds(seed: int, decisions: int) -
     for seat in (1, 2):
         assert len(set(_all_cards(m.state, seat))) == 71
     assert Match.fold(RULES, m.header, m.envelopes).state == m.state
+
+
+@SETTINGS
+@given(seed=st.integers(1, 10_000), decisions=st.integers(0, 400))
+def test_every_legal_decision_is_accepted(seed: int, decisions: int) -> None:
+    from domain.core.draft import Draft
+    from domain.reigeki.evolve import evolve
+    from domain.reigeki.rules import decide
+    m = _played(seed, decisions)
+    for seat in sorted(m.awaiting):
+        for command in m.legal(seat):
+            decide(m.state, seat, command, Draft(m.state, m.seq + 1, Rng(seed), evolve))
