@@ -9,7 +9,7 @@ import msgspec
 from domain.core.decks import DeckBook, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
-from .cards import COPIES_MAX, REIGEKI, SPELL_COPIES_MAX, catalog
+from .cards import COPIES_MAX, SPELL_COPIES_MAX, catalog
 
 CHARACTERS = 45
 REIGEKI_COUNT = 5

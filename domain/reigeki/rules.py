@@ -12,7 +12,7 @@ from domain.core.errors import Illegal
 
 from . import commands as c
 from . import events as e
-from .cards import HIDDEN_CARD, REIGEKI, Card, Skill, catalog
+from .cards import HIDDEN_CARD, Card, Skill, catalog
 from .state import BACK, FRONT, LEADER_PLACE, State, Unit, other
 
 HAND = 5

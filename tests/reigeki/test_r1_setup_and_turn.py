@@ -250,14 +250,12 @@ def test_R_6_7_discard_down_to_eight_and_effects_end() -> None:
     p = Pos(phase="attack")
     for key in ("毛玉",) * 6 + ("チルノ", "妖精メイド", "大妖精", "ルーミア"):
         p.hand(1, key)
-    p.stage(1, 1, "ルーミア")
-    p.set(mods=(p.state.mods))
     m = p.match()
-    out = m.submit(1, c.Proceed())
+    m.submit(1, c.Proceed())
     assert m.state.phase == "end" and m.awaiting == frozenset((1,))
     hand = m.state.side(1).hand
     illegal(m, 1, c.Proceed(), "R-6.7")
     m.submit(1, c.Discard(card=hand[0]))
     assert m.state.phase == "end"
-    out = m.submit(1, c.Discard(card=hand[1]))
+    m.submit(1, c.Discard(card=hand[1]))
     assert len(m.state.side(1).hand) == 8 and m.state.active == 2

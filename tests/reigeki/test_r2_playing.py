@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from domain.reigeki.legal import legal
 
-from .scenario import Pos, attack, c, e, illegal, kinds, of, one
+from .scenario import Pos, attack, c, e, illegal, of, one
 
 LV1 = ("符の壱「投擲」",)
 
@@ -100,7 +100,6 @@ def test_R_7_2_lvex_on_a_same_named_lv3_not_played_this_turn() -> None:
     p = Pos()
     old = p.stage(1, 5, "霧雨魔理沙", entered=2)
     ex = p.hand(1, "霧雨魔理沙・Ex")
-    new3 = p.hand(1, "十六夜咲夜")
     sakuya_ex = p.hand(1, "十六夜咲夜・Ex")
     p.stage(1, 1, "チルノ")
     p.stage(1, 3, "妖精メイド")

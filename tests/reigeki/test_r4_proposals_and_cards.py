@@ -8,7 +8,7 @@ from domain.reigeki.cards import catalog
 from domain.reigeki.decks import DeckList, validate
 from domain.reigeki.legal import legal
 
-from .scenario import DECKS, RULES, Pos, attack, c, e, illegal, kinds, of, one
+from .scenario import DECKS, RULES, Pos, attack, c, e, illegal, of, one
 
 
 def test_R_Q1_adjacency_is_orthogonal() -> None:
@@ -208,7 +208,7 @@ def test_R_Q14_guardx_character_in_any_row_only_reloaded() -> None:
 
 def test_R_Q15_lvex_replaces_statistics_and_keeps_the_state() -> None:
     p = Pos()
-    lv3 = p.stage(1, 5, "霧雨魔理沙", burst=True, entered=2)
+    p.stage(1, 5, "霧雨魔理沙", burst=True, entered=2)
     ex = p.hand(1, "霧雨魔理沙・Ex")
     p.stage(1, 4, "チルノ")
     p.stage(1, 6, "妖精メイド")
@@ -287,23 +287,20 @@ def test_R_C8_move_effect() -> None:
 def test_R_C9_lasting_effect_survives_the_end_phase() -> None:
     p = Pos()
     cirno = p.stage(1, 1, "チルノ")
-    maid = p.stage(1, 3, "妖精メイド")
-    devil = p.reiryoku(1, "紅魔「スカーレットデビル」")
+    rumia = p.stage(1, 3, "ルーミア")                 # +1 power when attacking: a default duration
+    devil = p.reiryoku(1, "紅魔「スカーレットデビル」")   # +2 power, 特記: it stays
     pay = (p.reiryoku(1, "霊符「夢想封印」"), p.reiryoku(1, "符の壱「投擲」"))
     m = p.match()
     out = m.submit(1, c.Cast(card=devil, pay=pay, target_seat=1, target=1))
-    assert one(out, e.Modified).clause == "R-C9"
-    # a default (+2 until the end phase) on the other one, as a state change the end phase must undo
-    from domain.reigeki.state import Mod
-    m2 = Pos()
-    m2.state = m.state.__class__(**{**{f: getattr(m.state, f) for f in m.state.__struct_fields__},
-                                    "mods": m.state.mods + (Mod(card=maid, power=2),)})
-    mm = m2.match()
-    mm.submit(1, c.Proceed())
-    out = mm.submit(1, c.Proceed())
-    assert one(out, e.EffectsEnded).event.cards == (maid,)
-    assert rules.power_graze(mm.state, mm.state.side(1).stage[0]) == (6, 1)
-    assert rules.power_graze(mm.state, mm.state.side(1).stage[2]) == (3, 2)
+    assert one(out, e.Modified).clause == "R-C9" and one(out, e.Modified).event.lasting
+    m.submit(1, c.Proceed())
+    attack(m, 3, 2)
+    assert rules.power_graze(m.state, m.state.side(1).stage[2]) == (4, 1)
+    out = m.submit(1, c.Proceed())
+    assert one(out, e.EffectsEnded).event.cards == (rumia,)
+    assert rules.power_graze(m.state, m.state.side(1).stage[0])[0] == 6                 # チルノ 4 + 2, lasting
+    assert rules.power_graze(m.state, m.state.side(1).stage[2])[0] == 3
+    assert m.state.side(1).stage[0].card == cirno
 
 
 def test_R_C10_deck_out_through_damage() -> None:
