@@ -5,7 +5,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import Amount, CardId, Place, SeatNo
+from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
 
@@ -119,7 +119,7 @@ class AttackDeclared(msgspec.Struct, **_opts):  # type: ignore[misc]
     attacker_place: Place
     target: CardId
     target_place: Place
-    at: int = 0                   # this event's own seq: the battle's later rulings cite it as their cause
+    at: SeqRef = 0                # this event's own seq: the battle's later rulings cite it as their cause
 
 
 class StepBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -136,7 +136,7 @@ class Guarded(msgspec.Struct, **_opts):  # type: ignore[misc]
     source: str                   # "hand" (discarded), "stage" (a burst ガードx character), "spell"
     guards: Amount
     power: Amount                 # the attacker's power after this guard
-    at: int = 0                   # this event's own seq: the battle step cites the last guard as its cause
+    at: SeqRef = 0                # this event's own seq: the battle step cites the last guard as its cause
 
 
 class Burst(msgspec.Struct, **_opts):  # type: ignore[misc]
