@@ -84,10 +84,14 @@ class Board:
                        if card_of(self.state, d).type == "character")
             self.put(seat, "damage", key, label=f"damage{seat}")
 
-    def unit(self, seat: int, place: int, key: str, label: str = "", entered: int = 1, burst: bool = False) -> int:
+    def unit(self, seat: int, place: int, key: str, label: str = "", entered: int = 1, burst: bool = False,
+             under: str = "") -> int:
         card = self.take(seat, key)
+        below = self.take(seat, under) if under else 0
+        if under:
+            self.cards[under] = below
         stage = list(self.state.side(seat).stage)
-        stage[place - 1] = Unit(card=card, entered=entered, burst=burst)
+        stage[place - 1] = Unit(card=card, under=below, entered=entered, burst=burst)
         self._side(seat, stage=tuple(stage))
         self.cards[label or key] = card
         return card
@@ -219,6 +223,14 @@ def s_attacker_destroyed(b: Board) -> None:
     b.put(2, "hand", "妖精メイド", "spare")
 
 
+def s_lvex_leaves(b: Board) -> None:
+    b.state = replace(b.state, active=2)
+    b.unit(1, 5, "霧雨魔理沙・Ex", "ex", under="霧雨魔理沙")
+    b.put(2, "reiryoku", "恋符「マスタースパーク」", "spark")
+    b.put(2, "reiryoku", "霊符「夢想封印」", "p1")
+    b.put(2, "reiryoku", "結界「光と闇の網目」", "p2")
+
+
 def s_hand_limit(b: Board) -> None:
     b.phase("attack")
     for i, key in enumerate(("毛玉",) * 6 + ("チルノ", "妖精メイド", "大妖精")):
@@ -294,6 +306,10 @@ SCENARIOS: tuple[Scenario, ...] = (
              (Step(1, _cmd(c.Attack, attacker=1, target=2)), Step(2, _cmd(c.Guard, card="guard")),
               Step(2, _cmd(c.Proceed)), Step(2, _cmd(c.Cast, card="doll", pay=("pay",), target_seat=1, target=1))),
              lambda es, k: one(es, ev.BattleEnded, result="no result") and none(es, ev.BattleResolved)),
+    Scenario("R-7.2-lvex-leaves-its-lv3-behind", "a discarded LvEx leaves the Lv3 beneath it on the stage",
+             s_lvex_leaves,
+             (Step(2, _cmd(c.Cast, card="spark", pay=("p1", "p2"), target_seat=1, target=5)),),
+             lambda es, k: one(es, ev.CharacterLeft, card=k["ex"], stays=k["霧雨魔理沙"])),
     Scenario("R-6.7-hand-limit-eight", "the end phase discards down to 8", s_hand_limit,
              (Step(1, _cmd(c.Proceed)), Refused(1, _cmd(c.Proceed), "R-6.7", "the hand holds 9"),
               Step(1, _cmd(c.Discard, card="h0"))),
