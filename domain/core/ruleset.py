@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Callable, Generic, TypeVar, Union
+from typing import AbstractSet, Any, Callable, Generic, Iterable, TypeVar, Union
 
 import msgspec
 
@@ -99,6 +99,10 @@ class Ruleset(Generic[S, C, E]):
     played: Callable[[Any, E], str | None] = lambda state, event: None   # the card an event puts into play
     sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
     mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
+    hidden_cards: Callable[[S, int], AbstractSet[int]] | None = None  # card ids a seat may not see now;
+    #   default: every card id ``mask`` replaces (``domain.core.visibility`` scrubs them from that seat's events)
+    card_refs: Callable[[int], Iterable[int]] = lambda value: ()  # the card ids an int of an undeclared
+    #   field may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
     turn: Callable[[S], int] = lambda state: getattr(state, "turn", 0)
     long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
     #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)

@@ -1,26 +1,44 @@
-"""What a seat may see of an event: the core's part of redaction, then the ruleset's.
+"""What a seat may see of an event: the core's part of redaction, then the ruleset's, then the scrub.
 
 The core's part holds for every ruleset: a seat gets no ``chain`` or ``digest`` (both hash
 unredacted content, so trying the few candidate cards against them would reveal a hidden one),
 another seat's sealed choice shows only its commitment, and a prepared position (a whole state)
 is shown as the ruleset's ``mask`` of it for that seat. The ruleset's ``redact`` then hides its
 own events' hidden cards.
+
+**The scrub** makes redaction complete by construction. Given the state before and after an
+event, every int of the event (nested structs and lists included) that is not declared as a
+seat, place, amount or seq (``domain.core.roles``) and that names a card the seat may see in
+neither state becomes ``HIDDEN``: a field declared ``CardId`` is a card id, whatever event kind
+it is on (a new kind cannot leak by omission); an undeclared int names what the ruleset's
+``card_refs`` decodes from it (WORLFARD's options and targets pack a card with a line; by
+default an undeclared int names no card, so a ruleset must declare its card fields).
+Which cards a seat may not see comes from ``Ruleset.hidden_cards``, by default derived from the
+ruleset's ``mask`` (every card id the mask replaced). Views are scrubbed the same way.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import AbstractSet, Any, Callable, Iterable
 
+import msgspec
 from msgspec.structs import replace
 
 from .commit import ChoiceSealed, PositionPrepared, redact_sealed
 from .envelope import Envelope
+from .roles import HIDDEN, roles_of
 from .ruleset import Ruleset
 
 _CORE = (ChoiceSealed,)
+_NOT_CARDS = frozenset({"seat", "place", "amount", "seq"})
+_NOTHING: frozenset[int] = frozenset()
 
 
-def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int | None) -> Envelope[Any]:
-    """``envelope`` as ``seat`` may see it (``None``, the judge, sees everything)."""
+def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int | None,
+           hidden: AbstractSet[int] | None = None) -> Envelope[Any]:
+    """``envelope`` as ``seat`` may see it (``None``, the judge, sees everything).
+
+    ``hidden``: the cards the seat may see neither before nor after the event (``SeatStream``
+    computes it); every reference to one of them is scrubbed."""
     if seat is None:
         return envelope
     envelope = replace(envelope, chain="", digest=None) if envelope.chain or envelope.digest else envelope
@@ -30,4 +48,148 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
     if isinstance(event, PositionPrepared):
         masked = ruleset.mask(event.state, seat) if ruleset.mask is not None else ruleset.initial_state(None)
         return replace(envelope, event=PositionPrepared(state=masked))
-    return ruleset.redact(envelope, seat)
+    envelope = ruleset.redact(envelope, seat)
+    if hidden:
+        scrubbed = scrub(envelope.event, hidden, ruleset.card_refs)
+        if scrubbed is not envelope.event:
+            envelope = replace(envelope, event=scrubbed)
+    return envelope
+
+
+# -- which cards a seat may not see -------------------------------------------------------------
+def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> AbstractSet[int]:
+    """The card ids ``seat`` may not see in ``state``: the ruleset's hook, else what its mask hides."""
+    if ruleset.hidden_cards is not None:
+        return ruleset.hidden_cards(state, seat)
+    if ruleset.mask is None:
+        return _NOTHING
+    out: set[int] = set()
+    _masked_away(state, ruleset.mask(state, seat), out)
+    out.discard(HIDDEN)
+    return out
+
+
+def _masked_away(judge: Any, masked: Any, out: set[int]) -> None:
+    """Collect the ints of ``judge`` that ``masked`` replaced by ``HIDDEN`` at the same place
+    (shared, unchanged parts are skipped; a part the mask reshaped names no card here)."""
+    if judge is masked or isinstance(judge, bool):
+        return
+    if isinstance(judge, int):
+        if masked == HIDDEN and judge != HIDDEN and not isinstance(masked, bool):
+            out.add(judge)
+        return
+    if isinstance(judge, msgspec.Struct):
+        if type(masked) is type(judge):
+            for name in judge.__struct_fields__:
+                _masked_away(getattr(judge, name), getattr(masked, name), out)
+    elif isinstance(judge, (tuple, list)):
+        if isinstance(masked, (tuple, list)) and len(masked) == len(judge):
+            for a, b in zip(judge, masked):
+                _masked_away(a, b, out)
+    elif isinstance(judge, dict) and isinstance(masked, dict):
+        for key, value in judge.items():
+            if key in masked:
+                _masked_away(value, masked[key], out)
+
+
+# -- the scrub ----------------------------------------------------------------------------------
+_plan_cache: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _plan(kind: type) -> tuple[tuple[str, bool], ...]:
+    """(field, declared a card) for every field of a struct type that may name a card: declared
+    cards, and undeclared fields (the ruleset's ``card_refs`` decides what their ints name)."""
+    plan = _plan_cache.get(kind)
+    if plan is None:
+        roles = {f.name: f.role for f in roles_of(kind)}
+        plan = _plan_cache[kind] = tuple((name, roles.get(name) == "card") for name in kind.__struct_fields__
+                                         if roles.get(name) not in _NOT_CARDS)
+    return plan
+
+
+def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[int]], card: bool = False) -> Any:
+    """``value`` with every int that names a card in ``hidden`` replaced by ``HIDDEN`` (the same
+    object when nothing changed). An int under a field declared ``CardId`` is a card id; any other
+    int names the cards ``refs`` decodes from it (by default none)."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, float, bytes)):
+        return value
+    if isinstance(value, int):
+        if value == HIDDEN:
+            return value
+        if card:
+            return HIDDEN if value in hidden else value
+        return HIDDEN if any(r in hidden for r in refs(value)) else value
+    if isinstance(value, msgspec.Struct):
+        changes = {}
+        for name, is_card in _plan(type(value)):
+            old = getattr(value, name)
+            new = scrub(old, hidden, refs, is_card)
+            if new is not old:
+                changes[name] = new
+        return replace(value, **changes) if changes else value
+    if isinstance(value, (tuple, list)):
+        items = [scrub(v, hidden, refs, card) for v in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        changed = {k: scrub(v, hidden, refs, card) for k, v in value.items()}
+        return changed if any(changed[k] is not value[k] for k in value) else value
+    return value
+
+
+def seat_view(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int | None) -> Any:
+    """The ruleset's view for ``seat``, scrubbed of any card the seat may not see."""
+    view = ruleset.view(state, seat)
+    if seat is None:
+        return view
+    hidden = hidden_cards(ruleset, state, seat)
+    return scrub(view, hidden, ruleset.card_refs) if hidden else view
+
+
+class SeatStream:
+    """Redacts a match's envelopes in order for one seat, keeping the state before and after each
+    (a card may be named by an event if the seat could see it on either side of it)."""
+
+    def __init__(self, ruleset: Ruleset[Any, Any, Any], initial: Any, seat: int | None) -> None:
+        from .match import record_evolve
+
+        self.ruleset = ruleset
+        self.seat = seat
+        self.state = initial
+        self._evolve = record_evolve(ruleset)
+        self._hidden: AbstractSet[int] | None = None   # of self.state, once computed
+
+    def skip(self, envelopes: Iterable[Envelope[Any]]) -> None:
+        """Fold envelopes the seat already has (or does not ask for) without redacting them."""
+        evolve = self._evolve
+        state = self.state
+        for env in envelopes:
+            state = evolve(state, env.event)
+        if state is not self.state:
+            self.state, self._hidden = state, None
+
+    def redact(self, envelopes: Iterable[Envelope[Any]]) -> list[Envelope[Any]]:
+        if self.seat is None:
+            envs = list(envelopes)
+            self.skip(envs)
+            return envs
+        out = []
+        rules, seat = self.ruleset, self.seat
+        for env in envelopes:
+            before = self._hidden if self._hidden is not None else hidden_cards(rules, self.state, seat)
+            self.state = self._evolve(self.state, env.event)
+            after = self._hidden = hidden_cards(rules, self.state, seat)
+            both = before & after if before and after else _NOTHING
+            out.append(redact(rules, env, seat, both))
+        return out
+
+
+def redacted(ruleset: Ruleset[Any, Any, Any], initial: Any, envelopes: list[Envelope[Any]], seat: int | None,
+             after: int = 0, limit: int | None = None) -> list[Envelope[Any]]:
+    """``envelopes[after:after+limit]`` as ``seat`` may see them, the earlier ones folded first."""
+    if seat is None:
+        return envelopes[after:] if limit is None else envelopes[after:after + limit]
+    stream = SeatStream(ruleset, initial, seat)
+    stream.skip(envelopes[:after])
+    return stream.redact(envelopes[after:] if limit is None else envelopes[after:after + limit])

@@ -40,7 +40,9 @@ from domain.version import ENGINE_VERSION
 
 from . import api
 from .hub import Hub
-from .matches import Caller, Forbidden, MatchService, Unauthorized, for_seat
+from domain.core.visibility import SeatStream
+
+from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .tokens import TokenStore
 from .warmup import warm_rulesets, warm_signatures
 
@@ -175,6 +177,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     async def _follow(match_id: str, who: Caller, sent: int, match: Any) -> AsyncIterator[ServerSentEventMessage]:
         """Subscribe first, then read: an event stored in between is read, not missed."""
         rules = match.ruleset
+        seen = SeatStream(rules, rules.initial_state(match.header), who)   # the scrub needs each event's states
+        seen.skip(match.envelopes[:sent])
         wake = hub.subscribe(match_id)
         try:
             fresh = True
@@ -184,9 +188,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                 if newer:
                     match.extend(newer)
                 if match.seq > sent or fresh:
-                    for env in match.envelopes[sent:]:
+                    for env in seen.redact(match.envelopes[sent:]):
                         yield ServerSentEventMessage(event="envelope", id=env.seq,
-                                                     data=msgspec.json.encode(for_seat(env, rules, who)).decode())
+                                                     data=msgspec.json.encode(env).decode())
                     sent = max(sent, match.seq)
                     awaiting = match.awaiting
                     status = api.StreamStatus(seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,

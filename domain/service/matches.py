@@ -18,7 +18,7 @@ from domain.core.match import Match
 from domain.core.record import encode_record
 from domain.core.commit import seed_commitment
 from domain.core.ruleset import Ruleset, find_ruleset
-from domain.core.visibility import redact
+from domain.core.visibility import hidden_cards, redact, redacted, scrub, seat_view
 from domain.store import MatchStore
 
 from . import api
@@ -112,10 +112,10 @@ class MatchService:
         rules = match.ruleset
         awaiting = match.awaiting
         legal_for = caller if caller is not None else (next(iter(awaiting)) if len(awaiting) == 1 else None)
-        view = rules.view(match.state, caller)
+        view = seat_view(rules, match.state, caller)
         masked = None
         if position and caller is not None and rules.mask is not None:
-            masked = rules.mask(match.state, caller)
+            masked = scrub(rules.mask(match.state, caller), hidden_cards(rules, match.state, caller), rules.card_refs)
         elif position and caller is None:
             masked = match.state
         return api.SeatView(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
@@ -125,11 +125,11 @@ class MatchService:
 
     def events(self, match_id: str, caller: Caller, after: int = 0, limit: int = EVENTS_PAGE) -> api.EventsPage:
         limit = max(1, min(limit, EVENTS_PAGE_MAX))
-        rules = find_ruleset(self.store.header(match_id).ruleset)
-        envelopes = self.store.events(match_id, after_seq=after)
-        page = envelopes[:limit]
-        return api.EventsPage(match_id=match_id, after=after, events=[for_seat(e, rules, caller) for e in page],
-                              more=len(envelopes) > limit)
+        match = self.store.load(match_id)   # the states before each event: the scrub needs them
+        page = redacted(match.ruleset, match.ruleset.initial_state(match.header), match.envelopes, caller,
+                        after, limit)
+        return api.EventsPage(match_id=match_id, after=after, events=list(page),
+                              more=len(match.envelopes) > after + limit)
 
     def record(self, match_id: str, caller: Caller) -> bytes:
         self.judge_only(caller, "the full record")
@@ -152,5 +152,5 @@ class MatchService:
         awaiting = match.awaiting
         return api.DecisionResult(
             match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
-            events=[for_seat(e, rules, caller) for e in match.envelopes[decision.seq:]],
+            events=redacted(rules, rules.initial_state(match.header), match.envelopes, caller, decision.seq),
             legal=match.legal(caller) if caller in awaiting else [])

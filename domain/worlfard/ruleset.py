@@ -19,6 +19,11 @@ def outcome(state: State):  # type: ignore[no-untyped-def]
     return state.outcome
 
 
+def _card_refs(value: int) -> tuple[int, int]:
+    """A target or option int names a card itself or packs it as card*10+line (``targets.py``)."""
+    return value, value // 10
+
+
 def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
@@ -29,5 +34,5 @@ def build() -> Ruleset[State, Command, Event]:
         command_of=replay.command_of, prepared_clause="W-4", decide_clause="W-5.6", waiting_clause=waiting_clause,
         load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
-        card_names=lambda state: state.name, played=replay.played, long_match=long_match,
+        card_names=lambda state: state.name, card_refs=_card_refs, played=replay.played, long_match=long_match,
     )
