@@ -12,7 +12,7 @@ from .vocabulary import other
 
 
 def can_move(state: State, piece: Piece) -> str:
-    """Why ``piece`` cannot move now (M-4.2: not the turn it was summoned unless 【速攻】;
+    """Why ``piece`` cannot move now (M-4.2: not the turn it was summoned unless 【速攻】, M-C3;
     M-5.2: a tapped piece has moved; MOV 0 never moves), or ""."""
     d = state.card(piece.card)
     if d.mov <= 0:
@@ -26,7 +26,8 @@ def can_move(state: State, piece: Piece) -> str:
 
 def can_counter(state: State, defender: Piece, attacker_square: int) -> bool:
     """M-8.5 with M-Q3: the attacked piece counters when the attacker's square is within its
-    movement (path length ≤ MOV, occupancy ignored). MOV 0 never counters; tapped still counters."""
+    movement (path length ≤ MOV, occupancy ignored). MOV 0 never counters (M-C1: 石壁の番人);
+    a tapped piece still counters."""
     mov = state.card(defender.card).mov
     return mov >= 1 and distance(defender.square, attacker_square) <= mov
 

@@ -105,7 +105,7 @@ def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     _in_hand(state, seat, card, "M-3.3")
     if state.card(card).kind != "piece":
         raise Illegal("M-3.3", "only a piece may be charged face-up")
-    clause = "M-3.3" if state.phase == "standby" else "M-7.1"
+    clause = "M-3.3" if state.phase == "standby" else "M-7.1"     # the face-up charge of M-C8
     draft.decision(seat, ev.ManaCharged(seat=seat, card=card, face_up=True), clause=clause)
 
 

@@ -31,7 +31,8 @@ def attack_value(state: State, piece: Piece, combat: Combat | None = None) -> in
 
 
 def reduction(state: State, piece: Piece) -> int:
-    """Reductions on the damage a piece takes: 【装甲N】 (armor) and shields until end of turn."""
+    """Reductions on the damage a piece takes: 【装甲N】 (armor) and shields until end of turn
+    (with attack_value's increases, the sample set's M-C2)."""
     return (state.card(piece.card).keyword("armor") or 0) + piece.shield
 
 
@@ -103,7 +104,8 @@ def target_ok(state: State, seat: int, source: int, skill: Skill, target: int) -
 
 
 def resolve_top(draft: MDraft, cause: int) -> None:
-    """M-2.2: the top of the stack resolves; a target gone since it was chosen makes it fizzle."""
+    """M-2.2: the top of the stack resolves; a target gone since it was chosen makes it fizzle.
+    Items resolve last-in first-out however deep the stack is (M-C4: spell, response, response)."""
     state = draft.state
     item: StackItem = state.stack[-1]
     skill = state.card(item.card).skill
@@ -136,7 +138,7 @@ def run_ops(draft: MDraft, seat: int, source: int, skill: Skill, target: int, cl
                 draw(draft, seat, op.value, clause, cause)
             case "master_damage":
                 damage_master(draft, other(seat), op.value, clause, cause)
-            case "avoid":
+            case "avoid":                   # M-C5: combat avoidance by the attacked piece
                 combat = draft.state.combat
                 if combat is not None and combat.defender == source:
                     draft.rule("M-8.1", cause, ev.CombatAvoided(attacker=combat.attacker, square=combat.before),

@@ -12,14 +12,14 @@ from .vocabulary import HAND_LIMIT, TURN_PHASES, other
 
 def begin_turn(draft: MDraft, turn: int, seat: int, cause: int) -> None:
     """M-3: the standby phase begins; M-3.1 untaps everything of the active master; the
-    draw-or-charge (M-3.2) is then awaited."""
+    draw-or-charge (M-3.2) is then awaited. M-Q12: turn 1 has no restriction of its own."""
     seq = draft.rule("M-3", cause, ev.TurnBegan(turn=turn, seat=seat), seat=seat)
     draft.rule("M-3.1", seq, ev.Untapped(seat=seat), seat=seat)
 
 
 def draw_or_charge(draft: MDraft, seat: int, charge: bool) -> None:
     """M-3.2: draw one, or put the deck's top card face-down in the mana area (M-Q11: with an
-    empty deck only "draw" is possible, and it loses)."""
+    empty deck only "draw" is possible, and it loses). A charge is one source of mana (M-C8)."""
     state = draft.state
     if state.pending != "draw" or seat != state.active:
         raise Illegal("M-3.2", "draw-or-charge is chosen once, at the start of your standby phase")
@@ -37,7 +37,8 @@ def draw_or_charge(draft: MDraft, seat: int, charge: bool) -> None:
 def pass_priority(draft: MDraft, seat: int) -> None:
     """M-2.1: the holder passes, priority goes to the other master; M-2.2: two passes in
     succession resolve the top of the stack, or (empty stack) end the phase — or, in a combat,
-    start the damage calculation (M-8.2)."""
+    start the damage calculation (M-8.2). So each phase repeats its actions until both masters
+    choose to do nothing (M-5.5)."""
     state = draft.state
     if state.priority is None or state.pending:
         raise Illegal("M-2.1", "no priority is open now")

@@ -54,7 +54,8 @@ def may_summon(state: State, seat: int) -> Why:
 
 def may_ambush(state: State, seat: int) -> Why:
     """M-4.4, M-5.1 and M-Q7: an 【伏兵】 piece in main 1, main 2 or at the start of the action
-    phase (until the first piece moves), whatever the stack holds; not during a combat."""
+    phase (until the first piece moves), whatever the stack holds; not during a combat.
+    The sample set's 【伏兵】 piece is 伏兵の弓手 (M-C7)."""
     why = holds_priority(state, seat)
     if why:
         return why
