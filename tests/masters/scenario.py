@@ -58,6 +58,7 @@ class Pos:
         self.state: State = m.state          # turn 1, seat 1's standby, draw-or-charge awaited
         self.match: Match | None = None
         self.events: list[Envelope[Any]] = []
+        self._given: list[int] = []
 
     # -- building ----------------------------------------------------------------------------------
     def phase(self, phase: str, active: int = 1, holder: int | None = None) -> "Pos":
@@ -67,9 +68,11 @@ class Pos:
 
     def _take(self, seat: int, name: str) -> int:
         side = self.state.side(seat)
+        taken = {p.card for p in self.state.pieces} | set(self._given)
         for zone in ("deck", "hand"):
             for cid in getattr(side, zone):
-                if self.state.name(cid) == name:
+                if self.state.name(cid) == name and cid not in taken:
+                    self._given.append(cid)
                     self._side(seat, **{zone: tuple(x for x in getattr(side, zone) if x != cid)})
                     return cid
         raise AssertionError(f"no {name} left in seat {seat}'s deck or hand")
