@@ -1,7 +1,7 @@
 """The masters game (seed 002) as a ruleset, registered under "masters"."""
 from __future__ import annotations
 
-from domain.core.ruleset import Ruleset, register
+from domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, legal, reference, replay, setup, view
 from .commands import Command
@@ -30,7 +30,3 @@ def build() -> Ruleset[State, Command, Event]:
         waiting_clause=waiting_clause,
     )
 
-
-# The core's entry-point loader returns ``build`` itself rather than its result (see the report):
-# registering here makes ``find_ruleset("masters")`` work once this module is imported.
-register(NAME, build)
