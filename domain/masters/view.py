@@ -145,7 +145,7 @@ def layout(v: View) -> Layout:
         owner = 1 if sq in territory(1) else 2 if sq in territory(2) else None
         if sq in cells or owner is not None:
             grid_cells.append(Cell(row=row_of(sq), col=col_of(sq), cards=tuple(cells.get(sq, ())),
-                                   label=f"territory {owner}" if owner else "", owner=owner))
+                                   label=f"T{owner}" if owner else "", owner=owner))
     grid = Grid(id="board", label="board", rows=BOARD_ROWS, cols=BOARD_COLS, cells=tuple(grid_cells),
                 row_labels=tuple(str(r) for r in range(1, BOARD_ROWS + 1)),
                 col_labels=tuple("abcdefghij"[c] for c in range(BOARD_COLS)))
