@@ -75,31 +75,33 @@ def distance(a: int, b: int) -> int:
     return abs(row_of(a) - row_of(b)) + abs(col_of(a) - col_of(b))
 
 
-def paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> dict[int, tuple[int, ...]]:
-    """M-Q2: every square a piece of ``seat`` at ``start`` with MOV ``mov`` can end on, with one
-    shortest path to it (the squares entered, in order).
+def paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> list[tuple[int, ...]]:
+    """M-Q2: the moves a piece of ``seat`` at ``start`` with MOV ``mov`` can make, as paths (the
+    squares entered, in order): one shortest path to each empty square it can reach, and one
+    attack per (enemy square, square it attacks from) — where it stops if the attack fails, and
+    what 【突撃】 reads, so each is a different decision.
 
     ``occupied`` maps square -> the seat whose piece or master stands there. A path never passes
     through an occupied square; it may end on an empty square or on an enemy's (a combat), never
     on a friend's."""
-    found: dict[int, tuple[int, ...]] = {}
-    frontier = [(start, ())]
-    seen = {start}
+    reach: dict[int, tuple[int, ...]] = {start: ()}
+    frontier = [start]
     for _ in range(mov):
         nxt = []
-        for sq, path in frontier:
+        for sq in frontier:
             for n in steps(sq):
-                if n in seen:
-                    continue
-                seen.add(n)
-                owner = occupied.get(n)
-                if owner is None:
-                    found[n] = path + (n,)
-                    nxt.append((n, path + (n,)))
-                elif owner != seat:
-                    found[n] = path + (n,)       # an attack: the path ends here
+                if n not in reach and n not in occupied:
+                    reach[n] = reach[sq] + (n,)
+                    nxt.append(n)
         frontier = nxt
-    return found
+    out = [path for path in reach.values() if path]
+    for sq, path in reach.items():
+        if len(path) < mov:
+            for n in steps(sq):
+                owner = occupied.get(n)
+                if owner is not None and owner != seat:
+                    out.append(path + (n,))
+    return out
 
 
 def path_ok(start: int, path: tuple[int, ...], mov: int, occupied: dict[int, int], seat: int) -> str:

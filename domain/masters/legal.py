@@ -32,12 +32,8 @@ def legal(state: State, seat: int) -> list[c.Command]:
     ambush = not normal and may_ambush(state, seat) is None
     can_cast = may_cast(state, seat) is None
     can_charge = may_charge_piece(state, seat) is None
-    seen: set[str] = set()
     for card in side.hand:
         d = state.card(card)
-        if d.name in seen:           # copies of a card give the same choices: list the first one
-            continue
-        seen.add(d.name)
         if d.kind == "piece":
             if can_charge:
                 out.append(c.ChargePiece(card=card))
@@ -56,7 +52,7 @@ def legal(state: State, seat: int) -> list[c.Command]:
             continue
         d = state.card(p.card)
         if moving and not can_move(state, p):
-            for path in paths(p.square, d.mov, occ, seat).values():
+            for path in paths(p.square, d.mov, occ, seat):
                 out.append(c.Move(piece=p.card, path=path))
         skill = d.skill
         if activating and skill is not None and skill.when == "activated" and skill.mana <= mana \

@@ -17,11 +17,16 @@ def test_M_Q1_a_5_by_6_board_with_two_territory_rows_each():
 
 def test_M_Q2_orthogonal_paths_never_pass_through_occupied_squares():
     occupied = {sq("b3"): 2, sq("a4"): 1}
-    reach = board.paths(sq("a3"), 2, occupied, 1)
-    assert sq("b3") in reach and reach[sq("b3")] == (sq("b3"),)       # an attack ends the path
+    moves = board.paths(sq("a3"), 2, occupied, 1)
+    reach = {path[-1] for path in moves}
+    assert [path for path in moves if path[-1] == sq("b3")] == [(sq("b3"),)]   # an attack ends the path
     assert sq("c3") not in reach                                       # through the enemy: no
     assert sq("a4") not in reach and sq("a5") not in reach             # through a friend: no
     assert sq("b2") in reach and sq("b4") not in reach                 # diagonal costs 2 steps
+    # with MOV 3, one attack per square it attacks from: straight from a3, or from b2
+    three = board.paths(sq("a3"), 3, occupied, 1)
+    befores = {path[-2] if len(path) > 1 else sq("a3") for path in three if path[-1] == sq("b3")}
+    assert befores == {sq("a3"), sq("b2")}
     p = Pos().phase("action")
     scout = p.piece(1, "斥候", "a3")
     p.piece(2, "槍兵", "b3")
