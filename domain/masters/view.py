@@ -130,7 +130,10 @@ def _face(ref: CardRef, **kw) -> Face:  # type: ignore[no-untyped-def]
 
 
 def layout(v: View) -> Layout:
-    """The board as a grid (pieces, masters, territories), each master's panel, and the stack."""
+    """The board as a grid (pieces, masters, territories), each master's panel, and the stack.
+
+    The grid is drawn with seat 2's back row (row 6) on top and seat 1's (row 1) at the bottom,
+    as the panels are drawn; row labels keep the board's own numbers, columns are a–e."""
     cells: dict[int, list[Face]] = {}
     for p in v.pieces:
         marks = tuple(m for m, on in (("tapped", p.tapped), ("summoned", p.fresh)) if on)
@@ -144,10 +147,10 @@ def layout(v: View) -> Layout:
     for sq in SQUARES:
         owner = 1 if sq in territory(1) else 2 if sq in territory(2) else None
         if sq in cells or owner is not None:
-            grid_cells.append(Cell(row=row_of(sq), col=col_of(sq), cards=tuple(cells.get(sq, ())),
+            grid_cells.append(Cell(row=BOARD_ROWS + 1 - row_of(sq), col=col_of(sq), cards=tuple(cells.get(sq, ())),
                                    label=f"T{owner}" if owner else "", owner=owner))
     grid = Grid(id="board", label="board", rows=BOARD_ROWS, cols=BOARD_COLS, cells=tuple(grid_cells),
-                row_labels=tuple(str(r) for r in range(1, BOARD_ROWS + 1)),
+                row_labels=tuple(str(r) for r in range(BOARD_ROWS, 0, -1)),
                 col_labels=tuple("abcdefghij"[c] for c in range(BOARD_COLS)))
     board: list = [grid, Zone(id="stack", label="stack", cards=tuple(
         _face(i.card, stats=i.kind, owner=i.seat, marks=((f"target {i.target.name}",) if i.target else ()))
