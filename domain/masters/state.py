@@ -8,11 +8,12 @@ import msgspec
 from domain.core.roles import HIDDEN, CardId
 from domain.core.ruleset import Outcome
 
-from .cards import CardDef, card
+from .cards import UNKNOWN, CardDef, catalog
 from .priority import Priority
 from .vocabulary import Phase
 
 _opts = dict(frozen=True, kw_only=True, omit_defaults=True)
+_DEFS = catalog()      # name -> card definition (read once: the card set is package data)
 
 
 class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -94,7 +95,7 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
         return names[index] if 1 <= seat <= 2 and index < len(names) else ""
 
     def card(self, cid: int) -> CardDef:
-        return card(self.name(cid))
+        return _DEFS.get(self.name(cid), UNKNOWN)
 
     def owner(self, cid: int) -> int:
         return cid // 100
