@@ -182,7 +182,7 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=e.square), combat=None)
+    return replace(_piece(s, e.attacker, square=e.square), combat=None, priority=prio.opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:

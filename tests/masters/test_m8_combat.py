@@ -35,6 +35,7 @@ def test_M_8_1_combat_avoidance_while_the_defender_has_priority():
     assert p.state.combat is None and not of(envs, ev.CombatDamage)
     assert p.state.piece(a).square == sq("c3") and p.state.piece(a).tapped
     assert p.state.piece(ninja).damage == 0
+    assert p.state.priority.holder == 1                        # the combat is over: the active master again
 
 
 def test_M_8_2_final_damage_is_atk_after_reductions_and_destroys_at_hp_0():
