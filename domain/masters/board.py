@@ -29,9 +29,21 @@ def on_board(sq: int) -> bool:
 SQUARES: tuple[int, ...] = tuple(square(r, c) for r in range(1, BOARD_ROWS + 1) for c in range(1, BOARD_COLS + 1))
 
 
+_COLS = "abcdefghij"
+
+
 def name(sq: int) -> str:
-    """A square as people say it: column letter and row number (``c1`` is row 1, column 3)."""
-    return f"{'abcdefghij'[col_of(sq) - 1]}{row_of(sq)}"
+    """A square as people say it, and as events and commands name it: column letter and row
+    number (``c1`` is row 1, column 3)."""
+    return f"{_COLS[col_of(sq) - 1]}{row_of(sq)}" if sq else ""
+
+
+def parse(text: str) -> int:
+    """``"c4"`` -> the square int; 0 for anything that is not a square of the board."""
+    if len(text) < 2 or text[0] not in _COLS or not text[1:].isdigit():
+        return 0
+    sq = square(int(text[1:]), _COLS.index(text[0]) + 1)
+    return sq if on_board(sq) else 0
 
 
 @cache

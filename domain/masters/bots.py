@@ -12,7 +12,7 @@ from domain.core.errors import KifuError
 from domain.core.rng import Rng
 
 from . import commands as c
-from .board import distance
+from .board import distance, parse
 from .decide import awaiting, decide
 from .effects import hp_left
 from .evolve import evolve
@@ -98,7 +98,7 @@ class GreedyBot:
         for cmd in legal:
             if isinstance(cmd, c.Summon):      # one square per card: the nearest to the enemy master
                 held = best_summon.get(cmd.card)
-                if held is None or distance(cmd.square, enemy_master) < distance(held.square, enemy_master):
+                if held is None or distance(parse(cmd.square), enemy_master) < distance(parse(held.square), enemy_master):
                     best_summon[cmd.card] = cmd
             else:
                 candidates.append(cmd)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .board import distance, path_ok
+from .board import distance, name, parse, path_ok
 from .effects import (MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction)
 from .permissions import may_move_piece
 from .state import Piece, State
@@ -32,8 +32,11 @@ def can_counter(state: State, defender: Piece, attacker_square: int) -> bool:
     return mov >= 1 and distance(defender.square, attacker_square) <= mov
 
 
-def move(draft: MDraft, seat: int, cid: int, path: tuple[int, ...]) -> None:
+def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     state = draft.state
+    path = tuple(parse(x) for x in names)
+    if not all(path):
+        raise Illegal("M-Q1", f"{list(names)} names a square that is not on the board")
     why = may_move_piece(state, seat)
     if why:
         raise Illegal(*why)
@@ -49,13 +52,14 @@ def move(draft: MDraft, seat: int, cid: int, path: tuple[int, ...]) -> None:
     last = path[-1]
     occupant = state.occupied().get(last)
     if occupant is None:
-        draft.decision(seat, ev.PieceMoved(seat=seat, card=cid, path=tuple(path)), clause="M-5.2")
+        draft.decision(seat, ev.PieceMoved(seat=seat, card=cid, path=tuple(names)), clause="M-5.2")
         return
-    seq = draft.decision(seat, ev.AttackMoved(seat=seat, card=cid, path=tuple(path)), clause="M-5.3")
+    seq = draft.decision(seat, ev.AttackMoved(seat=seat, card=cid, path=tuple(names)), clause="M-5.3")
     target = state.at(last)
     before = path[-2] if len(path) > 1 else piece.square
     draft.rule("M-8.1", seq, ev.CombatBegan(seat=seat, attacker=cid, defender=target.card if target else 0,
-                                            origin=piece.square, before=before, square=last), seat=seat)
+                                            origin=name(piece.square), before=name(before),
+                                            square=name(last)), seat=seat)
 
 
 def resolve(draft: MDraft, cause: int) -> None:
@@ -73,15 +77,15 @@ def resolve(draft: MDraft, cause: int) -> None:
         seq = draft.rule("M-Q4", cause, ev.CombatDamage(attacker=attacker.card, defender=0, dealt=dealt),
                          seat=combat.seat)
         damage_master(draft, other(combat.seat), dealt, "M-Q4", seq)
-        draft.rule("M-Q4", seq, ev.AttackStopped(card=attacker.card, square=combat.before), seat=combat.seat)
+        draft.rule("M-Q4", seq, ev.AttackStopped(card=attacker.card, square=name(combat.before)), seat=combat.seat)
         return
     defender = state.piece(combat.defender) if combat.defender else None
     if defender is None or defender.square != combat.square:
         # M-8.6: the defender was destroyed (or moved) before the damage: the move completes
         if combat.square in state.occupied():
-            draft.rule("M-8.6", cause, ev.AttackStopped(card=attacker.card, square=combat.before), seat=combat.seat)
+            draft.rule("M-8.6", cause, ev.AttackStopped(card=attacker.card, square=name(combat.before)), seat=combat.seat)
         else:
-            draft.rule("M-8.6", cause, ev.MoveCompleted(card=attacker.card, square=combat.square), seat=combat.seat)
+            draft.rule("M-8.6", cause, ev.MoveCompleted(card=attacker.card, square=name(combat.square)), seat=combat.seat)
         return
     dealt = final_damage(attack_value(state, attacker, combat), reduction(state, defender))
     countered = can_counter(state, defender, combat.before)
@@ -95,7 +99,7 @@ def resolve(draft: MDraft, cause: int) -> None:
         draft.rule("M-8.5", seq, ev.CombatEnded(attacker=attacker.card), seat=combat.seat)
     elif defender.card in gone:
         # M-8.3 with M-Q10: the attacker completes its move into the vacated square and stops there
-        draft.rule("M-8.3", seq, ev.MoveCompleted(card=attacker.card, square=combat.square), seat=combat.seat)
+        draft.rule("M-8.3", seq, ev.MoveCompleted(card=attacker.card, square=name(combat.square)), seat=combat.seat)
     else:
         # M-8.4: the move is cancelled; the attacker stops on the last square before the combat
-        draft.rule("M-8.4", seq, ev.AttackStopped(card=attacker.card, square=combat.before), seat=combat.seat)
+        draft.rule("M-8.4", seq, ev.AttackStopped(card=attacker.card, square=name(combat.before)), seat=combat.seat)

@@ -1,11 +1,13 @@
-"""The decisions a master takes (untrusted input: decoded strictly, validated by ``decide``)."""
+"""The decisions a master takes (untrusted input: decoded strictly, validated by ``decide``).
+
+Squares are named as people say them: ``"c4"`` is column c, row 4 (board.name / board.parse)."""
 from __future__ import annotations
 
 from typing import Union
 
 import msgspec
 
-from domain.core.roles import CardId, Place
+from domain.core.roles import CardId, PlaceName
 
 _opts = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
 
@@ -39,29 +41,29 @@ class ChargePiece(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 
 class MoveMaster(msgspec.Struct, **_opts):  # type: ignore[misc]
-    to: Place
+    to: PlaceName
 
 
 class Summon(msgspec.Struct, **_opts):  # type: ignore[misc]
     card: CardId
-    square: Place
+    square: PlaceName
 
 
 class Cast(msgspec.Struct, **_opts):  # type: ignore[misc]
     card: CardId
-    target: Place = 0
+    target: PlaceName = ""
 
 
 class Activate(msgspec.Struct, **_opts):  # type: ignore[misc]
     card: CardId
-    target: Place = 0
+    target: PlaceName = ""
 
 
 class Move(msgspec.Struct, **_opts):  # type: ignore[misc]
     """M-5.2: move a piece along ``path`` (the squares entered, in order)."""
 
     piece: CardId
-    path: tuple[Place, ...]
+    path: tuple[PlaceName, ...]
 
 
 class Pass(msgspec.Struct, **_opts):  # type: ignore[misc]

@@ -9,7 +9,7 @@ from domain.core.errors import Illegal
 from . import combat, flow, setup
 from . import commands as c
 from . import events as ev
-from .board import around, name
+from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
 from .permissions import (may_activate, may_ambush, may_cast, may_charge_piece, may_move_master, may_summon,
                           summon_squares)
@@ -109,9 +109,17 @@ def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     draft.decision(seat, ev.ManaCharged(seat=seat, card=card, face_up=True), clause=clause)
 
 
-def move_master(draft: MDraft, seat: int, to: int) -> None:
+def _square(text: str) -> int:
+    sq = parse(text)
+    if not sq:
+        raise Illegal("M-Q1", f"{text!r} is not a square of the board (a1 .. e6)")
+    return sq
+
+
+def move_master(draft: MDraft, seat: int, square: str) -> None:
     """M-4.1 with M-Q4: one square in any of 8 directions into an empty square."""
     state = draft.state
+    to = _square(square)
     why = may_move_master(state, seat)
     if why:
         raise Illegal(*why)
@@ -120,12 +128,13 @@ def move_master(draft: MDraft, seat: int, to: int) -> None:
         raise Illegal("M-Q4", f"the master moves one square (8 directions); {name(to)} is not next to {name(at)}")
     if to in state.occupied():
         raise Illegal("M-Q4", f"{name(to)} is occupied")
-    draft.decision(seat, ev.MasterMoved(seat=seat, source=at, to=to),
+    draft.decision(seat, ev.MasterMoved(seat=seat, source=name(at), to=name(to)),
                    clause="M-4.1" if state.phase == "main1" else "M-6.1")
 
 
-def summon(draft: MDraft, seat: int, card: int, square: int) -> None:
+def summon(draft: MDraft, seat: int, card: int, where: str) -> None:
     state = draft.state
+    square = _square(where)
     _in_hand(state, seat, card, "M-4.2")
     d = state.card(card)
     if d.kind != "piece":
@@ -145,18 +154,18 @@ def summon(draft: MDraft, seat: int, card: int, square: int) -> None:
             "an empty square of your territory or around your master"
         raise Illegal("M-Q7" if use_ambush else "M-Q5", f"{name(square)} is not {where}")
     clause = "M-Q7" if use_ambush else ("M-4.2" if state.phase == "main1" else "M-6.1")
-    draft.decision(seat, ev.PieceSummoned(seat=seat, card=card, square=square, paid=d.cost, ambush=use_ambush),
+    draft.decision(seat, ev.PieceSummoned(seat=seat, card=card, square=name(square), paid=d.cost, ambush=use_ambush),
                    clause=clause)
 
 
-def _target_card(state: State, target: int) -> int:
-    if target == 0:
+def _target_card(state: State, target: str) -> int:
+    if not target:
         return 0
-    p = state.at(target)
+    p = state.at(_square(target))
     return p.card if p is not None else -1
 
 
-def cast(draft: MDraft, seat: int, card: int, target: int) -> None:
+def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
     why = may_cast(state, seat)
     if why:
@@ -173,7 +182,7 @@ def cast(draft: MDraft, seat: int, card: int, target: int) -> None:
     draft.decision(seat, ev.SpellCast(seat=seat, card=card, target=tcard, at=target, paid=d.cost), clause="M-4.3")
 
 
-def activate(draft: MDraft, seat: int, card: int, target: int) -> None:
+def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
     why = may_activate(state, seat)
     if why:

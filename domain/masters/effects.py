@@ -8,7 +8,7 @@ from __future__ import annotations
 from domain.core.draft import Draft
 
 from . import events as ev
-from .board import distance
+from .board import distance, name
 from .cards import CardDef, Skill
 from .state import Combat, Piece, State, StackItem
 from .vocabulary import DOOM_TO_WIN, other
@@ -64,7 +64,7 @@ def destroy_if_dead(draft: MDraft, cids: tuple[int, ...], clauses: tuple[str, ..
     for cid, clause in zip(cids, clauses):
         p = draft.state.piece(cid)
         if p is not None and hp_left(draft.state, p) <= 0:
-            gone.append((p, draft.rule(clause, cause, ev.PieceDestroyed(seat=p.seat, card=cid, square=p.square),
+            gone.append((p, draft.rule(clause, cause, ev.PieceDestroyed(seat=p.seat, card=cid, square=name(p.square)),
                                        seat=p.seat)))
     for p, seq in gone:
         skill = draft.state.card(p.card).skill
@@ -141,7 +141,7 @@ def run_ops(draft: MDraft, seat: int, source: int, skill: Skill, target: int, cl
             case "avoid":                   # M-C5: combat avoidance by the attacked piece
                 combat = draft.state.combat
                 if combat is not None and combat.defender == source:
-                    draft.rule("M-8.1", cause, ev.CombatAvoided(attacker=combat.attacker, square=combat.before),
+                    draft.rule("M-8.1", cause, ev.CombatAvoided(attacker=combat.attacker, square=name(combat.before)),
                                seat=combat.seat)
             case "doom":
                 count = draft.state.side(seat).doom + op.value

@@ -1,6 +1,6 @@
 """Events of a masters match: decisions (a player's) and rule events (what the rules did).
 
-Field roles: cards are ``CardId`` (redaction hides them), seats ``SeatNo``, squares ``Place``,
+Field roles: cards are ``CardId`` (redaction hides them), seats ``SeatNo``, squares ``PlaceName`` (``"c4"``),
 numbers a ruling produced ``Amount``.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import Amount, CardId, Place, SeatNo
+from domain.core.roles import Amount, CardId, PlaceName, SeatNo
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
 
@@ -21,7 +21,7 @@ class CoinTossed(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 class MasterPlaced(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: SeatNo
-    square: Place
+    square: PlaceName
 
 
 class DeckShuffled(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -117,14 +117,16 @@ class HandDiscarded(msgspec.Struct, **_opts):  # type: ignore[misc]
 # -- main and action phases (M-4, M-5, M-6) ----------------------------------------------------
 class MasterMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: SeatNo
-    source: Place
-    to: Place
+    source: PlaceName
+    to: PlaceName
 
 
 class PieceSummoned(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """Squares are named as people say them (``"c4"``: column c, row 4)."""
+
     seat: SeatNo
     card: CardId
-    square: Place
+    square: PlaceName
     paid: Amount = 0
     ambush: bool = False
 
@@ -133,7 +135,7 @@ class SpellCast(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: SeatNo
     card: CardId
     target: CardId = 0
-    at: Place = 0                      # the target's square when chosen
+    at: PlaceName = ""                      # the target's square when chosen
     paid: Amount = 0
 
 
@@ -141,7 +143,7 @@ class SkillActivated(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: SeatNo
     card: CardId
     target: CardId = 0
-    at: Place = 0
+    at: PlaceName = ""
     paid: Amount = 0
     tapped: bool = False
 
@@ -151,7 +153,7 @@ class PieceMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
 
     seat: SeatNo
     card: CardId
-    path: tuple[Place, ...]
+    path: tuple[PlaceName, ...]
 
 
 class AttackMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -160,21 +162,21 @@ class AttackMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
 
     seat: SeatNo
     card: CardId
-    path: tuple[Place, ...]
+    path: tuple[PlaceName, ...]
 
 
 class CombatBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: SeatNo
     attacker: CardId
     defender: CardId                   # 0: the square holds the enemy master (M-Q4)
-    origin: Place
-    before: Place
-    square: Place
+    origin: PlaceName
+    before: PlaceName
+    square: PlaceName
 
 
 class CombatAvoided(msgspec.Struct, **_opts):  # type: ignore[misc]
     attacker: CardId
-    square: Place                      # where the attacker stops (the square before the combat)
+    square: PlaceName                      # where the attacker stops (the square before the combat)
 
 
 class CombatDamage(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -210,17 +212,17 @@ class Shielded(msgspec.Struct, **_opts):  # type: ignore[misc]
 class PieceDestroyed(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: SeatNo
     card: CardId
-    square: Place
+    square: PlaceName
 
 
 class MoveCompleted(msgspec.Struct, **_opts):  # type: ignore[misc]
     card: CardId
-    square: Place
+    square: PlaceName
 
 
 class AttackStopped(msgspec.Struct, **_opts):  # type: ignore[misc]
     card: CardId
-    square: Place
+    square: PlaceName
 
 
 class CombatEnded(msgspec.Struct, **_opts):  # type: ignore[misc]

@@ -10,6 +10,7 @@ from domain.core.ruleset import Outcome
 from . import events as ev
 from . import priority as prio
 from .state import Combat, Mana, Piece, Side, StackItem, State
+from .board import parse
 from .vocabulary import other
 
 
@@ -43,7 +44,7 @@ def coin(s: State, e: ev.CoinTossed) -> State:
 
 
 def master_placed(s: State, e: ev.MasterPlaced) -> State:
-    return _side(s, e.seat, master=e.square)
+    return _side(s, e.seat, master=parse(e.square))
 
 
 def shuffled(s: State, e: ev.DeckShuffled) -> State:
@@ -137,13 +138,13 @@ def discarded(s: State, e: ev.HandDiscarded) -> State:
 
 
 def master_moved(s: State, e: ev.MasterMoved) -> State:
-    return _acted(_side(s, e.seat, master=e.to, master_moved=True), e.seat)
+    return _acted(_side(s, e.seat, master=parse(e.to), master_moved=True), e.seat)
 
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
     side = s.side(e.seat)
     s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
-    s = replace(s, pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=e.square, fresh=True),))
+    s = replace(s, pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),))
     return _acted(s, e.seat)
 
 
@@ -164,25 +165,25 @@ def activated(s: State, e: ev.SkillActivated) -> State:
 
 
 def moved(s: State, e: ev.PieceMoved) -> State:
-    s = _piece(s, e.card, square=e.path[-1], tapped=True)
+    s = _piece(s, e.card, square=parse(e.path[-1]), tapped=True)
     return _acted(replace(s, moved_in_action=True), e.seat)
 
 
 def attack_moved(s: State, e: ev.AttackMoved) -> State:
     p = s.piece(e.card)
-    before = e.path[-2] if len(e.path) > 1 else (p.square if p is not None else 0)
+    before = parse(e.path[-2]) if len(e.path) > 1 else (p.square if p is not None else 0)
     s = _piece(s, e.card, square=before, tapped=True)
     return replace(s, moved_in_action=True)
 
 
 def combat_began(s: State, e: ev.CombatBegan) -> State:
-    combat = Combat(seat=e.seat, attacker=e.attacker, defender=e.defender, origin=e.origin, before=e.before,
-                    square=e.square)
+    combat = Combat(seat=e.seat, attacker=e.attacker, defender=e.defender, origin=parse(e.origin),
+                    before=parse(e.before), square=parse(e.square))
     return replace(s, combat=combat, priority=prio.opened(other(e.seat)))
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=e.square), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
@@ -222,11 +223,11 @@ def destroyed(s: State, e: ev.PieceDestroyed) -> State:
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
-    return replace(_piece(s, e.card, square=e.square), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
-    return replace(_piece(s, e.card, square=e.square), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:

@@ -3,7 +3,7 @@ checks (permissions.py), so the two cannot drift apart."""
 from __future__ import annotations
 
 from . import commands as c
-from .board import around, paths
+from .board import around, name, paths
 from .combat import can_move
 from .decide import awaiting
 from .effects import target_ok
@@ -38,12 +38,12 @@ def legal(state: State, seat: int) -> list[c.Command]:
             if can_charge:
                 out.append(c.ChargePiece(card=card))
             if d.cost <= mana and (normal or (ambush and d.keyword("ambush") is not None)):
-                out.extend(c.Summon(card=card, square=sq) for sq in summon_squares(state, seat, not normal))
+                out.extend(c.Summon(card=card, square=name(sq)) for sq in summon_squares(state, seat, not normal))
         elif can_cast and d.cost <= mana and d.skill is not None:
             out.extend(c.Cast(card=card, target=t) for t in _targets(state, seat, card, d.skill))
     if may_move_master(state, seat) is None:
         occ = state.occupied()
-        out.extend(c.MoveMaster(to=sq) for sq in around(side.master) if sq not in occ)
+        out.extend(c.MoveMaster(to=name(sq)) for sq in around(side.master) if sq not in occ)
     moving = may_move_piece(state, seat) is None
     activating = may_activate(state, seat) is None
     occ = state.occupied() if moving else {}
@@ -53,7 +53,7 @@ def legal(state: State, seat: int) -> list[c.Command]:
         d = state.card(p.card)
         if moving and not can_move(state, p):
             for path in paths(p.square, d.mov, occ, seat):
-                out.append(c.Move(piece=p.card, path=path))
+                out.append(c.Move(piece=p.card, path=tuple(name(x) for x in path)))
         skill = d.skill
         if activating and skill is not None and skill.when == "activated" and skill.mana <= mana \
                 and not (skill.tap and p.tapped):
@@ -63,8 +63,8 @@ def legal(state: State, seat: int) -> list[c.Command]:
     return out
 
 
-def _targets(state: State, seat: int, source: int, skill) -> list[int]:  # type: ignore[no-untyped-def]
-    """The squares a skill may target (0 for none)."""
+def _targets(state: State, seat: int, source: int, skill) -> list[str]:  # type: ignore[no-untyped-def]
+    """The squares a skill may target ("" for none)."""
     if skill.target in ("none", "self"):
-        return [0] if not target_ok(state, seat, source, skill, 0) else []
-    return [p.square for p in state.pieces if not target_ok(state, seat, source, skill, p.card)]
+        return [""] if not target_ok(state, seat, source, skill, 0) else []
+    return [name(p.square) for p in state.pieces if not target_ok(state, seat, source, skill, p.card)]

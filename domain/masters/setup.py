@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .board import master_start
+from .board import master_start, name
 from .decks import as_deck
 from .effects import MDraft
 from .flow import begin_turn
@@ -31,7 +31,7 @@ def begin(header: object, state: State, draft: MDraft) -> None:
     first = 1 + draft.rng.below(2)
     draft.setup("M-1.3", ev.CoinTossed(first=first))
     for seat in (1, 2):
-        draft.setup("M-1.4", ev.MasterPlaced(seat=seat, square=master_start(seat)), seat=seat)
+        draft.setup("M-1.4", ev.MasterPlaced(seat=seat, square=name(master_start(seat))), seat=seat)
     for seat in (1, 2):
         order = draft.rng.shuffled(draft.state.side(seat).deck)
         draft.setup("M-1.5", ev.DeckShuffled(seat=seat, by=other(seat), order=order), seat=seat)

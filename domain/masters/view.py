@@ -16,7 +16,7 @@ from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPane
 from domain.core.roles import HIDDEN
 
 from . import events as ev
-from .board import SQUARES, col_of, name as square_name, row_of, territory
+from .board import SQUARES, col_of, name as square_name, parse, row_of, territory
 from .decide import awaiting
 from .effects import hp_left
 from .state import Mana, State
@@ -31,7 +31,7 @@ class CardRef(msgspec.Struct, frozen=True):
 class PieceView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     card: CardRef
     seat: int
-    square: int
+    square: str                                  # "c4": column c, row 4
     atk: int
     hp: int
     max_hp: int
@@ -43,7 +43,7 @@ class PieceView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 class SideView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     life: int
-    master: int
+    master: str
     deck_count: int
     hand_count: int
     hand: tuple[CardRef, ...] | None = None      # None: the opponent's
@@ -67,9 +67,9 @@ class StackView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 class CombatView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     attacker: CardRef
     defender: CardRef | None                     # None: the master
-    origin: int
-    before: int
-    square: int
+    origin: str
+    before: str
+    square: str
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -100,7 +100,7 @@ def view(state: State, seat: int | None) -> View:
     for s in (1, 2):
         side = state.side(s)
         sides.append(SideView(
-            seat=s, life=side.life, master=side.master, deck_count=len(side.deck), hand_count=len(side.hand),
+            seat=s, life=side.life, master=square_name(side.master), deck_count=len(side.deck), hand_count=len(side.hand),
             hand=tuple(_ref(state, c) for c in side.hand) if seat is None or seat == s else None,
             deck=tuple(_ref(state, c) for c in side.deck) if seat is None else None,
             mana=tuple(_mana_ref(state, m, seat) for m in side.mana), mana_untapped=state.untapped_mana(s),
@@ -109,7 +109,7 @@ def view(state: State, seat: int | None) -> View:
     pieces = []
     for p in state.pieces:
         d = state.card(p.card)
-        pieces.append(PieceView(card=_ref(state, p.card), seat=p.seat, square=p.square, atk=d.atk + p.atk_bonus,
+        pieces.append(PieceView(card=_ref(state, p.card), seat=p.seat, square=square_name(p.square), atk=d.atk + p.atk_bonus,
                                 hp=hp_left(state, p), max_hp=d.hp, mov=d.mov, tapped=p.tapped, fresh=p.fresh))
     stack = tuple(StackView(seat=i.seat, card=_ref(state, i.card), kind=i.kind,
                             target=_ref(state, i.target) if i.target else None) for i in state.stack)
@@ -118,7 +118,8 @@ def view(state: State, seat: int | None) -> View:
         cb = state.combat
         combat = CombatView(attacker=_ref(state, cb.attacker),
                             defender=_ref(state, cb.defender) if cb.defender else None,
-                            origin=cb.origin, before=cb.before, square=cb.square)
+                            origin=square_name(cb.origin), before=square_name(cb.before),
+                            square=square_name(cb.square))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, pending=state.pending,
                 priority=state.priority.holder if state.priority else None,
                 awaiting=tuple(sorted(awaiting(state))), sides=tuple(sides), pieces=tuple(pieces), stack=stack,
@@ -137,11 +138,11 @@ def layout(v: View) -> Layout:
     cells: dict[int, list[Face]] = {}
     for p in v.pieces:
         marks = tuple(m for m, on in (("tapped", p.tapped), ("summoned", p.fresh)) if on)
-        cells.setdefault(p.square, []).append(_face(p.card, stats=f"ATK{p.atk} HP{p.hp}/{p.max_hp} MOV{p.mov}",
+        cells.setdefault(parse(p.square), []).append(_face(p.card, stats=f"ATK{p.atk} HP{p.hp}/{p.max_hp} MOV{p.mov}",
                                                     marks=marks, owner=p.seat,
                                                     tone="good" if p.seat == v.seat else ""))
     for side in v.sides:
-        cells.setdefault(side.master, []).append(Face(id=0, name=f"master {side.seat}", stats=f"life {side.life}",
+        cells.setdefault(parse(side.master), []).append(Face(id=0, name=f"master {side.seat}", stats=f"life {side.life}",
                                                       owner=side.seat, tone="hot"))
     grid_cells = []
     for sq in SQUARES:
@@ -158,8 +159,7 @@ def layout(v: View) -> Layout:
     if v.combat is not None:
         cb = v.combat
         who = cb.defender.name if cb.defender else "the master"
-        board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {square_name(cb.before)} attacks "
-                                             f"{who} on {square_name(cb.square)}", tone="hot"))
+        board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {cb.before} attacks {who} on {cb.square}", tone="hot"))
     panels = []
     for side in v.sides:
         parts: list = [Counter(id="life", label="life", value=side.life),

@@ -112,15 +112,11 @@ def start(s: Scenario, seed: int) -> tuple[Match, Labels]:
 
 
 def _cmd(factory: Callable[..., Any], **fields: Any) -> Cmd:
-    """A command whose fields may name a card by its label, and squares by name ("c4")."""
+    """A command whose fields may name a card by its label (squares are named as in play: "c4")."""
     def make(labels: dict[str, int]) -> Any:
         def resolve(key: str, value: Any) -> Any:
             if isinstance(value, str) and value in labels:
                 return labels[value]
-            if isinstance(value, str) and key in ("to", "square", "target"):
-                return sq(value)
-            if isinstance(value, tuple):
-                return tuple(sq(v) for v in value)
             return value
         return factory(**{k: resolve(k, v) for k, v in fields.items()})
     return make
@@ -235,18 +231,18 @@ SCENARIOS: tuple[Scenario, ...] = (
              "the last square of its path", s_stop,
              (move("scout", "a4", "b4"), PASS, PASS, Refused(1, _cmd(c.Move, piece="scout", path=("a5",)), "M-5.2",
                                                             "the stopped attacker counts as moved")),
-             lambda es, k: one(es, ev.AttackStopped, card=k["scout"], square=sq("a4")) and cited(es, "M-8.4")),
+             lambda es, k: one(es, ev.AttackStopped, card=k["scout"], square="a4") and cited(es, "M-8.4")),
     Scenario("M-8.3-a-kill-completes-the-move", "a destroyed defender is removed and the attacker completes its move",
              s_complete, (move("rider", "b3", "b4", "c4"), PASS, PASS),
-             lambda es, k: one(es, ev.MoveCompleted, card=k["rider"], square=sq("c4"))),
+             lambda es, k: one(es, ev.MoveCompleted, card=k["rider"], square="c4")),
     Scenario("M-8.1-combat-avoided-by-the-defender", "the defender has priority first and avoids the combat",
              s_avoid, (move("attacker", "c4"), Step(2, _cmd(c.Activate, card="ninja")), PASS, PASS),
-             lambda es, k: one(es, ev.CombatAvoided, attacker=k["attacker"], square=sq("c3"))
+             lambda es, k: one(es, ev.CombatAvoided, attacker=k["attacker"], square="c3")
              and none(es, ev.CombatDamage)),
     Scenario("M-Q4-a-piece-attacks-the-master", "a piece entering the master's square deals its final ATK to life and "
              "stops before it", s_master, (move("berserker", "c6"), PASS, PASS),
              lambda es, k: one(es, ev.MasterDamaged, seat=2, amount=5, life=5)
-             and one(es, ev.AttackStopped, card=k["berserker"], square=sq("c5"))),
+             and one(es, ev.AttackStopped, card=k["berserker"], square="c5")),
     Scenario("M-2.2-a-stack-of-three-resolves-last-in-first-out", "both passing resolves the top; a spell and two "
              "responses resolve in reverse order", s_stack,
              (Step(1, _cmd(c.Cast, card="ball", target="c4")), Step(1, lambda k: c.Pass()),
@@ -273,7 +269,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              s_summon, (Step(1, _cmd(c.Summon, card="spear", square="c4")),
                         Refused(1, _cmd(c.Summon, card="scout", square="a5"), "M-Q5", "neither territory nor around "
                                 "the master"), Step(1, _cmd(c.Summon, card="scout", square="e1"))),
-             lambda es, k: one(es, ev.PieceSummoned, card=k["spear"], square=sq("c4"))),
+             lambda es, k: one(es, ev.PieceSummoned, card=k["spear"], square="c4")),
     Scenario("M-Q7-ambush-with-a-non-empty-stack", "an ambush piece deploys into its territory while a spell waits",
              s_ambush, (Step(1, _cmd(c.Cast, card="bolt")), Step(1, _cmd(c.Summon, card="archer", square="b2")),
                         PASS, PASS),

@@ -14,9 +14,9 @@ def test_M_C1_mov_0_1_and_2_plus_path_attack_blocker_and_counter():
     wall = p.piece(1, "石壁の番人", "a2")
     scout = p.piece(1, "斥候", "c2")
     p.piece(2, "槍兵", "c3")                                   # a blocker right in front
-    illegal(p, 1, c.Move(piece=wall, path=(sq("a3"),)), "M-5.2")
-    illegal(p, 1, c.Move(piece=scout, path=(sq("c3"), sq("c4"))), "M-Q2")
-    p.do(1, c.Move(piece=scout, path=(sq("c3"),)))
+    illegal(p, 1, c.Move(piece=wall, path=("a3",)), "M-5.2")
+    illegal(p, 1, c.Move(piece=scout, path=("c3", "c4")), "M-Q2")
+    p.do(1, c.Move(piece=scout, path=("c3",)))
     dmg = of(p.passes(), ev.CombatDamage)[0]
     assert dmg.event.countered                                 # MOV 1 counters; MOV 0 never (M-8.5 tests)
 
@@ -25,7 +25,7 @@ def test_M_C2_increase_and_reduction_and_mutual_destruction():
     p = Pos().phase("action")
     berserker = p.piece(1, "狂戦士", "c3")                     # ATK 3 + fury 2
     heavy = p.piece(2, "重装兵", "c4")                         # HP 4, armor 1, ATK 2
-    p.do(1, c.Move(piece=berserker, path=(sq("c4"),)))
+    p.do(1, c.Move(piece=berserker, path=("c4",)))
     envs = p.passes()
     dmg = of(envs, ev.CombatDamage)[0].event
     assert dmg.dealt == 4 and dmg.taken == 2                   # 3 + 2 - 1 = 4 ≥ HP 4; 2 ≥ HP 2
@@ -35,9 +35,9 @@ def test_M_C2_increase_and_reduction_and_mutual_destruction():
 def test_M_C3_a_quick_piece_moves_the_turn_it_is_summoned():
     p = Pos().phase("main1").mana(1, 2)
     wolf = p.hand(1, "疾風の狼")
-    p.do(1, c.Summon(card=wolf, square=sq("c2")))
+    p.do(1, c.Summon(card=wolf, square="c2"))
     p.passes()                                                 # into the action phase
-    envs = p.do(1, c.Move(piece=wolf, path=(sq("c3"), sq("c4"))))
+    envs = p.do(1, c.Move(piece=wolf, path=("c3", "c4")))
     assert envs[0].clause == "M-5.2"
 
 
@@ -47,11 +47,11 @@ def test_M_C4_a_stack_of_three_resolves_last_in_first_out():
     shield = p.piece(2, "盾の術士", "e5")
     fire = p.piece(1, "火の術士", "a1")
     ball = p.hand(1, "火球")
-    p.do(1, c.Cast(card=ball, target=sq("c4")))               # 1: 3 damage
+    p.do(1, c.Cast(card=ball, target="c4"))               # 1: 3 damage
     p.do(1, c.Pass())
-    p.do(2, c.Activate(card=shield, target=sq("c4")))         # 2: shield 2 in response
+    p.do(2, c.Activate(card=shield, target="c4"))         # 2: shield 2 in response
     p.do(2, c.Pass())
-    p.do(1, c.Activate(card=fire, target=sq("e5")))           # 3: 1 damage to the shield mage
+    p.do(1, c.Activate(card=fire, target="e5"))           # 3: 1 damage to the shield mage
     assert [i.card for i in p.state.stack] == [ball, shield, fire]
     order = []
     for _ in range(3):
@@ -71,7 +71,7 @@ def test_M_C6_charge_reads_the_attackers_original_square():
     p = Pos().phase("action")
     rider = p.piece(1, "騎兵", "a2")                           # ATK 2, charge
     wall = p.piece(2, "石壁の番人", "b4")
-    p.do(1, c.Move(piece=rider, path=(sq("a3"), sq("a4"), sq("b4"))))
+    p.do(1, c.Move(piece=rider, path=("a3", "a4", "b4")))
     dmg = of(p.passes(), ev.CombatDamage)[0]
     assert dmg.event.dealt == 4                                # 2 + |a2 -> a4| = 2 + 2
     assert p.state.piece(wall) is None
@@ -104,7 +104,7 @@ def test_M_C9_direct_master_damage_and_the_special_victory():
     q = Pos().phase("action")
     ghost = q.piece(2, "怨霊", "c4")
     a = q.piece(1, "剣士", "c3")
-    q.do(1, c.Move(piece=a, path=(sq("c4"),)))
+    q.do(1, c.Move(piece=a, path=("c4",)))
     envs = q.passes()
     hit = of(envs, ev.MasterDamaged)[0]
     assert hit.clause == "M-C10" and hit.event.seat == 1 and q.state.side(1).life == 9
@@ -123,7 +123,7 @@ def test_M_C10_a_hand_limit_discard_does_not_fire_when_destroyed():
     assert martyr in p.state.side(1).grave
     q = Pos().phase("main1").mana(1, 2)
     m2 = q.piece(2, "殉教者", "c4")
-    q.do(1, c.Cast(card=q.hand(1, "火球"), target=sq("c4")))
+    q.do(1, c.Cast(card=q.hand(1, "火球"), target="c4"))
     envs = q.passes()
     drawn = of(envs, ev.CardsDrawn)
     assert drawn and drawn[0].clause == "M-C10" and drawn[0].event.seat == 2 and q.state.piece(m2) is None

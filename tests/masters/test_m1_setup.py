@@ -62,7 +62,7 @@ def test_M_1_3_the_first_player_is_a_recorded_coin():
 def test_M_1_4_masters_start_at_the_centre_of_their_own_territory():
     m = started(seed=1)
     placed = of(m.envelopes, ev.MasterPlaced)
-    assert [(e.event.seat, e.event.square, e.clause) for e in placed] == [(1, 13, "M-1.4"), (2, 63, "M-1.4")]
+    assert [(e.event.seat, e.event.square, e.clause) for e in placed] == [(1, "c1", "M-1.4"), (2, "c6", "M-1.4")]
     assert m.state.side(1).master == master_start(1) == 13
 
 

@@ -31,7 +31,7 @@ def test_M_2_2_both_passing_resolves_the_top_then_both_passing_on_empty_advances
     p = Pos().phase("main1").mana(1, 2)
     target = p.piece(2, "槍兵", "c4")
     spell = p.hand(1, "火球")
-    p.do(1, c.Cast(card=spell, target=43))
+    p.do(1, c.Cast(card=spell, target="c4"))
     assert len(p.state.stack) == 1 and p.state.priority.holder == 1
     envs = p.passes()
     resolved = of(envs, ev.Resolved)[0]
@@ -48,9 +48,9 @@ def test_M_2_2_a_spell_whose_target_is_gone_fizzles():
     target = p.piece(2, "斥候", "c4")
     mage = p.piece(2, "火の術士", "d4")
     spell = p.hand(1, "火球")
-    p.do(1, c.Cast(card=spell, target=43))
+    p.do(1, c.Cast(card=spell, target="c4"))
     p.do(1, c.Pass())
-    p.do(2, c.Activate(card=mage, target=43))     # the defender's own mage finishes its piece
+    p.do(2, c.Activate(card=mage, target="c4"))     # the defender's own mage finishes its piece
     p.do(2, c.Pass())
     envs = p.do(1, c.Pass())                     # the skill resolves first (last in, first out)
     assert of(envs, ev.Resolved)[0].event.card == mage and not of(envs, ev.Resolved)[0].event.fizzled

@@ -55,18 +55,18 @@ def test_M_3_3_a_piece_from_hand_face_up_in_standby_once():
 
 def test_M_6_1_main_2_allows_the_master_to_move_only_if_it_has_not_moved():
     p = Pos().phase("main2")
-    envs = p.do(1, c.MoveMaster(to=12))
+    envs = p.do(1, c.MoveMaster(to="b1"))
     assert envs[0].clause == "M-6.1"
     p2 = Pos().phase("main2")
     p2.side(1, master_moved=True)
-    illegal(p2, 1, c.MoveMaster(to=12), "M-6.1")
+    illegal(p2, 1, c.MoveMaster(to="b1"), "M-6.1")
 
 
 def test_M_6_1_main_2_summons_and_casts_like_main_1():
     p = Pos().phase("main2").mana(1, 4)
     piece = p.hand(1, "槍兵")
     spell = p.hand(1, "雷撃")
-    assert p.do(1, c.Summon(card=piece, square=21))[0].clause == "M-6.1"
+    assert p.do(1, c.Summon(card=piece, square="a2"))[0].clause == "M-6.1"
     assert p.do(1, c.Cast(card=spell))[0].clause == "M-4.3"
 
 

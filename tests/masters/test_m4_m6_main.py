@@ -15,12 +15,12 @@ def test_M_4_main_1_follows_standby_after_two_passes():
 
 def test_M_4_1_the_master_moves_with_an_empty_stack():
     p = Pos().phase("main1")
-    envs = p.do(1, c.MoveMaster(to=sq("b2")))
+    envs = p.do(1, c.MoveMaster(to="b2"))
     assert envs[0].clause == "M-4.1" and p.state.side(1).master == sq("b2")
     p2 = Pos().phase("main1").mana(1, 2)
     p2.piece(2, "槍兵", "c4")
-    p2.do(1, c.Cast(card=p2.hand(1, "火球"), target=sq("c4")))
-    illegal(p2, 1, c.MoveMaster(to=sq("b2")), "M-4.1")
+    p2.do(1, c.Cast(card=p2.hand(1, "火球"), target="c4"))
+    illegal(p2, 1, c.MoveMaster(to="b2"), "M-4.1")
 
 
 def test_M_4_2_summon_into_territory_or_around_the_master_paying_mana():
@@ -30,20 +30,20 @@ def test_M_4_2_summon_into_territory_or_around_the_master_paying_mana():
     b = p.hand(1, "斥候")
     d = p.hand(1, "石壁の番人")
     wall = p.hand(1, "重装兵")
-    envs = p.do(1, c.Summon(card=a, square=sq("c4")))
+    envs = p.do(1, c.Summon(card=a, square="c4"))
     assert envs[0].clause == "M-4.2" and envs[0].event.paid == 1
     assert p.state.piece(a).fresh and p.state.untapped_mana(1) == 2
-    p.do(1, c.Summon(card=b, square=sq("e1")))
+    p.do(1, c.Summon(card=b, square="e1"))
     assert p.state.piece(b).square == sq("e1")
-    illegal(p, 1, c.Summon(card=d, square=sq("a5")), "M-Q5")
-    illegal(p, 1, c.Summon(card=d, square=sq("c4")), "M-Q5")       # occupied
-    illegal(p, 1, c.Summon(card=wall, square=sq("a1")), "M-4.2")   # costs 3, 1 mana left
+    illegal(p, 1, c.Summon(card=d, square="a5"), "M-Q5")
+    illegal(p, 1, c.Summon(card=d, square="c4"), "M-Q5")       # occupied
+    illegal(p, 1, c.Summon(card=wall, square="a1"), "M-4.2")   # costs 3, 1 mana left
 
 
 def test_M_4_2_a_summoned_piece_cannot_move_that_turn():
     p = Pos().phase("action")
     a = p.piece(1, "槍兵", "c2", fresh=True)
-    illegal(p, 1, c.Move(piece=a, path=(sq("c3"),)), "M-5.2")
+    illegal(p, 1, c.Move(piece=a, path=("c3",)), "M-5.2")
     assert not [x for x in p.legal(1) if isinstance(x, c.Move)]
 
 
@@ -64,6 +64,6 @@ def test_M_4_4_ambush_deployment_in_main_1_even_with_a_non_empty_stack():
     archer = p.hand(1, "伏兵の弓手")
     spear = p.hand(1, "槍兵")
     p.do(1, c.Cast(card=bolt))
-    envs = p.do(1, c.Summon(card=archer, square=sq("a2")))
+    envs = p.do(1, c.Summon(card=archer, square="a2"))
     assert envs[0].clause == "M-Q7" and envs[0].event.ambush
-    illegal(p, 1, c.Summon(card=spear, square=sq("b2")), "M-4.2")
+    illegal(p, 1, c.Summon(card=spear, square="b2"), "M-4.2")

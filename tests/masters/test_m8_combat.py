@@ -7,7 +7,7 @@ from .scenario import Pos, c, illegal, kinds, of, sq
 
 
 def attack(p: Pos, piece: int, *path: str):
-    return p.do(1, c.Move(piece=piece, path=tuple(sq(x) for x in path)))
+    return p.do(1, c.Move(piece=piece, path=tuple(path)))
 
 
 def test_M_8_1_combat_begins_at_once_and_priority_passes_to_the_defender():
@@ -31,7 +31,7 @@ def test_M_8_1_combat_avoidance_while_the_defender_has_priority():
     p.do(2, c.Pass())
     envs = p.do(1, c.Pass())
     avoided = of(envs, ev.CombatAvoided)[0]
-    assert avoided.clause == "M-8.1" and avoided.event.square == sq("c3")
+    assert avoided.clause == "M-8.1" and avoided.event.square == "c3"
     assert p.state.combat is None and not of(envs, ev.CombatDamage)
     assert p.state.piece(a).square == sq("c3") and p.state.piece(a).tapped
     assert p.state.piece(ninja).damage == 0
@@ -75,9 +75,9 @@ def test_M_8_4_a_surviving_defender_stops_the_attacker_on_the_previous_square_of
     attack(p, a, "a4", "b4")
     envs = p.passes()
     stop = of(envs, ev.AttackStopped)[0]
-    assert stop.clause == "M-8.4" and stop.event.square == sq("a4")
+    assert stop.clause == "M-8.4" and stop.event.square == "a4"
     assert p.state.piece(a).square == sq("a4") and p.state.piece(a).tapped and p.state.piece(d).damage == 1
-    illegal(p, 1, c.Move(piece=a, path=(sq("a5"),)), "M-5.2")
+    illegal(p, 1, c.Move(piece=a, path=("a5",)), "M-5.2")
 
 
 def test_M_8_5_a_counter_attack_is_simultaneous_and_both_pieces_can_die():
@@ -122,7 +122,7 @@ def test_M_8_6_skills_during_combat_and_a_defender_destroyed_before_damage_compl
     d = p.piece(2, "斥候", "c4")
     attack(p, a, "c4")
     p.do(2, c.Pass())
-    p.do(1, c.Activate(card=mage, target=sq("c4")))   # the attacker's side holds priority now
+    p.do(1, c.Activate(card=mage, target="c4"))   # the attacker's side holds priority now
     p.do(1, c.Pass())
     envs = p.do(2, c.Pass())
     assert of(envs, ev.PieceDestroyed)[0].event.card == d
@@ -137,7 +137,7 @@ def test_M_8_6_an_attacker_destroyed_before_damage_ends_the_combat():
     mage = p.piece(2, "火の術士", "e5")
     p.piece(2, "剣士", "c4")
     attack(p, a, "c4")
-    p.do(2, c.Activate(card=mage, target=sq("c3")))
+    p.do(2, c.Activate(card=mage, target="c3"))
     p.do(2, c.Pass())
     p.do(1, c.Pass())
     envs = p.passes()

@@ -21,6 +21,7 @@ from domain.core.layout import faces
 from domain.core.match import Match
 from domain.core.roles import HIDDEN, cards_named
 from domain.masters import commands as c
+from domain.masters.board import SQUARES, name
 from domain.masters import events as ev
 from domain.masters.decks import preset, preset_names
 from domain.masters.state import State
@@ -98,7 +99,7 @@ def test_random_legal_play_never_raises_many(seed, decks):
 def _commands(state: State) -> st.SearchStrategy[Any]:
     known = sorted({x for s in state.sides for x in s.hand + s.deck[:3]} | {p.card for p in state.pieces})
     cards = st.sampled_from(known) | st.integers(-3, 300)
-    squares = st.integers(-1, 70)
+    squares = st.sampled_from([name(x) for x in SQUARES]) | st.text(max_size=3)
     return st.one_of(
         st.just(c.Mulligan()), st.just(c.Keep()), st.builds(c.Bottom, card=cards), st.just(c.Draw()),
         st.just(c.Charge()), st.builds(c.ChargePiece, card=cards), st.builds(c.MoveMaster, to=squares),

@@ -30,27 +30,27 @@ def test_M_Q2_orthogonal_paths_never_pass_through_occupied_squares():
     p = Pos().phase("action")
     scout = p.piece(1, "斥候", "a3")
     p.piece(2, "槍兵", "b3")
-    illegal(p, 1, c.Move(piece=scout, path=(sq("b3"), sq("c3"))), "M-Q2")
-    illegal(p, 1, c.Move(piece=scout, path=(sq("b4"),)), "M-Q2")
+    illegal(p, 1, c.Move(piece=scout, path=("b3", "c3")), "M-Q2")
+    illegal(p, 1, c.Move(piece=scout, path=("b4",)), "M-Q2")
 
 
 def test_M_Q3_mov_1_counters_an_adjacent_attacker_even_tapped_and_mov_0_never():
     p = Pos().phase("action")
     a = p.piece(1, "剣士", "c3")
     p.piece(2, "槍兵", "c4", tapped=True)
-    p.do(1, c.Move(piece=a, path=(sq("c4"),)))
+    p.do(1, c.Move(piece=a, path=("c4",)))
     dmg = of(p.passes(), ev.CombatDamage)[0]
     assert dmg.event.countered and dmg.event.taken == 2
 
 
 def test_M_Q4_the_master_steps_once_and_a_piece_entering_its_square_hits_its_life():
     p = Pos().phase("main1")
-    illegal(p, 1, c.MoveMaster(to=sq("c3")), "M-Q4")                   # two squares away
-    p.do(1, c.MoveMaster(to=sq("d2")))
-    illegal(p, 1, c.MoveMaster(to=sq("d3")), "M-6.1")                  # once per turn
+    illegal(p, 1, c.MoveMaster(to="c3"), "M-Q4")                   # two squares away
+    p.do(1, c.MoveMaster(to="d2"))
+    illegal(p, 1, c.MoveMaster(to="d3"), "M-6.1")                  # once per turn
     q = Pos().phase("action")
     a = q.piece(1, "狂戦士", "c5")                                      # ATK 3, fury 2
-    q.do(1, c.Move(piece=a, path=(sq("c6"),)))
+    q.do(1, c.Move(piece=a, path=("c6",)))
     assert q.state.combat.defender == 0
     envs = q.passes()
     assert kinds(envs)[2:] == ["CombatDamage", "MasterDamaged", "AttackStopped"]
@@ -65,7 +65,7 @@ def test_M_Q5_around_the_master_is_the_8_squares():
     p = Pos().phase("main1").mana(1, 1)
     p.master(1, "c4")
     spear = p.hand(1, "槍兵")
-    p.do(1, c.Summon(card=spear, square=sq("d5")))
+    p.do(1, c.Summon(card=spear, square="d5"))
     assert p.state.piece(spear).square == sq("d5")
 
 
@@ -73,9 +73,9 @@ def test_M_Q6_each_mana_card_gives_one_generic_mana_and_untaps_in_standby():
     p = Pos().phase("main1").mana(1, 3)
     wolf = p.hand(1, "疾風の狼")
     heavy = p.hand(1, "重装兵")
-    p.do(1, c.Summon(card=wolf, square=sq("a2")))
+    p.do(1, c.Summon(card=wolf, square="a2"))
     assert [m.tapped for m in p.state.side(1).mana] == [True, True, False]
-    exc = illegal(p, 1, c.Summon(card=heavy, square=sq("b2")), "M-4.2")
+    exc = illegal(p, 1, c.Summon(card=heavy, square="b2"), "M-4.2")
     assert "M-Q6" in exc.reason
 
 
@@ -83,8 +83,8 @@ def test_M_Q7_ambush_pieces_deploy_only_into_their_own_territory():
     p = Pos().phase("action").mana(1, 2)
     p.master(1, "c3")
     archer = p.hand(1, "伏兵の弓手")
-    illegal(p, 1, c.Summon(card=archer, square=sq("c4")), "M-Q7")      # around the master: not for ambush
-    assert all(cmd.square in board.territory(1) for cmd in p.legal(1) if isinstance(cmd, c.Summon))
+    illegal(p, 1, c.Summon(card=archer, square="c4"), "M-Q7")      # around the master: not for ambush
+    assert all(board.parse(cmd.square) in board.territory(1) for cmd in p.legal(1) if isinstance(cmd, c.Summon))
 
 
 def test_M_Q8_spells_are_sorcery_speed_only():
@@ -105,10 +105,10 @@ def test_M_Q10_after_a_kill_the_attacker_stops_in_the_vacated_square():
     p = Pos().phase("action")
     a = p.piece(1, "騎兵", "c2")                 # MOV 3; it attacks after one step
     p.piece(2, "斥候", "c3")
-    p.do(1, c.Move(piece=a, path=(sq("c3"),)))
+    p.do(1, c.Move(piece=a, path=("c3",)))
     p.passes()
     assert p.state.piece(a).square == sq("c3") and p.state.piece(a).tapped
-    illegal(p, 1, c.Move(piece=a, path=(sq("c4"),)), "M-5.2")
+    illegal(p, 1, c.Move(piece=a, path=("c4",)), "M-5.2")
 
 
 def test_M_Q11_with_an_empty_deck_only_draw_is_possible_and_it_loses():
