@@ -13,7 +13,7 @@ from domain.core.rng import Rng
 
 from . import commands as c
 from .board import distance, parse
-from .decide import awaiting, decide
+from .decide import decide
 from .effects import hp_left
 from .evolve import evolve
 from .state import State

@@ -9,7 +9,7 @@ from domain.core.draft import Draft
 
 from . import events as ev
 from .board import distance, name
-from .cards import CardDef, Skill
+from .cards import Skill
 from .state import Combat, Piece, State, StackItem
 from .vocabulary import DOOM_TO_WIN, other
 
@@ -149,10 +149,6 @@ def run_ops(draft: MDraft, seat: int, source: int, skill: Skill, target: int, cl
                 if count >= DOOM_TO_WIN:
                     draft.rule("M-1.2", seq, ev.PlayerLost(seat=other(seat), reason="special victory (終焉の刻)"),
                                seat=other(seat))
-
-
-def card_def(state: State, cid: int) -> CardDef:
-    return state.card(cid)
 
 
 # -- the end (M-1.2) --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from .board import SQUARES, col_of, name as square_name, parse, row_of, territor
 from .decide import awaiting
 from .effects import hp_left
 from .state import Mana, State
-from .vocabulary import BOARD_COLS, BOARD_ROWS, PHASE_NAMES, other
+from .vocabulary import BOARD_COLS, BOARD_ROWS, PHASE_NAMES
 
 
 class CardRef(msgspec.Struct, frozen=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from domain.masters import events as ev
 from domain.masters.cards import catalog
 
-from .scenario import Pos, c, illegal, kinds, of, sq
+from .scenario import Pos, c, illegal, kinds, of
 
 
 def test_M_C1_mov_0_1_and_2_plus_path_attack_blocker_and_counter():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from domain.masters import events as ev
 
-from .scenario import Pos, c, illegal, kinds, of, sq
+from .scenario import Pos, c, illegal, of, sq
 
 
 def test_M_4_main_1_follows_standby_after_two_passes():

@@ -6,7 +6,7 @@ from domain.core.roles import HIDDEN
 from domain.masters import events as ev
 from domain.masters.view import layout, mask, redact, view
 
-from .scenario import Pos, c, of, sq
+from .scenario import Pos, c, of
 
 
 def test_the_layout_draws_the_grid_with_pieces_masters_territories_and_the_stack():
