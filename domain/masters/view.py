@@ -152,7 +152,7 @@ def layout(v: View) -> Layout:
                                    label=f"T{owner}" if owner else "", owner=owner))
     grid = Grid(id="board", label="board", rows=BOARD_ROWS, cols=BOARD_COLS, cells=tuple(grid_cells),
                 row_labels=tuple(str(r) for r in range(BOARD_ROWS, 0, -1)),
-                col_labels=tuple("abcdefghij"[c] for c in range(BOARD_COLS)))
+                col_labels=tuple("abcdefghij"[c] for c in range(BOARD_COLS)), cell_format="{col}{row}")
     board: list = [grid, Zone(id="stack", label="stack", cards=tuple(
         _face(i.card, stats=i.kind, owner=i.seat, marks=((f"target {i.target.name}",) if i.target else ()))
         for i in v.stack))]

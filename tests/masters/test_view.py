@@ -19,9 +19,9 @@ def test_the_layout_draws_the_grid_with_pieces_masters_territories_and_the_stack
     grid = next(part for part in lay.board if isinstance(part, Grid))
     assert (grid.rows, grid.cols) == (6, 5)
     cells = {cell_name(grid, cell): cell for cell in grid.cells}
-    assert cells["3 c"].cards[0].id == spear and "tapped" in cells["3 c"].cards[0].marks
-    assert cells["1 c"].cards[0].name == "master 1" and cells["6 c"].cards[0].name == "master 2"
-    assert cells["1 a"].owner == 1 and cells["6 e"].owner == 2
+    assert cells["c3"].cards[0].id == spear and "tapped" in cells["c3"].cards[0].marks
+    assert cells["c1"].cards[0].name == "master 1" and cells["c6"].cards[0].name == "master 2"
+    assert cells["a1"].owner == 1 and cells["e6"].owner == 2
     stack = next(part for part in lay.board if isinstance(part, Zone) and part.id == "stack")
     assert [f.id for f in stack.cards] == [ball]
     assert lay.step == "main 1" and lay.awaiting == (1,)
