@@ -18,8 +18,10 @@ Every blocking store call runs in a worker thread; the event loop only parses, r
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import uuid
 from functools import partial
 from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
 
@@ -31,6 +33,7 @@ from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.enums import RequestEncodingType
 from litestar.params import Body, Parameter
+from litestar.plugins.problem_details import ProblemDetailsException, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
@@ -63,7 +66,8 @@ SERVICE_POOL = {"POSTGRES_POOL_SIZE": "8", "POSTGRES_MAX_OVERFLOW": "24"}
 
 T = TypeVar("T")
 MatchId = Annotated[str, Parameter(description="the match id (a UUID)")]
-After = Annotated[int, Parameter(ge=0, description="only envelopes with seq greater than this")]
+MAX_SEQ = 2**63 - 1            # what a store's integer column holds; beyond it is malformed, not a 500
+After = Annotated[int, Parameter(ge=0, le=MAX_SEQ, description="only envelopes with seq greater than this")]
 Position = Annotated[bool, Parameter(description="also send the seat's masked position (for bots that simulate)")]
 CreateBody = Annotated[api.CreateMatch, Body(media_type=RequestEncodingType.JSON)]
 DecisionBody = Annotated[api.Decision, Body(media_type=RequestEncodingType.JSON)]
@@ -76,13 +80,65 @@ _decision_decoder = msgspec.json.Decoder(api.Decision)
 async def _strict(request: Request[Any, Any, Any], decoder: msgspec.json.Decoder[T]) -> T:
     """The body decoded strictly (Litestar's ``data`` is converted leniently: "5" would pass as 5).
 
-    ``data`` stays in the handlers' signatures for the OpenAPI document and the early checks."""
+    ``data`` stays in the handlers' signatures for the OpenAPI document; ``_checked_body`` has
+    already refused what is not UTF-8 JSON without duplicate keys."""
     try:
         return decoder.decode(await request.body())
     except msgspec.ValidationError as exc:
         raise Malformed(str(exc), "body") from None
     except msgspec.DecodeError as exc:
         raise Malformed(f"not JSON ({exc})", "body") from None
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise Malformed(f"duplicate key {key[:40]!r} in a JSON object", "body")
+        seen[key] = value
+    return seen
+
+
+async def _checked_body(request: Request[Any, Any, Any]) -> None:
+    """Before any handler parses a body: JSON only (415), UTF-8 (400), no duplicate keys (400),
+    not nested past what the decoder handles (400). Litestar's own parse would turn invalid
+    UTF-8 into a 500 and let the last of two equal keys win."""
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HTTPException(status_code=415, detail=f"the body must be application/json, not {kind[:60] or 'untyped'}")
+    body = await request.body()
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Malformed(f"the body is not UTF-8 (byte {exc.start})", "body") from None
+    try:
+        json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise Malformed(f"not JSON ({exc.msg} at char {exc.pos})", "body") from None
+    except RecursionError:
+        raise Malformed("the JSON body is nested too deeply", "body") from None
+
+
+def match_key(match_id: str) -> str:
+    """A match id in its one canonical spelling (lowercase, hyphenated UUID): uppercase, braced
+    and ``urn:uuid:`` forms name the same match on every route; anything else names no match (404)."""
+    try:
+        return str(uuid.UUID(match_id))
+    except ValueError:
+        err = UnknownMatch(match_id[:40])
+        err.args = (f"unknown match: match_id {match_id[:40]!r} is not a UUID",)
+        raise err from None
+
+
+def _resume_after(value: str, after: int) -> int:
+    """``Last-Event-ID`` (ASCII digits, a seq) or else ``after``; anything else is malformed."""
+    if not value:
+        return after
+    if not (value.isascii() and value.isdigit() and len(value) <= 19 and int(value) <= MAX_SEQ):
+        raise Malformed(f"Last-Event-ID {value[:20]!r} is not a seq", "Last-Event-ID")
+    return int(value)
 
 
 def _bearer(request: Request[Any, Any, Any]) -> str | None:
@@ -115,7 +171,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         return await anyio.to_thread.run_sync(partial(fn, *args))
 
     async def caller(request: Request[Any, Any, Any], match_id: str) -> Caller:
-        return await run(service.caller, match_id, _bearer(request))
+        return await run(service.caller, match_key(match_id), _bearer(request))
 
     @get("/rulesets", summary="Rulesets and their preset decks", tags=["matches"])
     async def rulesets() -> api.Rulesets:
@@ -135,13 +191,13 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     @get("/matches/{match_id:str}", summary="One match, with status and outcome", tags=["matches"])
     async def match_info(match_id: MatchId) -> api.MatchInfo:
-        return await run(service.info, match_id)
+        return await run(service.info, match_key(match_id))
 
     @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
          tags=["play"], security=SECURITY, responses=_problems(401, 404))
     async def view(request: Request[Any, Any, Any], match_id: MatchId, position: Position = False) -> api.SeatView:
         who = await caller(request, match_id)
-        return await run(service.view, match_id, who, position)
+        return await run(service.view, match_key(match_id), who, position)
 
     @post("/matches/{match_id:str}/decisions", summary="Submit a decision", tags=["play"], security=SECURITY,
           responses=_problems(400, 401, 403, 404, 409, 413, 422),
@@ -152,14 +208,14 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     async def decide(request: Request[Any, Any, Any], match_id: MatchId, data: DecisionBody) -> api.DecisionResult:
         decision = await _strict(request, _decision_decoder)
         who = await caller(request, match_id)
-        return await run(service.decide, match_id, who, decision)
+        return await run(service.decide, match_key(match_id), who, decision)
 
     @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
          tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))
     async def events(request: Request[Any, Any, Any], match_id: MatchId, after: After = 0,
                      limit: Annotated[int, Parameter(ge=1, le=5000)] = 1000) -> api.EventsPage:
         who = await caller(request, match_id)
-        return await run(service.events, match_id, who, after, limit)
+        return await run(service.events, match_key(match_id), who, after, limit)
 
     @get("/matches/{match_id:str}/stream", summary="Live envelopes (server-sent events)", tags=["play"],
          security=SECURITY,
@@ -168,9 +224,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                      "the match is over and everything was sent, 'error' (a Problem) if the store failed. "
                      "Resumes after the Last-Event-ID header if given, else after ?after=N.")
     async def stream(request: Request[Any, Any, Any], match_id: MatchId, after: After = 0) -> ServerSentEvent:
+        start = _resume_after(request.headers.get("last-event-id", ""), after)
         who = await caller(request, match_id)
-        resume = request.headers.get("last-event-id", "")
-        start = int(resume) if resume.isdigit() else after
+        match_id = match_key(match_id)
         first = await run(store.load, match_id)
         return ServerSentEvent(_follow(match_id, who, start, first), headers={"Cache-Control": "no-store"})
 
@@ -205,7 +261,10 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                 except asyncio.TimeoutError:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
         except KifuError as exc:  # the database went away mid-stream: say so, end; the client resumes
-            _, problem = _status_of(exc)
+            status, problem = _status_of(exc)
+            if status == 503:   # never the database's name, host or user
+                log.warning("store unavailable while streaming %s: %s", match_id, exc)
+                problem = api.Problem(error="unavailable", message="the database is unavailable; resume later")
             yield ServerSentEventMessage(event="error", data=msgspec.json.encode(problem).decode())
         finally:
             hub.unsubscribe(match_id, wake)
@@ -214,6 +273,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
          tags=["judge"], security=SECURITY, media_type="application/x-ndjson", responses=_problems(401, 403, 404))
     async def record(request: Request[Any, Any, Any], match_id: MatchId) -> Response[bytes]:
         who = await caller(request, match_id)
+        match_id = match_key(match_id)
         body = await run(service.record, match_id, who)
         return Response(body, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{match_id}.kifu.jsonl"'})
@@ -232,6 +292,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
+        before_request=_checked_body,
+        plugins=[ProblemDetailsPlugin()],
         request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(
             title="Kifu match service", version=ENGINE_VERSION,
@@ -294,20 +356,37 @@ def _validation_message(exc: HTTPException) -> str:
     return "; ".join(parts) if parts else detail
 
 
-def _problem(request: Request[Any, Any, Any], exc: Exception) -> Response[api.Problem]:
+_TITLES = {400: "Malformed input", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+           409: "Conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Illegal", 429: "Too many requests",
+           503: "Unavailable"}
+
+
+def _problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Every error as an RFC 9457 problem (``application/problem+json``, through Litestar's
+    ``ProblemDetailsException``); Kifu's own members (``error``, ``message``, ``clause``, ``seq``)
+    ride along as extension members. Internals (tracebacks, database names) never leave."""
     headers: dict[str, str] = {}
     if isinstance(exc, KifuError):
         status, problem = _status_of(exc)
+        if status == 503:   # the store's message names the database, its host and user: log it, say less
+            log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+            problem = api.Problem(error="unavailable", message="the database is unavailable; try again")
     elif isinstance(exc, HTTPException):
         status = exc.status_code
         message = _validation_message(exc) if isinstance(exc, ValidationException) else (exc.detail or "error")
-        problem = api.Problem(error=_HTTP_KINDS.get(status, "internal" if status >= 500 else "rejected"), message=message)
+        if status >= 500:
+            log.error("%s on %s %s: %s", status, request.method, request.url.path, message)
+            status, message = 503, "the service cannot answer now; try again"
+        problem = api.Problem(error=_HTTP_KINDS.get(status, "rejected"), message=message)
         headers.update(exc.headers or {})
     elif isinstance(exc, RecursionError):  # msgspec's answer to JSON nested thousands deep
         status, problem = 400, api.Problem(error="malformed", message="the JSON body is nested too deeply")
     else:
         log.exception("unexpected error on %s %s", request.method, request.url.path)  # no headers: no tokens
-        status, problem = 500, api.Problem(error="internal", message="internal error; it has been logged")
+        status, problem = 503, api.Problem(error="unavailable", message="internal error; it has been logged")
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="kifu"'
-    return Response(problem, status_code=status, headers=headers, media_type=MediaType.JSON)
+    members = msgspec.to_builtins(problem)
+    return ProblemDetailsException(status_code=status, detail=problem.message, headers=headers or None,
+                                   type_=f"urn:kifu:problem:{problem.error}", title=_TITLES.get(status, "Rejected"),
+                                   extra=members).to_response(request)
