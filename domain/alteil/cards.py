@@ -1,4 +1,12 @@
-"""The sample card set as data (data/cards.toml): A-2.3 units, A-2.4 named units, A-2.5 grimoires.
+"""The sample card set as data (data/cards.toml): A-2 cards — A-2.3 units, A-2.4 named units,
+A-2.5 grimoires, each of one of the four gods of A-2.2.
+
+What the set exercises (digest 4(d)): A-C1 four gods, LV 1-4, AGI 5 / ties / 0 / -1; A-C2 three
+named units; A-C3 two ロングレンジ units; A-C4 START (unit and grimoire), NEXT, ACTION with a soul
+cost, SOUL; A-C5 grimoires with LV requirements and "pay 2 soul" / "discard 1" costs; A-C6 an
+influence discard and a soul reduction. The rules themselves exercise A-C7 (move, wait, a
+battlefield attack firing SOUL), A-C8 (death, refund, 7 deaths), A-C9 (end-phase discards, the
+limit) and A-C10 (deck cycling through payments, deck-out).
 
 Cards carry their printed text in the seed's notation and one structured skill that
 ``skills.py`` runs; the catalogue flattens them for ``kifu cards``.

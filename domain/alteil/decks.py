@@ -89,7 +89,7 @@ def load(spec: str) -> DeckList:
 def normalize(decks: list[Any]) -> list[DeckList]:
     """Accept DeckList structs or their decoded dicts (from a record header); validate each."""
     if len(decks) != 2:
-        raise InvalidDeck("A-11.3", f"a match has two players and so two decks, got {len(decks)}")
+        raise InvalidDeck("A-11.3", f"A-11 two players only: a match has two players and so two decks, got {len(decks)}")
     out = []
     for seat, deck in enumerate(decks, start=1):
         if isinstance(deck, str):

@@ -31,7 +31,7 @@ def working_empty(side: Side) -> list[int]:
 
 
 def name_on_field(state: State, name: str) -> bool:
-    """A-Q4: a 『name』 is unique across both fields."""
+    """A-Q4 / A-11.2: a 『name』 is unique across both fields; the first out survives."""
     return any(state.name(u.card) == name for side in state.sides for u in side.units)
 
 
@@ -59,7 +59,9 @@ def targets_of(state: State, seat: int, target: str) -> list[int]:
 
 
 def attack_targets(state: State, seat: int, u: Unit) -> list[int]:
-    """A-7: the front-line rule (A-7.2) and ロングレンジ (A-7.1); A-6.4 a blocked back-row unit."""
+    """A-7: the front-line rule (A-7.2) and ロングレンジ (A-7.1); A-6.4 a blocked back-row unit.
+
+    A-Q9: the front line is the foremost occupied row; ロングレンジ ignores both rows."""
     data = state.data(u.card)
     foes = state.side(other(seat)).units
     if not foes:
@@ -101,6 +103,7 @@ def grimoires(state: State, seat: int, start: bool) -> list[c.UseGrimoire]:
 
 
 def unit_actions(state: State, seat: int, u: Unit) -> list[c.Command]:
+    """A-6: wait (A-6.2), move (A-6.1), normal attack (A-6.4) or battlefield attack (A-6.5), ACTION skill (A-6.3)."""
     side = state.side(seat)
     out: list[c.Command] = [c.Wait(card=u.card)]
     out.extend(c.Move(card=u.card, square=sq) for sq in working_empty(side))

@@ -112,7 +112,9 @@ def _start_skills(draft: D, cause: int | None) -> None:
 
 def _next_actor(draft: D, cause: int | None) -> None:
     """A-5.5 with A-Q5: among units that have not acted, the highest current AGI acts next; ties are
-    chosen alternately from the turn player; units with AGI ≤ 0 wait; then the end phase."""
+    chosen alternately from the turn player; units with AGI ≤ 0 wait; then the end phase.
+
+    A-11.1: no summoning sickness — a unit placed in this turn's set phase acts like any other."""
     state = draft.state
     tp = state.turn_seat
     ready = [(seat, u) for seat in (tp, other(tp)) for u in state.side(seat).units if not u.acted]
@@ -223,6 +225,8 @@ def _record(state: State, seat: int, command: c.Command, draft: D) -> int:
         case c.AttackBattlefield(card=card, square=square):
             done = draft.decision(seat, ev.BattlefieldAttacked(seat=seat, card=card, square=square), clause="A-6.5")
             opp = other(seat)
+            # A-Q10: a unit never stands on a destroyed square, so "no units" means none anywhere
+            assert not any(state.side(opp).destroyed[u.square - 1] for u in state.side(opp).units)
             victim = state.side(opp).squares[square - 1]
             hit = draft.rule("A-6.5", done, ev.BattlefieldDestroyed(seat=opp, square=square, card=victim), seat=opp)
             data = draft.state.data(victim)

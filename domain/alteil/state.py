@@ -1,4 +1,4 @@
-"""The state of an alteil match: two sides (deck, hand, soul pile, battlefield, units, influence,
+"""The state of an alteil match (A-3 areas): two sides (deck, hand, soul pile, battlefield, units, influence,
 戦禍, cemetery) and where the turn stands. Frozen Structs; ``evolve`` builds new ones.
 
 Card ids are seat*1000 + position in the registered deck list (1-based); 0 is a hidden card.

@@ -25,5 +25,5 @@ def hp(state: State, u: Unit) -> int:
 
 
 def influence(state: State, seat: int, god: str) -> int:
-    """A-9.1: influence is counted per god, one per influence card of that god."""
+    """A-9 / A-9.1: influence is counted per god, one per influence card of that god."""
     return sum(1 for c in state.side(seat).influence if (d := state.data(c)) is not None and d.god == god)
