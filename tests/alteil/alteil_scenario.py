@@ -39,7 +39,7 @@ class Position:
                            turn_seat=1, first_seat=1, step=SET, actor=1)
         if squares:
             for seat in (1, 2):
-                self.squares(seat, *(["『黒曜のヴァルド』", "潮読みの賢者", "恵みの雨"] * 2))
+                self.squares(seat, "聖なる祈り", "火球", "闇の囁き", "水鏡の破砕", "恵みの雨", "加速の呪文")
 
     # -- moving cards -----------------------------------------------------------------------
     def take(self, seat: int, name: str) -> int:

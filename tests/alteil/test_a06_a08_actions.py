@@ -59,7 +59,7 @@ def test_A_6_4_normal_attack_needs_opposing_units_and_a_clear_front_row() -> Non
 
 def test_A_6_5_battlefield_attack_hands_the_card_over_and_fires_soul() -> None:
     p = Position(squares=False)
-    p.squares(1, *(["『黒曜のヴァルド』", "潮読みの賢者", "恵みの雨"] * 2))
+    p.squares(1, "聖なる祈り", "火球", "闇の囁き", "水鏡の破砕", "恵みの雨", "加速の呪文")
     squares = p.squares(2, "深淵の魚人", "水の衛兵", "水の衛兵", "恵みの雨", "恵みの雨", "潮読みの賢者")
     attacker = p.unit(1, "火炎の戦士", 1)
     other = p.unit(1, "闇の斥候", 2)
