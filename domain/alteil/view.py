@@ -134,8 +134,6 @@ def layout(v: View) -> Layout:
             square = i + 1
             row, col = (1 if square <= COLUMNS else 2), (square - 1) % COLUMNS + 1
             faces = []
-            if sq is not None:
-                faces.append(Face(id=sq.id, name=sq.name, tone="dim"))
             for u in side.units:
                 if u.square == square:
                     marks = tuple(m for m in (f"dmg {u.damage}" if u.damage else "", "acted" if u.acted else "",
@@ -143,8 +141,9 @@ def layout(v: View) -> Layout:
                     faces.append(Face(id=u.card.id, name=u.card.name, marks=marks,
                                       stats=f"LV{u.LV} DF{u.DF} AT{u.AT} HP{u.HP - u.damage}/{u.HP} AGI{u.AGI}",
                                       tone="hot" if "acting" in marks else ""))
-            cells.append(Cell(row=row, col=col, cards=tuple(faces), owner=side.seat,
-                              label="destroyed" if sq is None else ""))
+            # the square's own card is its terrain: named for the judge, face-down (■) to the seats
+            label = "destroyed" if sq is None else (f"■ {sq.name}" if sq.name else "■")
+            cells.append(Cell(row=row, col=col, cards=tuple(faces), owner=side.seat, label=label))
         parts: list = list(counters)
         parts.append(Grid(id="battlefield", label="battlefield", rows=2, cols=COLUMNS, cells=tuple(cells),
                           row_labels=("front", "back"), col_labels=("1", "2", "3")))
