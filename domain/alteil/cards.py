@@ -22,7 +22,6 @@ import msgspec
 
 from domain.core.catalogue import Catalogue, CardRow, Column
 
-from .vocabulary import GOD_JA
 
 
 class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -96,8 +95,7 @@ COLUMNS = (Column(key="no", title="No"), Column(key="name", title="name", kind="
 def catalogue() -> Catalogue:
     rows = []
     for c in sorted(catalog().values(), key=lambda c: c.number):
-        values = {"no": str(c.number), "kind": ("named " if c.named else "") + c.kind,
-                  "god": f"{c.god} ({GOD_JA[c.god]})", "LV": str(c.lv)}
+        values = {"no": str(c.number), "kind": "named" if c.named else c.kind, "god": c.god, "LV": str(c.lv)}
         if c.unit:
             values.update(DF=str(c.df), AT=str(c.at), HP=str(c.hp), AGI=str(c.agi))
             if c.skill is not None and c.skill.cost:

@@ -91,12 +91,8 @@ def _turn(s: State, e: ev.TurnBegan) -> State:
 
 
 def _phase(s: State, e: ev.PhaseBegan) -> State:
-    s = replace(s, step=e.phase, sub=SOUL if e.phase == END else "", actor=e.seat, passes=0, acting=0,
-                gods_used=(), tie_agi=None, tie_seat=0)
-    if e.phase == ACTION:
-        for seat in (1, 2):
-            s = _side(s, seat, units=tuple(replace(u, acted=False) for u in s.side(seat).units))
-    return s
+    return replace(s, step=e.phase, sub=SOUL if e.phase == END else "", actor=e.seat, passes=0, acting=0,
+                   gods_used=(), tie_agi=None, tie_seat=0)
 
 
 def _untapped(s: State, e: ev.UnitsUntapped) -> State:

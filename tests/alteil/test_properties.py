@@ -225,3 +225,17 @@ def test_a_seat_never_sees_a_card_it_may_not_see(seed: int, decks: tuple[str, st
         previous = state
     assert previous is not None
     flush(previous)
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_in_at_least_80_percent_over_200_seeds() -> None:
+    wins = 0
+    for seed in range(1, 201):
+        decks = (PRESETS[seed % 4], PRESETS[(seed // 4) % 4])
+        m = new_match(seed, decks)
+        greedy_seat = 1 + seed % 2
+        bots = {greedy_seat: RULES.bots["greedy"](seed), 3 - greedy_seat: RULES.bots["random"](seed + 7)}
+        drive(m, bots)
+        assert m.outcome is not None and m.outcome.clause.startswith("A-1.")
+        wins += m.outcome.winner == greedy_seat
+    assert wins >= 160, wins
