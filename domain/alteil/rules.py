@@ -60,7 +60,8 @@ def proceed(draft: D, cause: int | None) -> None:
         elif step == START:
             if sub == "":
                 _start_skills(draft, cause)
-                draft.rule("A-5.4", cause, ev.WindowOpened(seat=tp), seat=tp)
+                if draft.state.outcome is None:
+                    draft.rule("A-5.4", cause, ev.WindowOpened(seat=tp), seat=tp)
             else:  # AFTER: both seats passed their START grimoires
                 draft.rule("A-5.5", cause, ev.PhaseBegan(phase=ACTION, seat=0))
         elif step == ACTION:

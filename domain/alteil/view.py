@@ -20,7 +20,7 @@ from . import events as ev
 from .legal import awaiting
 from .state import Side, State, Unit
 from .stats import agi, at, df, hp, influence
-from .vocabulary import (ACT, ACTION, GODS, HIDDEN, OPENING, SQUARES, TIE, COLUMNS, other, square_name)
+from .vocabulary import (ACT, ACTION, GOD_JA, GODS, HIDDEN, OPENING, SQUARES, TIE, COLUMNS, other, square_name)
 
 
 class CardRef(msgspec.Struct, frozen=True):
@@ -127,7 +127,7 @@ def layout(v: View) -> Layout:
                     Counter(id="deck", label="deck", value=side.deck_count),
                     Counter(id="hand", label="hand", value=side.hand_count),
                     Counter(id="dead", label="dead units", value=len(side.cemetery), max=7)]
-        counters += [Counter(id=f"influence-{g}", label=f"influence {g}", value=n)
+        counters += [Counter(id=f"influence-{g}", label=f"influence {g} ({GOD_JA[g]})", value=n)
                      for g, n in side.influence_by_god.items()]
         cells = []
         for i, sq in enumerate(side.squares):
