@@ -9,9 +9,8 @@ from domain.core.commit import ChoiceSealed
 from domain.core.ruleset import Outcome
 
 from . import events as ev
-from .state import Pending, Side, State, Unit
-from .vocabulary import (ACT, ACTION, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, SET, SOUL, TIE, WINDOW,
-                         other, owner)
+from .state import Pending, State, Unit
+from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, SOUL, TIE, WINDOW, other, owner
 
 
 def _side(state: State, seat: int, **fields: Any) -> State:

@@ -12,13 +12,12 @@ from domain.core.errors import Illegal
 from . import commands as c
 from . import events as ev
 from .legal import attack_targets, awaiting, legal, opening_choices, placeable, working_empty
-from .skills import apply, draw, gain_soul, lose, pay_soul
+from .skills import apply, deal, draw, gain_soul, lose, pay_soul
 from .state import State
 from .stats import agi, at, df, influence
-from .skills import deal
-from .vocabulary import (ACT, ACTION, AFTER, BOTH_PREPARE, CLEANUP, END, HAND_LIMIT, HAND_START, INFLUENCE,
-                         LIMIT, LIMIT_BOTH, MULLIGAN, OPENING, PREPARATION, SECOND_PLAYER_SOUL, SET, SQUARES,
-                         START, TIE, WINDOW, other, owner)
+from .vocabulary import (ACT, ACTION, BOTH_PREPARE, CLEANUP, END, HAND_LIMIT, HAND_START, INFLUENCE, LIMIT,
+                         LIMIT_BOTH, MULLIGAN, OPENING, PREPARATION, SECOND_PLAYER_SOUL, SET, SQUARES, START,
+                         WINDOW, other)
 
 D = Draft[State, ev.Event]
 

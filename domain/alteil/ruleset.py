@@ -1,7 +1,6 @@
 """alteil as a ruleset: the decider functions bundled and registered under "alteil"."""
 from __future__ import annotations
 
-from typing import Any
 
 from domain.core.ruleset import Outcome, Ruleset
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
 
 from domain.core.errors import Illegal
 from domain.core.match import Match

@@ -11,7 +11,6 @@ from domain.core.visibility import redact as seen_by
 from domain.core.match import Match
 from domain.alteil.cards import catalog
 from domain.alteil.decks import DeckList, parse_deck, preset, preset_names, validate
-from domain.alteil.state import Unit
 from domain.alteil.view import redact, view
 from domain.alteil.vocabulary import GODS, OPENING
 

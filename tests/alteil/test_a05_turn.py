@@ -1,8 +1,9 @@
 """A-5 the turn: preparation, influence, set, start, action (AGI order, ties), end."""
 from __future__ import annotations
 
-from alteil_scenario import ACT, ACTION, END, INFLUENCE, SET, START, WINDOW, Position, c, ev, illegal, kinds, of, one
-from domain.alteil.vocabulary import AFTER, LIMIT, SOUL
+from alteil_scenario import (ACTION, END, INFLUENCE, SET, START, WINDOW, Position, c, ev, illegal, kinds, of,
+                             one)
+from domain.alteil.vocabulary import LIMIT, SOUL
 
 
 def test_A_5_1_preparation_untaps_draws_and_gains_soul_for_both() -> None:

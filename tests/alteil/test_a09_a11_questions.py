@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from alteil_scenario import (ACT, ACTION, END, INFLUENCE, RULES, SET, START, TEST_DECK, WINDOW, Position, c, ev,
-                             illegal, kinds, of, one)
+from alteil_scenario import END, RULES, SET, START, TEST_DECK, Position, c, ev, illegal, kinds, of, one
 from domain.core.driver import drive
 from domain.core.errors import InvalidDeck
 from domain.core.match import Match
 from domain.alteil import vocabulary
 from domain.alteil.stats import influence
-from domain.alteil.vocabulary import AFTER, LIMIT, MULLIGAN, SOUL
+from domain.alteil.vocabulary import LIMIT, MULLIGAN, SOUL
 
 
 def test_A_9_1_influence_counts_per_god_and_is_never_spent() -> None:
