@@ -121,3 +121,28 @@ def test_rules_reference_every_clause_implemented_tested_and_quoted_verbatim() -
     for k, v in clauses.items():
         for line in v.original.strip().splitlines():
             assert line == "…" or line in seed, (k, line)
+
+
+def test_A_C10_paid_soul_refills_an_empty_deck_so_the_next_draw_succeeds() -> None:
+    from alteil_scenario import Position, c, ev, one
+
+    p = Position()
+    archer = p.hand(1, "炎の弓兵")[0]
+    p.influence(1, "火炎の戦士", "爆炎の術士")
+    pile = p.soul(1, 2)
+    p.deck(1, 0)
+    m = p.match()
+    m.submit(1, c.PlaceUnit(card=archer, square=4))
+    assert m.state.side(1).deck == (pile[0], pile[1])       # the payment cycled the soul onto the deck
+    m.submit(2, c.PassSet())
+    m.submit(1, c.PassSet())
+    m.submit(1, c.Pass())
+    m.submit(2, c.Pass())
+    m.submit(1, c.Pass())
+    m.submit(2, c.Pass())
+    m.submit(1, c.Wait(card=archer))
+    m.submit(1, c.EndDiscards())
+    envs = m.submit(2, c.EndDiscards())
+    drawn = [d for d in (e.event for e in envs) if isinstance(d, ev.CardsDrawn) and d.seat == 1]
+    assert drawn and drawn[0].cards == (pile[0],) and m.outcome is None
+    assert one(envs, ev.TurnBegan).seat == 2
