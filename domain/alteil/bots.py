@@ -38,11 +38,13 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
-        if isinstance(first, c.Mulligan):
-            return c.Mulligan(redraw=False)
         position: State | None = seen.position
         if position is None:
             return first
+        if isinstance(first, c.Mulligan):
+            # the seed's mulligan advice: keep a hand with units in it (they are the influence and the army)
+            units = sum(1 for card in position.side(seen.seat).hand if (d := position.data(card)) and d.unit)
+            return c.Mulligan(redraw=units < 2)
         seat = seen.seat
         best, best_score = first, None
         for command in legal:
