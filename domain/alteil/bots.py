@@ -63,7 +63,7 @@ class GreedyBot:
 
 
 def _placement_bonus(state: State, command: Any) -> float:
-    """Sturdy units to the front row, ロングレンジ to the back (A-7)."""
+    """Sturdy units to the front row, ロングレンジ to the back (the front-line rule)."""
     if isinstance(command, c.PlaceUnit):
         data = state.data(command.card)
         back = command.square in BACK
