@@ -9,7 +9,6 @@ from .commands import Command
 from .events import Event
 from .evolve import evolve
 from .state import State
-from .wire import AlteilRuleset
 
 NAME = "alteil"
 RULES_VERSION = "2008.02.11-kifu.1"   # the seed's last update (2008/2/11); our interpretation revision after the dash
@@ -20,7 +19,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 def build() -> Ruleset[State, Command, Event]:
-    return AlteilRuleset(
+    return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=rules.decide, evolve=evolve,
         legal=legal.legal, awaiting=legal.awaiting, outcome=outcome, view=view.view, layout=view.layout,

@@ -146,7 +146,7 @@ def layout(v: View) -> Layout:
             cells.append(Cell(row=row, col=col, cards=tuple(faces), owner=side.seat, label=label))
         parts: list = list(counters)
         parts.append(Grid(id="battlefield", label="battlefield", rows=2, cols=COLUMNS, cells=tuple(cells),
-                          row_labels=("front", "back"), col_labels=("1", "2", "3")))
+                          row_labels=("front", "back"), col_labels=("1", "2", "3"), cell_format="{row}-{col}"))
         hand = tuple(Face(id=c.id, name=c.name) for c in side.hand) if side.hand is not None \
             else tuple(Face() for _ in range(side.hand_count))
         parts += [Zone(id="hand", label="hand", cards=hand, count=side.hand_count),

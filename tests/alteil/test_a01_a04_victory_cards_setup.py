@@ -217,7 +217,8 @@ def test_A_4_5_opening_influence_is_sealed_then_revealed() -> None:
     assert layout.chosen == (1,) and layout.choosing == (2,)
     pick2 = m.legal(2)[0]
     envs = m.submit(2, pick2)
-    assert kinds(envs)[:4] == ["ChoiceSealed", "ChoiceRevealed", "OpeningInfluence", "ChoiceRevealed"]
+    assert kinds(envs)[:5] == ["ChoiceSealed", "ChoiceRevealed", "ChoiceRevealed", "OpeningInfluence",
+                               "OpeningInfluence"]
     placed = of(envs, ev.OpeningInfluence)
     assert [(x.seat, x.card) for x in placed] == [(1, pick1.card), (2, pick2.card)]
     assert m.state.side(1).influence == (pick1.card,) and m.state.side(2).influence == (pick2.card,)
