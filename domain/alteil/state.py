@@ -88,7 +88,7 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
         return self.sides[seat - 1]
 
     def name(self, card: int) -> str:
-        if card == HIDDEN:
+        if not 1 <= card // 1000 <= len(self.names):   # HIDDEN, or no card of this match
             return ""
         names = self.names[card // 1000 - 1]
         i = card % 1000 - 1

@@ -102,25 +102,39 @@ def _universe(state: State, draw: Any) -> Any:
 @given(seed=seeds, decks=deck_pairs, data=st.data())
 def test_a_random_illegal_command_is_refused_with_a_clause_and_changes_nothing(
         seed: int, decks: tuple[str, str], data: st.DataObject) -> None:
+    _check_refusals(seed, decks, data)
+
+
+@pytest.mark.slow
+@many
+@given(seed=seeds, decks=deck_pairs, data=st.data())
+def test_a_random_illegal_command_is_refused_many(seed: int, decks: tuple[str, str], data: st.DataObject) -> None:
+    _check_refusals(seed, decks, data)
+
+
+def _check_refusals(seed: int, decks: tuple[str, str], data: st.DataObject) -> None:
+    """Play a random number of legal decisions, then offer random commands for a while: each one
+    that is not legal for that seat is refused naming a clause, and nothing changes."""
     m = new_match(seed, decks)
     bots = {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 1)}
-    probes = 0
-    while m.outcome is not None or probes < 60:
-        if m.outcome is not None:
-            break
+    skip = data.draw(st.integers(min_value=0, max_value=400), label="decisions before probing")
+    decided = probes = 0
+    while m.outcome is None and probes < 40:
         seat = min(m.awaiting)
         legal = m.legal(seat)
-        for who in (1, 2):
-            command = _universe(m.state, data.draw)
-            if who in m.awaiting and command in m.legal(who):
-                continue
-            seq, state = m.seq, m.state
-            with pytest.raises(Illegal) as refused:
-                m.submit(who, command)
-            assert refused.value.clause and (refused.value.clause.startswith("A-") or refused.value.clause.startswith("K-"))
-            assert m.seq == seq and m.state == state
-            probes += 1
+        if decided >= skip:
+            for who in (1, 2):
+                command = _universe(m.state, data.draw)
+                if who in m.awaiting and command in m.legal(who):
+                    continue
+                seq, state = m.seq, m.state
+                with pytest.raises(Illegal) as refused:
+                    m.submit(who, command)
+                assert refused.value.clause.startswith(("A-", "K-")), refused.value
+                assert m.seq == seq and m.state == state
+                probes += 1
         m.submit(seat, bots[seat].choose(_seen(m, seat, legal)))
+        decided += 1
 
 
 def _seen(m: Match, seat: int, legal: list[Any]) -> Any:
