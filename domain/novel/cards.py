@@ -1,0 +1,124 @@
+"""The card set as data (``data/cards.toml``) and the small vocabulary its skills are written in.
+
+N-1.1 (three card kinds) and N-1.2 (=ネームド= or normal; rarity has no rules effect) are the
+shape of ``CardDef``; ``ELEMENTS`` and ``BEATS`` are N-8.1/N-8.2.
+"""
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+import msgspec
+
+from domain.core.catalogue import CardRow, Catalogue, Column
+
+Kind = Literal["character", "equipment", "magic"]
+Element = Literal["無", "火", "水", "雷", "土", "風", "氷"]
+
+# N-8.1 the seven elements; N-8.2 火<水<雷<土<風<氷<火 ("the right side beats the left"):
+ELEMENTS: tuple[str, ...] = ("無", "火", "水", "雷", "土", "風", "氷")
+CYCLE: tuple[str, ...] = ("火", "水", "雷", "土", "風", "氷")
+BEATS: dict[str, str] = {CYCLE[(i + 1) % len(CYCLE)]: CYCLE[i] for i in range(len(CYCLE))}
+"""attacker element -> the element it is strong against (水 -> 火, …, 火 -> 氷: the wrap-around)."""
+
+STATS: tuple[str, ...] = ("max_hp", "atk", "def", "agi", "rng")
+
+
+class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    max_hp: int = 0
+    atk: int = 0
+    # ``def`` is a Python keyword: the TOML key is "def"
+    def_: int = msgspec.field(default=0, name="def")
+    agi: int = 0
+    rng: int = 0
+
+    def get(self, stat: str) -> int:
+        return int(getattr(self, "def_" if stat == "def" else stat))
+
+
+class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: str
+    kind: Kind
+    cost: int
+    text: str
+    rarity: int = 1
+    named: bool = False
+    invented: tuple[str, ...] = ()
+    # characters
+    element: str = "無"
+    pos: str = "前衛"
+    hp: int = 0
+    atk: int = 0
+    def_: int = msgspec.field(default=0, name="def")
+    agi: int = 0
+    rng: int = 0
+    action: Literal["attack", "attack_row", "heal", ""] = ""
+    amount: int = 0
+    end: Literal["end_damage_front", "end_heal_all", ""] = ""
+    end_amount: int = 0
+    # equipment
+    bonus: Bonus = Bonus()
+    # magic
+    effect: Literal["revive", "stun", "add", "move", "mul", "damage", "heal", "hp_mul", ""] = ""
+    category: int = 0
+    target: Literal["enemy", "ally", "ally_dead", "allies", "none", ""] = ""
+    stat: str = ""
+    num: int = 1
+    den: int = 1
+
+    @property
+    def row(self) -> str:
+        """The printed 配置 as a row name: 前衛 -> "front", 後衛 -> "back"."""
+        return "front" if self.pos == "前衛" else "back"
+
+
+class _CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    card: tuple[CardDef, ...]
+
+
+def _raw() -> bytes:
+    return resources.files("domain.novel.data").joinpath("cards.toml").read_bytes()
+
+
+@cache
+def catalog() -> dict[str, CardDef]:
+    data = tomllib.loads(_raw().decode("utf-8"))
+    cards = msgspec.convert(data, _CardFile).card
+    return {c.name: c for c in cards}
+
+
+HIDDEN_CARD = CardDef(name="", kind="magic", cost=0, text="(hidden)", target="none")
+"""What a masked state holds in place of a card its seat may not know (``view.mask``)."""
+
+
+def card(name: str) -> CardDef:
+    return HIDDEN_CARD if not name else catalog()[name]
+
+
+@cache
+def card_set_digest() -> str:
+    return hashlib.blake2b(_raw(), digest_size=16).hexdigest()
+
+
+KIND_JA = {"character": "キャラクター", "equipment": "装備", "magic": "魔法"}
+
+
+def catalogue() -> Catalogue:
+    columns = (Column(key="name", title="name", kind="name"), Column(key="kind", title="kind"),
+               Column(key="named", title="named"), Column(key="cost", title="cost"),
+               Column(key="element", title="elem"), Column(key="pos", title="pos"),
+               Column(key="stats", title="HP/ATK/DEF/AGI/射程"), Column(key="category", title="cat"),
+               Column(key="text", title="text", kind="text"))
+    rows = []
+    for c in catalog().values():
+        values = {"kind": KIND_JA[c.kind], "named": "=ネームド=" if c.named else "", "cost": str(c.cost),
+                  "rarity": "★" * c.rarity}
+        if c.kind == "character":
+            values.update(element=c.element, pos=c.pos, stats=f"{c.hp}/{c.atk}/{c.def_}/{c.agi}/{c.rng}")
+        if c.kind == "magic":
+            values["category"] = str(c.category)
+        rows.append(CardRow(name=c.name, text=c.text, values=values, invented=c.invented))
+    return Catalogue(columns=columns, rows=tuple(rows))
