@@ -6,6 +6,7 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
+from domain.core.ruleset import ruleset_names
 from projections.bench import Report, fmt, run
 
 from . import render
@@ -14,7 +15,9 @@ from . import render
 @click.command()
 @click.option("--quick", is_flag=True, help="A smoke run in under 30 s (CI); its figures are only indicative.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def bench(quick: bool, as_json: bool) -> None:
+@click.option("--ruleset", default="worlfard", show_default=True, type=click.Choice(ruleset_names()),
+              help="Which ruleset's matches to measure.")
+def bench(quick: bool, as_json: bool, ruleset: str) -> None:
     """Measure self-play, fold, seek, store, audit, size and memory against their targets."""
     err = Console(stderr=True)
     status = None
@@ -27,7 +30,7 @@ def bench(quick: bool, as_json: bool) -> None:
             status.update(f"benchmark: {what}…")
 
     try:
-        report = run(quick=quick, progress=progress)
+        report = run(quick=quick, progress=progress, ruleset_name=ruleset)
     finally:
         if status is not None:
             status.stop()
@@ -40,7 +43,7 @@ def bench(quick: bool, as_json: bool) -> None:
 def show(report: Report) -> None:
     con = render.console()
     m = report.machine
-    con.print(f"[bold]kifu bench[/] ({report.mode}, {report.seconds:.0f} s) · {m.cpu} · nproc {m.nproc} · "
+    con.print(f"[bold]kifu bench {report.ruleset}[/] ({report.mode}, {report.seconds:.0f} s) · {m.cpu} · nproc {m.nproc} · "
               f"Python {m.python} · {m.platform}")
     con.print(f"{m.pinned}; {m.load}; scratch files in {m.scratch}", style="dim")
     table = Table("figure", "median", "min–max", "unit", "target", "met")

@@ -1,4 +1,4 @@
-"""``kifu cards``: the card catalogue of a ruleset, filtered by type, element or text."""
+"""``kifu cards``: a ruleset's card catalogue, filtered by any of its columns or by text."""
 from __future__ import annotations
 
 import json
@@ -7,38 +7,59 @@ import click
 import msgspec
 from rich.table import Table
 
+from domain.core.catalogue import Catalogue, CardRow
 from domain.core.ruleset import find_ruleset, ruleset_names
 
 from . import render
 
 
+def _filters(catalogue: Catalogue, where: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    keys = catalogue.keys()
+    for item in where:
+        key, sep, value = item.partition("=")
+        if not sep or not value:
+            raise click.BadParameter(f"{item!r}: give COLUMN=VALUE, e.g. {keys[min(2, len(keys) - 1)]}=…",
+                                     param_hint="--where")
+        if key not in keys:
+            raise click.BadParameter(f"{key!r} is not a column of this catalogue; columns: {', '.join(keys)}",
+                                     param_hint="--where")
+        out.append((key, value))
+    return out
+
+
+def _matches(row: CardRow, filters: list[tuple[str, str]], text: str | None) -> bool:
+    for key, value in filters:
+        cell = row.get(key)
+        if value.casefold() != cell.casefold() and value not in cell:
+            return False
+    return not text or text in row.name or text in row.text
+
+
 @click.command()
 @click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
-@click.option("--type", "type_", help="Only this card type (UT, MS, SS, LS).")
-@click.option("--element", help="Only cards that have this element (火 水 風 地 光 闇).")
+@click.option("--where", "where", multiple=True, metavar="COLUMN=VALUE",
+              help="Only cards whose COLUMN holds VALUE (e.g. type=UT, element=火); repeat to narrow.")
 @click.option("--text", help="Only cards whose name or text contains this.")
 @click.option("--json", "as_json", is_flag=True, help="Print the cards as JSON.")
-def cards(ruleset: str, type_: str | None, element: str | None, text: str | None, as_json: bool) -> None:
+def cards(ruleset: str, where: tuple[str, ...], text: str | None, as_json: bool) -> None:
     """List the cards Kifu knows for RULESET, with which of their numbers are invented."""
-    found = find_ruleset(ruleset).cards()
-    if type_:
-        found = [d for d in found if d.type.upper() == type_.upper()]
-    if element:
-        found = [d for d in found if element in d.elements]
-    if text:
-        found = [d for d in found if text in d.name or text in d.text]
+    catalogue = find_ruleset(ruleset).catalogue()
+    filters = _filters(catalogue, where)
+    found = [row for row in catalogue.rows if _matches(row, filters, text)]
     if as_json:
         click.echo(json.dumps(msgspec.to_builtins(found), ensure_ascii=False, indent=1))
         return
     table = Table(show_lines=True, expand=True)
-    for header, kwargs in (("no.", {"no_wrap": True}), ("name", {"min_width": 8}), ("type", {}), ("E", {}),
-                           ("F", {}), ("LV", {}), ("S/V/A/D", {"no_wrap": True}),
-                           ("text", {"ratio": 3, "overflow": "fold"}), ("invented", {"ratio": 1})):
-        table.add_column(header, **kwargs)
-    for d in found:
-        stats = f"{d.STR}/{d.VIT}/{d.AGI}/{d.DEF}" if d.type == "UT" else ""
-        table.add_row(d.number, d.name, d.type, "".join(d.elements), "・".join(d.families), str(d.lv), stats,
-                      d.text, ", ".join(d.invented) or "-")
+    for column in catalogue.columns:
+        if column.kind == "text":
+            table.add_column(column.title, ratio=3, overflow="fold")
+        elif column.kind == "name":
+            table.add_column(column.title, min_width=8)
+        else:
+            table.add_column(column.title, no_wrap=column.key != "invented")
+    for row in found:
+        table.add_row(*[row.get(c.key) or ("-" if c.key == "invented" else "") for c in catalogue.columns])
     con = render.console()
     con.print(table)
     con.print(f"{len(found)} cards")

@@ -19,6 +19,7 @@ import msgspec
 from domain.core.ruleset import find_ruleset
 
 from . import render
+from .human import HumanSeat
 
 _server = click.option("--server", envvar="KIFU_SERVER", metavar="URL", default=None,
                        help="The service, e.g. http://127.0.0.1:8080 (env KIFU_SERVER).")
@@ -49,51 +50,43 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
     ctx.meta.update({"kifu.client.server": server, "kifu.client.match": match_id, "kifu.client.token": token})
     if ctx.invoked_subcommand is not None:
         return
+    from domain.core.driver import drive
     from domain.service.client import KifuClient
-    from domain.service.player import play_seat
+    from domain.service.player import RemoteTable
 
     server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
     con = render.console()
     with KifuClient(server, token) as http:
         first = http.view(match_id)
         rules = find_ruleset(first.ruleset)
-        if bot == "human":
-            chooser = _human(con)
-        elif bot in rules.bots:
-            machine = rules.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
-            chooser = lambda view, legal: machine.choose(legal, view, view.seat)  # noqa: E731
-        else:
+        if first.seat is None:
+            from domain.service.player import JudgeCannotPlay
+
+            raise JudgeCannotPlay()
+        seat = first.seat
+        if bot != "human" and bot not in rules.bots:
             raise click.BadParameter(f"{bot!r}: choose 'human' or one of {', '.join(sorted(rules.bots))}",
                                      param_hint="--bot")
-        if first.seat is not None:
-            con.print(f"match [bold]{match_id}[/] · {rules.name} · you are seat {first.seat} "
-                      f"({first.players[first.seat - 1]}) against {first.players[2 - first.seat]}")
+        con.print(f"match [bold]{match_id}[/] · {rules.name} · you are seat {seat} "
+                  f"({first.players[seat - 1]}) against {first.players[2 - seat]}")
 
         def show(envelopes: list[Any], names: dict[int, str]) -> None:
             if bot == "human" or not quiet:
                 for env in envelopes:
-                    con.print(render.event_line(env, names.__getitem__))
+                    con.print(render.event_line(env, lambda card: names.get(card, str(card))))
 
-        final = play_seat(http, match_id, chooser, show=show, fresh_views=bot == "human")
-    outcome = final.outcome
-    con.print(f"[bold]{outcome.describe() if outcome else 'stopped'}[/] at seq {final.seq} "
-              f"(you were seat {final.seat})")
-
-
-def _human(con: Any) -> Any:
-    from domain.service.player import card_names, view_type
-
-    def choose(view: Any, legal: list[Any]) -> Any:
-        rules = find_ruleset(view.ruleset)
-        board = msgspec.convert(view.view, view_type(rules))
-        names = card_names(view.view, {})
-        con.print(render.board(board, view.players))
-        for index, command in enumerate(legal, start=1):
-            con.print(f"  [cyan]{index:>3}[/] {render.describe_event(command, names.__getitem__)}")
-        choice = click.prompt(f"seat {view.seat}, your decision", type=click.IntRange(1, len(legal)))
-        return legal[choice - 1]
-
-    return choose
+        table = RemoteTable(http, match_id, {seat: token}, fresh_views=True, follow=True, show=show,
+                            position=bot == "greedy")
+        if bot == "human":
+            player: Any = HumanSeat(rules, first.players, con, lambda card: table.names.get(card, str(card)))
+        else:
+            player = rules.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
+        try:
+            drive(table, {seat: player})
+        finally:
+            table.close()
+    outcome = table.outcome
+    con.print(f"[bold]{outcome.describe() if outcome else 'stopped'}[/] at seq {table.seq} (you were seat {seat})")
 
 
 @client.command()
@@ -101,13 +94,15 @@ def _human(con: Any) -> Any:
 @click.option("--ruleset", default="worlfard", show_default=True)
 @click.option("--deck", "decks", multiple=True, metavar="PRESET",
               help="Preset deck for seat 1, then seat 2 (default: the service's).")
-@click.option("--seed", type=int, default=None, help="Match seed (default: the service draws one).")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Player names, seat 1 then seat 2.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.pass_context
-def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[str, ...], seed: int | None,
+def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[str, ...],
            names: tuple[str, ...], as_json: bool) -> None:
-    """Create a match on the service; prints its id, both seat tokens and the judge token."""
+    """Create a match on the service; prints its id, both seat tokens and the judge token.
+
+    The service draws the seed (no creator chooses the shuffles) and commits to it; the record
+    reveals it when the match ends, and `kifu verify` checks it."""
     from domain.service.client import KifuClient
 
     server = _need(server, "server", ctx)
@@ -117,8 +112,7 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
         raise click.UsageError("give --name at most twice")
     players = (names[0] if names else "seat 1", names[1] if len(names) > 1 else "seat 2")
     with KifuClient(server) as http:
-        created = http.create(ruleset=ruleset, decks=(decks[0], decks[1]) if decks else None, seed=seed,
-                              players=players)
+        created = http.create(ruleset=ruleset, decks=(decks[0], decks[1]) if decks else None, players=players)
     if as_json:
         click.echo(msgspec.json.encode(created).decode())
         return
@@ -127,6 +121,8 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
     click.echo(f"seat 1 token: {t.seat1}")
     click.echo(f"seat 2 token: {t.seat2}")
     click.echo(f"judge token:  {t.judge}")
+    if created.seed_commitment:
+        click.echo(f"seed commitment: {created.seed_commitment}")
     click.echo("tokens are shown only now. To play a seat:")
     click.echo(f"  KIFU_TOKEN=<seat token> kifu client --server {server} --match {created.match_id}")
 

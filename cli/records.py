@@ -15,7 +15,8 @@ from rich.text import Text
 
 from domain.core.errors import Malformed
 from domain.core.match import Match
-from domain.core.record import first_broken_link
+from domain.core.commit import ChoiceRevealed, SeedRevealed
+from domain.core.record import first_broken_link, first_broken_seal
 from domain.core.ruleset import find_ruleset, ruleset_names
 from projections.bulk import FileAudit, audit_many
 from projections.causes import explain
@@ -165,14 +166,22 @@ def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
 @click.command()
 @click.argument("file", type=click.Path())
 def verify(file: str) -> None:
-    """Check a record's hash chain; an edited line is reported by its seq (exit 1)."""
+    """Check a record's hash chain and its commitments (sealed choices, the seed); an edited
+    line or a reveal that does not open its commitment is reported by its seq (exit 1)."""
     record = read_record(file)
     broken = first_broken_link(record.header, record.envelopes)
     if broken is not None:
         click.echo(f"{file}: hash chain broken at seq {broken}: that event (or the header, if seq 1) "
                    "was changed after recording", err=True)
         raise SystemExit(1)
-    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact")
+    sealed = first_broken_seal(record.header, record.envelopes)
+    if sealed is not None:
+        seq, reason = sealed
+        click.echo(f"{file}: commitment broken at seq {seq}: {reason}", err=True)
+        raise SystemExit(1)
+    reveals = sum(1 for env in record.envelopes if isinstance(env.event, (ChoiceRevealed, SeedRevealed)))
+    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact"
+               + (f", {reveals} reveals open their commitments" if reveals else ""))
 
 
 @click.command()
@@ -196,6 +205,9 @@ def import_(kifu: Kifu, file: str) -> None:
     broken = first_broken_link(record.header, record.envelopes)
     if broken is not None:
         raise Malformed(f"hash chain broken at seq {broken}; refusing to import an edited record", file)
+    sealed = first_broken_seal(record.header, record.envelopes)
+    if sealed is not None:
+        raise Malformed(f"commitment broken at seq {sealed[0]} ({sealed[1]}); refusing to import it", file)
     match = Match.fold(record.ruleset, record.header, record.envelopes)
     kifu.store.create(match)
     click.echo(f"imported match {record.header.match_id} ({len(record.envelopes)} events)")

@@ -1,4 +1,9 @@
-"""Rendering for the terminal with rich: boards, events, cause chains. Presentation only."""
+"""Rendering for the terminal with rich: layouts, events, cause chains. Presentation only.
+
+Nothing here knows a game: boards are drawn from the ruleset's ``Layout`` (seat panels of
+counters, zones and grids, a shared board), and events from the roles their fields declare
+(card ids shown as names, hidden cards as ``?``).
+"""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -11,13 +16,16 @@ from rich.table import Table
 from rich.text import Text
 
 from domain.core.envelope import Envelope
+from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
+from domain.core.roles import HIDDEN, roles_of
 
-_CARD_FIELDS = {"card", "cards", "order", "hearts", "souls", "defender_card", "attacker_card"}
 _KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta"}
+_TONE = {"good": "green", "bad": "red", "hot": "bold red", "dim": "dim", "": ""}
+SHOWN_CARDS = 8          # a longer list of cards (a shuffled deck) is cut after this many
 
 
 def card_name(names: Callable[[int], str] | None, card: int) -> str:
-    if card == 0:
+    if card == HIDDEN:
         return "?"
     if names is None:
         return str(card)
@@ -27,22 +35,35 @@ def card_name(names: Callable[[int], str] | None, card: int) -> str:
         return str(card)
 
 
+def _value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def describe_event(event: Any, names: Callable[[int], str] | None = None) -> str:
-    """``TypeName key=value …`` with card ids shown as names; hidden cards as ``?``."""
+    """``TypeName key=value …`` with card-role fields shown as names; hidden cards as ``?``.
+
+    Nested values (a whole prepared state) are summarised, never printed as Python."""
     raw = msgspec.to_builtins(event)
     if not isinstance(raw, dict):
         return str(raw)
     kind = raw.pop("type", type(event).__name__)
+    cards = {f.key or f.name for f in roles_of(type(event)) if f.role == "card"}
     parts = []
     for key, value in raw.items():
-        if isinstance(value, (list, tuple)) and key not in _CARD_FIELDS:
-            value = "[" + ", ".join(str(v) for v in value) + "]"
-        elif key in _CARD_FIELDS:
+        if key in cards:
             if isinstance(value, (list, tuple)):
                 shown = [card_name(names, v) for v in value]
-                value = "[" + ", ".join(shown[:8]) + (f", … {len(shown)} cards" if len(shown) > 8 else "") + "]"
+                value = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
             elif isinstance(value, int):
                 value = card_name(names, value)
+        elif isinstance(value, dict) and len(str(value)) > 60:
+            value = "{…}"
+        else:
+            value = _value(value)
         parts.append(f"{key}={value}")
     return f"{kind} " + " ".join(parts)
 
@@ -59,93 +80,131 @@ def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) ->
     return text
 
 
-def _ref(ref: Any) -> str:
-    return "?" if ref is None else f"{ref.name}"
-
-
-def _unit_cell(unit: Any) -> Text:
-    if unit is None:
-        return Text("·", style="dim")
-    t = Text(unit.card.name, style="bold")
-    t.append(f"\nS{unit.STR} V{unit.VIT} A{unit.AGI}" + (f" D{unit.DEF}" if unit.DEF else ""))
-    if unit.skills:
-        t.append("\n" + " ".join(f"『{k}』" for k in unit.skills), style="cyan")
-    flags = []
-    if unit.damage:
-        flags.append(f"dmg {unit.damage}")
-    if unit.broken:
-        flags.append("broken")
-    if unit.status:
-        flags.append(unit.status)
-    if flags:
-        t.append("\n" + ", ".join(flags), style="red" if unit.broken else "yellow")
+# -- layouts --------------------------------------------------------------------------------------
+def face_text(face: Face, *, long: bool = False) -> Text:
+    """A card: its name (``?`` face down), then, in a cell, its stats and marks on lines below."""
+    if face.hidden:
+        return Text("?", style="dim")
+    t = Text(face.name, style="bold " + _TONE[face.tone] if face.tone else "bold")
+    if long:
+        if face.stats:
+            t.append("\n" + face.stats)
+        if face.marks:
+            t.append("\n" + ", ".join(face.marks), style="yellow")
+    elif face.marks:
+        t.append(f" ({', '.join(face.marks)})", style="yellow")
     return t
 
 
-def _spell_cell(spell: Any) -> Text:
-    if spell is None:
-        return Text("·", style="dim")
-    t = Text(spell.card.name, style="magenta")
-    if spell.waiting:
-        t.append(" (chain)", style="yellow")
-    if spell.broken:
-        t.append(" (broken)", style="red")
-    return t
+def _cell_text(cell: Cell | None) -> Text:
+    if cell is None or not cell.cards:
+        label = cell.label if cell is not None else ""
+        return Text(label or "·", style="dim")
+    out = Text()
+    if cell.label:
+        out.append(cell.label + "\n", style="dim")
+    for i, face in enumerate(cell.cards):
+        if i:
+            out.append("\n+ ")
+        out.append_text(face_text(face, long=True))
+    return out
 
 
-def _tower_cell(tower: Any) -> Text:
-    if not tower.height:
-        return Text("·", style="dim")
-    t = Text(f"HT{tower.HT} " if tower.HT == tower.height else f"HT{tower.HT}({tower.height}) ", style="bold")
-    t.append(tower.cards[-1].name)
-    if tower.broken:
-        t.append(" (broken)", style="red")
-    return t
-
-
-def _side_header(side: Any, player: str, turn_seat: int) -> Text:
-    hearts = " ".join(("♡" if h.broken else "♥") + ("?" if h.card is None else h.card.name) for h in side.hearts)
-    t = Text()
-    t.append(f"Seat {side.seat} {player}", style="bold underline" if side.seat == turn_seat else "bold")
-    t.append(f"  life {side.life}  deck {side.deck_count}  hand {side.hand_count}  soul {len(side.soul)}"
-             f"  grave {len(side.grave)}  hearts {hearts or '-'}")
-    if side.lost:
-        t.append(f"  LOST: {side.lost}", style="bold red")
-    return t
-
-
-def board(view: Any, players: tuple[str, str]) -> Group:
-    """The WORLFARD field: seat 2's rows on top (towers, table, stage), then seat 1's stage up."""
-    table = Table(show_header=True, header_style="dim", expand=False, pad_edge=False, box=box.SIMPLE_HEAD,
-                  show_lines=False, collapse_padding=True)
+def grid_table(grid: Grid) -> Table:
+    table = Table(show_header=bool(grid.col_labels), header_style="dim", pad_edge=False, box=box.SIMPLE_HEAD,
+                  collapse_padding=True, title=None)
     table.add_column("", style="dim", no_wrap=True)
-    lines = len(view.sides[0].stage)
-    for line in range(1, lines + 1):
-        table.add_column(f"line {line}", justify="center", min_width=10, max_width=14)
-    top, bottom = view.sides[1], view.sides[0]
-    table.add_row("tower2", *[_tower_cell(t) for t in top.towers])
-    table.add_row("table2", *[_spell_cell(c) for c in top.table])
-    table.add_row("stage2", *[_unit_cell(u) for u in top.stage], end_section=True)
-    table.add_row("stage1", *[_unit_cell(u) for u in bottom.stage])
-    table.add_row("table1", *[_spell_cell(c) for c in bottom.table])
-    table.add_row("tower1", *[_tower_cell(t) for t in bottom.towers])
-    status = Text(f"turn {view.turn}  seat {view.turn_seat}'s turn  phase {view.phase}")
-    if view.awaiting:
-        status.append(f"  awaiting seat {view.awaiting}", style="cyan")
-    if view.combat:
-        c = view.combat
-        status.append(f"  combat: attacker line {c.attacker} → spot {c.target or '?'}"
-                      + (" (on player)" if c.on_player else f" defender line {c.defender}" if c.defender else ""),
-                      style="red")
-    if view.outcome:
-        status.append(f"  OVER: {view.outcome.describe()}", style="bold red")
-    parts: list[Any] = [_side_header(top, players[1], view.turn_seat), table, _side_header(bottom, players[0], view.turn_seat), status]
-    for side in view.sides:
-        if side.hand is not None:
-            parts.append(Text(f"hand {side.seat}: " + ", ".join(f"{c.name}#{c.id}" for c in side.hand)))
-        if side.soul:
-            parts.append(Text(f"soul {side.seat}: " + ", ".join(c.name for c in side.soul), style="dim"))
-    return Group(*parts)
+    for col in range(1, grid.cols + 1):
+        label = grid.col_labels[col - 1] if len(grid.col_labels) >= col else str(col)
+        table.add_column(label, justify="center", min_width=6, max_width=14)
+    cells = {(c.row, c.col): c for c in grid.cells}
+    for row in range(1, grid.rows + 1):
+        label = grid.row_labels[row - 1] if len(grid.row_labels) >= row else str(row)
+        table.add_row(label, *[_cell_text(cells.get((row, col))) for col in range(1, grid.cols + 1)])
+    return table
+
+
+def zone_text(zone: Zone) -> Text:
+    t = Text(f"{zone.label} ({zone.count or len(zone.cards)}): ", style="bold")
+    if zone.show == "count" or not zone.cards:
+        t.append("—" if not (zone.count or zone.cards) else "face down" if zone.show == "count" else "", style="dim")
+        return t
+    shown = zone.cards[-1:] if zone.show == "top" else zone.cards
+    for i, face in enumerate(shown):
+        if i:
+            t.append(", ")
+        t.append_text(face_text(face))
+        if face.id:
+            t.append(f"#{face.id}", style="dim")
+    if zone.show == "top" and len(zone.cards) > 1:
+        t.append(" (top)", style="dim")
+    return t
+
+
+def _counters(parts: tuple[Part, ...]) -> Text:
+    t = Text()
+    for part in parts:
+        if isinstance(part, Counter):
+            t.append(f"  {part.label} ", style="dim")
+            t.append(f"{part.value}" + (f"/{part.max}" if part.max is not None else ""), style="bold")
+    return t
+
+
+def _parts(parts: tuple[Part, ...]) -> list[Any]:
+    out: list[Any] = []
+    for part in parts:
+        if isinstance(part, Grid):
+            out.append(grid_table(part))
+        elif isinstance(part, Zone) and part.show != "count" and (part.cards or part.id == "hand"):
+            out.append(zone_text(part))
+        elif isinstance(part, Note):
+            out.append(Text(part.text, style=_TONE[part.tone]))
+    return out
+
+
+def _panel_header(panel: SeatPanel, player: str, layout: Layout) -> Text:
+    t = Text()
+    t.append(f"Seat {panel.seat} {player}",
+             style="bold underline" if panel.seat == layout.active else "bold")
+    if panel.seat in layout.awaiting:
+        t.append(" ◀", style="cyan")
+    if panel.seat in layout.chosen:
+        t.append(" (chosen)", style="green")
+    elif panel.seat in layout.choosing:
+        t.append(" (choosing)", style="yellow")
+    t.append_text(_counters(panel.parts))
+    if panel.lost:
+        t.append(f"  LOST: {panel.lost}", style="bold red")
+    return t
+
+
+def status_line(layout: Layout) -> Text:
+    status = Text(f"turn {layout.turn}" + (f" · {layout.step}" if layout.step else ""))
+    if layout.active:
+        status.append(f" · seat {layout.active}'s turn")
+    if layout.awaiting:
+        status.append("  awaiting " + " and ".join(f"seat {s}" for s in layout.awaiting), style="cyan")
+    if layout.outcome:
+        status.append(f"  OVER: {layout.outcome}", style="bold red")
+    return status
+
+
+def board(layout: Layout, players: tuple[str, ...]) -> Group:
+    """The whole layout: the other seat's panel on top, the shared board, then the viewer's (or
+    seat 1's) panel, then the status line."""
+    bottom = layout.viewer or 1
+    order = sorted(layout.seats, key=lambda p: p.seat == bottom)
+    out: list[Any] = []
+    for i, panel in enumerate(order):
+        player = players[panel.seat - 1] if 0 < panel.seat <= len(players) else ""
+        if i == len(order) - 1 and layout.board:
+            out.extend(_parts(layout.board))
+        out.append(_panel_header(panel, player, layout))
+        out.extend(_parts(panel.parts))
+    if not layout.seats:
+        out.extend(_parts(layout.board))
+    out.append(status_line(layout))
+    return Group(*out)
 
 
 def console() -> Console:

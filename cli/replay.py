@@ -6,6 +6,7 @@ from typing import Any
 import click
 from rich.text import Text
 
+from domain.core.visibility import redact
 from projections.timeline import Timeline
 
 from . import render
@@ -44,11 +45,11 @@ class Stepper:
         rules = tl.ruleset
         state = tl.state_at(self.seq)
         names = rules.card_names(state) if rules.card_names else None
-        lines: list[Any] = [render.board(rules.view(state, self.seat), tl.header.players)]
+        lines: list[Any] = [render.board(rules.layout(rules.view(state, self.seat)), tl.header.players)]
         for seq in range(max(1, self.seq - 4), self.seq + 1):
             env = tl.envelope(seq)
             if env is not None:
-                line = render.event_line(rules.redact(env, self.seat), names)
+                line = render.event_line(redact(rules, env, self.seat), names)
                 if seq == self.seq:
                     line.stylize("reverse")
                 lines.append(line)

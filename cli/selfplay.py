@@ -7,11 +7,12 @@ import uuid
 from collections import Counter
 
 import click
+import msgspec
 from rich.table import Table
 
 from domain.core.match import Match
 from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.selfplay import play_out
+from domain.core.driver import drive
 from projections.recordfile import write_record
 
 from . import render
@@ -53,7 +54,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
             d1, d2 = pairs[i % len(pairs)]
             match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=[lists[d1], lists[d2]],
                                  players=(p1, p2))
-            decisions += play_out(match, {1: rules.bots[p1](seed * 2 + 1), 2: rules.bots[p2](seed * 2 + 2)})
+            decisions += drive(match, {1: rules.bots[p1](seed * 2 + 1), 2: rules.bots[p2](seed * 2 + 2)})
             events += match.seq
             outcome = match.outcome
             assert outcome is not None
@@ -74,10 +75,22 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
     table.add_row(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
                   f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")
     con.print(table)
-    in_decks = {name for deck in lists.values() for name in deck.cards}
+    in_decks = {row.name for row in rules.catalogue().rows} & {name for deck in lists.values()
+                                                               for name in _names(msgspec.to_builtins(deck))}
     never = sorted(in_decks - set(played))
     con.print(f"card coverage: {len(in_decks) - len(never)}/{len(in_decks)} cards in these decks were played"
               + (f"; never played: {', '.join(never)}" if never else ""))
+
+
+def _names(raw: object) -> set[str]:
+    """Every string in a deck list (names, however the ruleset's deck struct holds them)."""
+    if isinstance(raw, str):
+        return {raw}
+    if isinstance(raw, dict):
+        return set().union(*(_names(k) | _names(v) for k, v in raw.items())) if raw else set()
+    if isinstance(raw, (list, tuple)):
+        return set().union(*(_names(v) for v in raw)) if raw else set()
+    return set()
 
 
 class _Null:

@@ -40,11 +40,15 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, s
     ruleset, header, envelopes = kifu.load(source)
     timeline = Timeline(ruleset, header, envelopes)
     match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
-    seats = make_seats(ruleset, p1, p2, match.header.seed)
     con = render.console()
+    seats = make_seats(ruleset, p1, p2, match.header.seed, con, match.header.players, match)
     if then is not None:
         command = decode_command(ruleset, then)
-        seat = match.awaiting
+        awaited = sorted(match.awaiting)
+        if len(awaited) != 1:
+            raise click.UsageError(f"--then needs one awaited seat; at #{at} the rules await "
+                                   f"{' and '.join(f'seat {s}' for s in awaited) or 'nobody'}")
+        seat = awaited[0]
         try:
             envelopes_then, state = match.decide(seat, command)
         except Illegal as exc:
@@ -52,7 +56,7 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, s
     kifu.store.create(match)
     if not quiet:
         con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} at #{at} "
-                  f"(turn {getattr(match.state, 'turn', '?')}, seat {match.awaiting} to decide)")
+                  f"(turn {ruleset.turn(match.state)}, {_awaited(match)} to decide)")
     if then is not None:
         kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.outcome(state))
         match.accept(envelopes_then, state)
@@ -144,3 +148,7 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
 
 def _cell(value: Any) -> str:
     return "-" if value is None else str(value)
+
+
+def _awaited(match: Any) -> str:
+    return " and ".join(f"seat {s}" for s in sorted(match.awaiting)) or "nobody"

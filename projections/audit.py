@@ -13,7 +13,8 @@ import msgspec
 from domain.core.envelope import Envelope
 from domain.core.errors import KifuError
 from domain.core.header import Header
-from domain.core.match import Match
+from domain.core.match import Match, command_of
+from domain.core.record import first_broken_seal
 from domain.core.ruleset import Ruleset
 
 
@@ -72,6 +73,11 @@ def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelo
         return AuditResult(match_id=header.match_id, events=len(recorded), decisions=decisions,
                            divergence=div, notes=tuple(notes))
 
+    broken = first_broken_seal(header, recorded)
+    if broken is not None:
+        seq, why = broken
+        env = recorded[seq - 1]
+        return result(Divergence(seq=seq, reason=why, clause=env.clause, recorded=_fields(env)))
     try:
         match = Match.start(ruleset, header)
     except KifuError as exc:
@@ -93,7 +99,7 @@ def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelo
         if decision.kind != "decision":
             return result(Divergence(seq=decision.seq, reason="the record has an event today's engine does not produce",
                                      clause=decision.clause, recorded=_fields(decision)))
-        command = ruleset.command_of(decision.event)
+        command = command_of(ruleset, decision.event)
         if command is None or decision.seat is None:
             return result(Divergence(seq=decision.seq, reason="this decision event names no command to re-run",
                                      clause=decision.clause, recorded=_fields(decision)))

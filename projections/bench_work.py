@@ -15,20 +15,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-import msgspec
-
+from domain.core.driver import LocalTable, drive
 from domain.core.errors import KifuError
-from domain.core.header import Header
 from domain.core.match import Match
 from domain.core.record import decode_record
 from domain.core.ruleset import Ruleset, find_ruleset
 from projections.audit import audit
 from projections.timeline import Timeline
 
-RULESET = "worlfard"
+RULESET = "worlfard"     # the default; `kifu bench --ruleset` measures any
 LONG_EVENTS = 10_000
-LONG_DECK_COPIES = 10
-LONG_LIFE = 1_000
 MAX_DECISIONS = 50_000   # a random match that has not ended by then is a bug, not a long game
 
 
@@ -50,42 +46,39 @@ def play(ruleset: Ruleset[Any, Any, Any], seed: int, decks: Sequence[Any], *, st
                          players=("random", "random"), start=start)
     bot = ruleset.bots["random"]
     bots = {1: bot(seed * 2 + 1), 2: bot(seed * 2 + 2)}
-    decisions = 0
-    while match.outcome is None and (until is None or match.seq < until):
-        seat = match.awaiting
-        assert seat is not None, "no outcome, yet nobody is awaited"
-        command = bots[seat].choose(match.legal(seat), match.state, seat)
-        try:
-            match.submit(seat, command)
-        except KifuError as exc:
-            raise BenchError(f"seed {seed}, seq {match.seq}: the engine refused {command!r}, which legal() "
-                             f"offered seat {seat}: {exc}") from exc
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise BenchError(f"seed {seed}: no outcome after {MAX_DECISIONS} decisions")
+    decisions = drive(LocalTable(match, _checked(seed)), bots, limit=MAX_DECISIONS,
+                      until=None if until is None else (lambda: match.seq >= until))
     return match, decisions
 
 
+def _checked(seed: int) -> Any:
+    def submit(match: Match, seat: int, command: Any, basis: int) -> Any:
+        try:
+            return match.submit(seat, command, basis)
+        except KifuError as exc:
+            raise BenchError(f"seed {seed}, seq {match.seq}: the engine refused {command!r}, which legal() "
+                             f"offered seat {seat}: {exc}") from exc
+    return submit
+
+
 def long_record(ruleset: Ruleset[Any, Any, Any], events: int = LONG_EVENTS) -> tuple[Match, str]:
-    """One match of at least ``events`` events from a prepared position (see the module doc)."""
-    base = [ruleset.load_deck(name) for name in ruleset.presets()[:2]]
-    big = tuple(msgspec.structs.replace(deck, cards=deck.cards * LONG_DECK_COPIES) for deck in base)
-    for seed in range(1, 11):
-        setup = Match.start(ruleset, Header(
-            match_id=str(uuid.UUID(int=10_000 + seed)), ruleset=ruleset.name, rules_version=ruleset.rules_version,
-            card_set=ruleset.card_set_digest(), seed=seed, players=("random", "random"), decks=big))
-        state = setup.state
-        prepared = msgspec.structs.replace(
-            state, sides=tuple(msgspec.structs.replace(side, life=LONG_LIFE) for side in state.sides))
-        match, _ = play(ruleset, seed, base, start=prepared, until=events)
-        if match.seq >= events:
-            cards = "/".join(str(len(deck.cards)) for deck in big)
-            how = (f"seed {seed}: setup of {cards}-card decks ({LONG_DECK_COPIES}× presets "
-                   f"{ruleset.presets()[0]}, {ruleset.presets()[1]}), life {LONG_LIFE}, prepared as one setup "
-                   f"event; random play to {match.seq} events (turn {getattr(match.state, 'turn', '?')}, "
-                   f"{'in progress' if match.outcome is None else 'over'})")
-            return match, how
-    raise BenchError(f"no prepared match reached {events} events in 10 seeds")
+    """One match of at least ``events`` events: from the ruleset's ``long_match`` position where it
+    has one, else the longest natural random match of a few seeds (cut at ``events``)."""
+    if ruleset.long_match is not None:
+        for seed in range(1, 11):
+            decks, start = ruleset.long_match(seed)
+            match, _ = play(ruleset, seed, decks, start=start, until=events)
+            if match.seq >= events:
+                return match, (f"seed {seed}: the ruleset's long-match position (its long_match hook: bigger "
+                               f"decks, more life), prepared as one setup event; random play to {match.seq} "
+                               f"events (turn {ruleset.turn(match.state)}, "
+                               f"{'in progress' if match.outcome is None else 'over'})")
+        raise BenchError(f"no prepared match reached {events} events in 10 seeds")
+    pairs = preset_pairs(ruleset)
+    longest = max((play(ruleset, seed, pairs[seed % len(pairs)], until=events)[0] for seed in range(1, 21)),
+                  key=lambda m: m.seq)
+    return longest, (f"the longest of 20 natural random matches ({longest.seq} events; the ruleset has no "
+                     "long_match position)")
 
 
 # -- the machine ----------------------------------------------------------------------------------
@@ -180,7 +173,7 @@ def _child(args: list[str]) -> None:
     if what == "audit":
         _audit_worker(args[1], args[2])
         return
-    ruleset = find_ruleset(RULESET)
+    ruleset = find_ruleset(args[2] if len(args) > 2 else RULESET)
     if what == "selfplay":
         pairs = preset_pairs(ruleset)
         kept = [play(ruleset, seed, pairs[seed % len(pairs)])[0] for seed in range(1, int(args[1]) + 1)]

@@ -14,6 +14,7 @@ import msgspec
 
 from domain.core.envelope import Envelope
 from domain.core.header import Header
+from domain.core.layout import Cell, Counter, Grid, Part, Zone
 from domain.core.ruleset import Ruleset
 
 from .timeline import Timeline
@@ -130,68 +131,41 @@ def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from:
 
 
 def board_rows(ruleset: Ruleset[Any, Any, Any], state: Any) -> dict[str, Any]:
-    """A summary of the judge's view, generically: the match's scalars, then each seat's part
-    (scalars, zone sizes, and what stands on each spot)."""
-    view = ruleset.view(state, None)
+    """A summary of the judge's view drawn from the ruleset's layout: the outcome, turn and step,
+    then each seat's counters, zone sizes and each grid row's squares."""
+    layout = ruleset.layout(ruleset.view(state, None))
     rows: dict[str, Any] = {}
     outcome = ruleset.outcome(state)
     rows["winner"] = None if outcome is None else (outcome.winner or "draw")
     rows["ended by"] = None if outcome is None else outcome.termination
-    for f in msgspec.structs.fields(view):
-        value = getattr(view, f.name)
-        if f.name in ("seat", "awaiting", "first_seat"):
-            continue
-        if _scalar(value):
-            rows[f.name] = value
-        elif isinstance(value, tuple) and value and all(hasattr(s, "seat") for s in value):
-            for part in value:
-                rows.update(_seat_rows(part))
+    rows["turn"] = layout.turn
+    rows["step"] = layout.step
+    for panel in layout.seats:
+        rows.update(_part_rows(f"seat {panel.seat} ", panel.parts))
+    rows.update(_part_rows("", layout.board))
     return rows
 
 
-def _seat_rows(part: Any) -> dict[str, Any]:
-    prefix = f"seat {part.seat} "
+def _part_rows(prefix: str, parts: tuple[Part, ...]) -> dict[str, Any]:
     rows: dict[str, Any] = {}
-    for f in msgspec.structs.fields(part):
-        value = getattr(part, f.name)
-        if f.name == "seat" or f.name.endswith("_count"):
-            continue
-        if _scalar(value):
-            rows[prefix + f.name] = value
-        elif isinstance(value, tuple):
-            if all(_is_ref(v) for v in value):
-                rows[prefix + f.name] = len(value)
-            else:
-                rows[prefix + f.name] = " | ".join(_label(v) for v in value)
-        elif value is None and f.name in ("deck", "hand"):
-            rows[prefix + f.name] = getattr(part, f"{f.name}_count", None)
+    for part in parts:
+        if isinstance(part, Counter):
+            rows[prefix + part.label] = part.value
+        elif isinstance(part, Zone) and f"{prefix}{part.label}" not in rows:
+            rows[prefix + part.label] = part.count or len(part.cards)
+        elif isinstance(part, Grid):
+            for row in range(1, part.rows + 1):
+                label = part.row_labels[row - 1] if len(part.row_labels) >= row else f"row {row}"
+                cells = {c.col: c for c in part.cells if c.row == row}
+                rows[f"{prefix}{label}"] = " | ".join(_label(cells.get(col)) for col in range(1, part.cols + 1))
     return rows
 
 
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (int, str, float, bool))
-
-
-def _is_ref(value: Any) -> bool:
-    return isinstance(getattr(value, "id", None), int) and isinstance(getattr(value, "name", None), str)
-
-
-def _label(value: Any) -> str:
-    """One spot: the card standing there, with its state; a pile by its size; empty as ·."""
-    if value is None:
+def _label(cell: Cell | None) -> str:
+    """One square: the cards standing there with their marks; empty as ·."""
+    if cell is None or not cell.cards:
         return "·"
-    card = getattr(value, "card", None)
-    cards = getattr(value, "cards", None)
-    if _is_ref(card):
-        label = card.name
-    elif isinstance(cards, tuple):
-        label = str(len(cards)) if cards else "·"
-    else:
-        label = "?"
-    flags = [f"dmg {value.damage}" if getattr(value, "damage", 0) else "",
-             "broken" if getattr(value, "broken", False) else ""]
-    flags = [x for x in flags if x]
-    return label + (f" ({', '.join(flags)})" if flags else "")
+    return " + ".join((f.name or "?") + (f" ({', '.join(f.marks)})" if f.marks else "") for f in cell.cards)
 
 
 def diff(a: Side, b: Side) -> Diff:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.core.commit import ChoiceRevealed, ChoiceSealed
 from domain.core.envelope import Envelope
 from domain.core.errors import KifuError
 from domain.core.header import Header
@@ -47,6 +48,11 @@ def check_fork_point(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[A
         start, end = decision_span(envelopes, at)
         raise ForkError(f"seq {at} is in the middle of #{start} and its consequences (#{start}..#{end}): the rules "
                         f"are not at rest there; fork at {start - 1} (before it) or {end} (after it)")
+    open_seals = {e.event.seat for e in envelopes[:at] if isinstance(e.event, ChoiceSealed)} - \
+        {e.event.seat for e in envelopes[:at] if isinstance(e.event, ChoiceRevealed)}
+    if open_seals:
+        raise ForkError(f"at seq {at} a sealed choice is still open (seat {', '.join(map(str, sorted(open_seals)))}): "
+                        "fork before the seal or after the reveal")
     state = timeline.state_at(at)
     outcome = ruleset.outcome(state)
     if outcome is not None:

@@ -15,7 +15,7 @@ import msgspec
 from domain.core.envelope import Envelope, canonical
 from domain.core.errors import KifuError
 from domain.core.header import Header
-from domain.core.match import Match
+from domain.core.match import Match, command_of
 from domain.core.record import first_broken_link
 from domain.core.ruleset import Ruleset
 from domain.version import ENGINE_VERSION, FORMAT_VERSION
@@ -58,7 +58,7 @@ def rerecord(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Env
         return Rerecord(status="refused", refused=Divergence(seq=1, reason=f"today's engine cannot set it up: {exc}"))
     decisions = [env for env in recorded if env.kind == "decision"]
     for number, env in enumerate(decisions, start=1):
-        command = ruleset.command_of(env.event)
+        command = command_of(ruleset, env.event)
         where = f"decision {number} of {len(decisions)} (recorded at #{env.seq}, now #{match.seq + 1})"
         if command is None or env.seat is None:
             return Rerecord(status="refused", refused=Divergence(
@@ -108,5 +108,9 @@ def _changes(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Env
     new = _outcome(ruleset, match)
     out.append(f"outcome: {old}" + (f" → {new}" if new != old else " (unchanged)"))
     if match.outcome is None and old_outcome is not None:
-        out.append(f"note: after the last recorded decision the match is no longer over (seat {match.awaiting} to decide)")
+        out.append(f"note: after the last recorded decision the match is no longer over ({_awaited(match)} to decide)")
     return out
+
+
+def _awaited(match: Match) -> str:
+    return " and ".join(f"seat {seat}" for seat in sorted(match.awaiting)) or "nobody"

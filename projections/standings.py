@@ -9,21 +9,23 @@ is counted twice; two processes catching up at once take turns (the position row
 What it counts, without knowing a ruleset's internals:
 - a match's result from ``ruleset.outcome`` of the folded state; its length in events, decisions
   and turns (the state's ``turn``, if it has one);
-- a card *played* when a decision event names it (``card``) while it is in that seat's hand in the
-  judge's view before the decision (a unit summoned, a tower set, a spell cast), by event type.
+- a card *played* as the ruleset's ``played`` hook says (the event that puts a card into play:
+  a unit summoned, a spell cast, a character placed), for the seat the event is about, by event
+  type, so a game without a hand counts as well.
 Forks and prepared positions (scenarios) are kept but left out of the standings.
 """
 from __future__ import annotations
 
 import sqlite3
 from collections import OrderedDict
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 import msgspec
 
 from domain.core.envelope import Envelope
 from domain.core.header import Header
-from domain.core.match import Match
+from domain.core.match import Match, record_evolve
+from domain.core.roles import fields_with
 from domain.core.ruleset import find_ruleset
 from domain.store import MatchStore, StoreConfig
 
@@ -260,18 +262,16 @@ class Standings:
             return   # a match whose header came before the tables existed: nothing to add to
         ruleset = find_ruleset(row.ruleset)
         before = self._state_before(match_id, item.seq, ruleset)
-        if item.kind == "decision" and item.seat is not None:
-            card = getattr(item.event, "card", None)
-            if isinstance(card, int) and not isinstance(card, bool):
-                name = _in_hand(ruleset.view(before, None), item.seat, card)
-                if name is not None:
-                    key = (match_id, item.seat, name, type(item.event).__name__)
-                    plays[key] = plays.get(key, 0) + 1
-        after = ruleset.evolve(before, item.event)
+        after = record_evolve(ruleset)(before, item.event)
+        name = ruleset.played(after, item.event)
+        seat = item.seat or _seat_of(item.event)
+        if name is not None and seat is not None:
+            key = (match_id, seat, name, type(item.event).__name__)
+            plays[key] = plays.get(key, 0) + 1
         self._keep(match_id, item.seq, after)
         row.events = item.seq
         row.decisions += item.kind == "decision"
-        turn = getattr(after, "turn", None)
+        turn = ruleset.turn(after)
         if isinstance(turn, int):
             row.turns = max(row.turns, turn)
         outcome = ruleset.outcome(after)
@@ -340,18 +340,10 @@ def _deck_name(deck: Any) -> str:
     return str(name) if name else "?"
 
 
-def _in_hand(view: Any, seat: int, card: int) -> str | None:
-    """The card's name if it is in ``seat``'s hand in the view (a part with ``seat`` and ``hand``)."""
-    for part in _parts(view):
-        if getattr(part, "seat", None) == seat:
-            for ref in getattr(part, "hand", None) or ():
-                if getattr(ref, "id", None) == card:
-                    return str(ref.name)
+def _seat_of(event: Any) -> int | None:
+    """The seat an event is about: its first seat-role field."""
+    for name in fields_with(type(event), "seat"):
+        value = getattr(event, name, None)
+        if isinstance(value, int):
+            return value
     return None
-
-
-def _parts(view: Any) -> Iterator[Any]:
-    for f in msgspec.structs.fields(view):
-        value = getattr(view, f.name)
-        if isinstance(value, tuple):
-            yield from (v for v in value if isinstance(v, msgspec.Struct))

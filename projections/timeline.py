@@ -5,6 +5,7 @@ from typing import Any
 
 from domain.core.envelope import Envelope
 from domain.core.header import Header
+from domain.core.match import record_evolve
 from domain.core.ruleset import Ruleset
 
 CHECKPOINT_EVERY = 32
@@ -19,7 +20,7 @@ class Timeline:
         self.header = header
         self.envelopes = envelopes
         self.every = every
-        evolve = ruleset.evolve
+        evolve = record_evolve(ruleset)
         state = ruleset.initial_state(header)
         self._checkpoints: list[Any] = [state]   # index i holds the state after seq i*every
         for env in envelopes:
@@ -50,7 +51,7 @@ class Timeline:
         states = window[1]
         if offset >= len(states):
             states = list(states)   # a new list: a reader holding the old window sees it unchanged
-            evolve = self.ruleset.evolve
+            evolve = record_evolve(self.ruleset)
             state = states[-1]
             start = index * self.every + len(states) - 1
             for env in self.envelopes[start: index * self.every + offset]:

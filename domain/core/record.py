@@ -22,7 +22,8 @@ from domain.version import FORMAT_VERSION
 
 from .envelope import Envelope, canonical, genesis, link
 from .errors import Malformed
-from .header import Header
+from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, opens, seed_commitment
+from .header import Header, header_bytes
 from .ruleset import Ruleset, find_ruleset
 
 _header_decoder = msgspec.json.Decoder(Header)
@@ -110,7 +111,7 @@ def source_format(data: bytes) -> int | None:
 
 
 def encode_record(header: Header, envelopes: Iterable[Envelope[Any]]) -> bytes:
-    lines = [canonical(header)]
+    lines = [header_bytes(header)]
     lines.extend(canonical(env) for env in envelopes)
     return b"\n".join(lines) + b"\n"
 
@@ -179,7 +180,7 @@ def _upcast_envelopes(header: Header, lines: list[bytes], fmt: int, ruleset: Rul
                       source: str) -> list[Envelope[Any]]:
     """Envelopes of an older-format record: checked against their own chain, upcast, re-chained."""
     old_head = genesis(lines[0])
-    new_head = genesis(canonical(header))
+    new_head = genesis(header_bytes(header))
     intact = True
     envelopes: list[Envelope[Any]] = []
     for number, line in enumerate(lines[1:], start=2):
@@ -207,9 +208,34 @@ def _upcast_envelopes(header: Header, lines: list[bytes], fmt: int, ruleset: Rul
 
 def first_broken_link(header: Header, envelopes: list[Envelope[Any]]) -> int | None:
     """The seq of the first envelope whose chain hash does not match, or None if intact."""
-    head = genesis(canonical(header))
+    head = genesis(header_bytes(header))
     for env in envelopes:
         head = link(head, env)
         if env.chain != head:
             return env.seq
+    return None
+
+
+def first_broken_seal(header: Header, envelopes: list[Envelope[Any]]) -> tuple[int, str] | None:
+    """The first reveal that does not open its commitment (seq, why), or None.
+
+    A ``ChoiceRevealed`` must open the ``ChoiceSealed`` it cites as its cause (same seat, digest
+    of choice and salt); a ``SeedRevealed`` must open the header's ``seed_commitment`` and be
+    the seed the match was played with."""
+    for env in envelopes:
+        event = env.event
+        if isinstance(event, ChoiceRevealed):
+            sealed = envelopes[env.cause - 1].event if env.cause and 0 < env.cause <= len(envelopes) else None
+            if not isinstance(sealed, ChoiceSealed):
+                return env.seq, f"the reveal of seat {event.seat} cites no sealed choice (cause {env.cause})"
+            if not opens(sealed, event):
+                return env.seq, (f"the reveal of seat {event.seat} does not open the commitment sealed at "
+                                 f"#{env.cause}")
+        elif isinstance(event, SeedRevealed):
+            if header.seed_commitment is None:
+                return env.seq, "a seed is revealed but the header committed to none"
+            if seed_commitment(event.seed, event.nonce) != header.seed_commitment:
+                return env.seq, "the revealed seed does not open the header's seed commitment"
+            if event.seed != header.seed:
+                return env.seq, "the revealed seed is not the seed the match was played with"
     return None

@@ -35,12 +35,13 @@ class FieldRole(msgspec.Struct, frozen=True):
     name: str
     role: Role
     many: bool = False
+    key: str = ""            # the name on the wire, where it differs (``STR`` is written "str")
 
 
 def _role_of(t: Any) -> tuple[Role | None, bool]:
-    if isinstance(t, (msgspec.inspect.IntType, msgspec.inspect.StrType)):
-        extra = t.extra or {}
-        return extra.get("role"), False
+    if isinstance(t, msgspec.inspect.Metadata):
+        role = (t.extra or {}).get("role")
+        return (role, False) if role is not None else _role_of(t.type)
     if isinstance(t, (msgspec.inspect.TupleType, msgspec.inspect.VarTupleType, msgspec.inspect.ListType,
                       msgspec.inspect.FrozenSetType, msgspec.inspect.SetType)):
         items = getattr(t, "item_type", None)
@@ -66,7 +67,7 @@ def roles_of(struct_type: type) -> tuple[FieldRole, ...]:
     for f in info.fields:
         role, many = _role_of(f.type)
         if role is not None:
-            out.append(FieldRole(f.name, role, many))
+            out.append(FieldRole(f.name, role, many, f.encode_name))
     return tuple(out)
 
 

@@ -100,6 +100,8 @@ class Ruleset(Generic[S, C, E]):
     sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
     mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
     turn: Callable[[S], int] = lambda state: getattr(state, "turn", 0)
+    long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
+    #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)
     prepared_clause: str = "K-prepared"                  # clause a prepared position (scenario, fork) cites
     decide_clause: str = ""                              # clause cited when a decision has no effect
     waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
@@ -159,8 +161,13 @@ def _discover() -> None:
     with _LOADING:
         if not _DISCOVERED:
             for ep in entry_points(group=ENTRY_POINT_GROUP):
-                _REGISTRY.setdefault(ep.name.lower(), ep.load)
+                _REGISTRY.setdefault(ep.name.lower(), _loader(ep))
             _DISCOVERED = True
+
+
+def _loader(ep: Any) -> Callable[[], Ruleset[Any, Any, Any]]:
+    """The entry point names a ``build() -> Ruleset``: imported and called on first use only."""
+    return lambda: ep.load()()
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:

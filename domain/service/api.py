@@ -27,11 +27,12 @@ _problem = dict(frozen=True, kw_only=True, omit_defaults=True)
 # -- requests -----------------------------------------------------------------------------------
 class CreateMatch(msgspec.Struct, **_request):  # type: ignore[misc]
     """A new match. ``decks``: seat 1's, then seat 2's (default: the ruleset's first two presets).
-    ``seed`` is never shown to a seat (it fixes every shuffle); it is in the judge's record."""
+
+    There is no ``seed``: the service draws it, so no creator can choose the shuffles. The match
+    commits to it (``seed_commitment``) and reveals it when the match ends."""
 
     ruleset: Name = "worlfard"
     decks: tuple[DeckSpec, DeckSpec] | None = None
-    seed: Seed | None = None
     players: tuple[Name, Name] = ("seat 1", "seat 2")
 
 
@@ -56,8 +57,9 @@ class MatchCreated(msgspec.Struct, **_response):  # type: ignore[misc]
     ruleset: str
     players: tuple[str, str]
     seq: int
-    awaiting: int | None
+    awaiting: list[int]
     tokens: MatchTokens
+    seed_commitment: str | None = None
 
 
 class MatchInfo(msgspec.Struct, **_response):  # type: ignore[misc]
@@ -69,6 +71,7 @@ class MatchInfo(msgspec.Struct, **_response):  # type: ignore[misc]
     seq: int
     status: Status
     outcome: Outcome | None = None
+    seed_commitment: str | None = None   # the service's commitment to the seed it drew (revealed at the end)
 
 
 class MatchList(msgspec.Struct, **_response):  # type: ignore[misc]
@@ -77,17 +80,21 @@ class MatchList(msgspec.Struct, **_response):  # type: ignore[misc]
 
 class SeatView(msgspec.Struct, **_response):  # type: ignore[misc]
     """What the caller may see now. ``seat`` None: the judge (everything). ``legal``: the
-    decisions the caller may submit now (for the judge: those of the awaited seat)."""
+    decisions the caller may submit now (for the judge: those of the awaited seat, when one is).
+    ``layout``: the view drawn as the ruleset's neutral layout. ``position``: the ruleset's mask
+    of the state for this seat (only when asked for: bots that simulate need it)."""
 
     match_id: str
     ruleset: str
     players: tuple[str, str]
     seat: int | None
     seq: int
-    awaiting: int | None
+    awaiting: list[int]
     outcome: Outcome | None
     view: Any
     legal: list[Any]
+    layout: Any = None
+    position: Any = None
 
 
 class DecisionResult(msgspec.Struct, **_response):  # type: ignore[misc]
@@ -95,7 +102,7 @@ class DecisionResult(msgspec.Struct, **_response):  # type: ignore[misc]
 
     match_id: str
     seq: int
-    awaiting: int | None
+    awaiting: list[int]
     outcome: Outcome | None
     events: list[Any]
     legal: list[Any]          # the caller's decisions now (empty unless it is awaited again)
@@ -115,7 +122,7 @@ class StreamStatus(msgspec.Struct, **_response):  # type: ignore[misc]
     when the rules wait for it (so a seat can decide without asking for its view first)."""
 
     seq: int
-    awaiting: int | None
+    awaiting: list[int]
     outcome: Outcome | None
     legal: list[Any] = []
 

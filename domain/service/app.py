@@ -136,9 +136,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
          tags=["play"], security=SECURITY, responses=_problems(401, 404))
-    async def view(request: Request[Any, Any, Any], match_id: MatchId) -> api.SeatView:
+    async def view(request: Request[Any, Any, Any], match_id: MatchId, position: bool = False) -> api.SeatView:
         who = await caller(request, match_id)
-        return await run(service.view, match_id, who)
+        return await run(service.view, match_id, who, position)
 
     @post("/matches/{match_id:str}/decisions", summary="Submit a decision", tags=["play"], security=SECURITY,
           responses=_problems(400, 401, 403, 404, 409, 413, 422),
@@ -188,8 +188,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                                                      data=msgspec.json.encode(for_seat(env, rules, who)).decode())
                     sent = max(sent, match.seq)
                     awaiting = match.awaiting
-                    status = api.StreamStatus(seq=match.seq, awaiting=awaiting, outcome=match.outcome,
-                                              legal=match.legal(who) if who is not None and awaiting == who else [])
+                    status = api.StreamStatus(seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
+                                              legal=match.legal(who) if who is not None and who in awaiting else [])
                     yield ServerSentEventMessage(event="status", data=msgspec.json.encode(status).decode())
                     fresh = False
                 if match.outcome is not None and sent >= match.seq:

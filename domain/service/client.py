@@ -116,9 +116,9 @@ class KifuClient:
         return response
 
     # -- the API ---------------------------------------------------------------------------
-    def create(self, *, ruleset: str = "worlfard", decks: tuple[Any, Any] | None = None, seed: int | None = None,
+    def create(self, *, ruleset: str = "worlfard", decks: tuple[Any, Any] | None = None,
                players: tuple[str, str] = ("seat 1", "seat 2")) -> api.MatchCreated:
-        request = api.CreateMatch(ruleset=ruleset, decks=decks, seed=seed, players=players)
+        request = api.CreateMatch(ruleset=ruleset, decks=decks, players=players)
         return _decode(api.MatchCreated, self._call("POST", "/matches", body=request).content)
 
     def matches(self) -> api.MatchList:
@@ -127,8 +127,9 @@ class KifuClient:
     def rulesets(self) -> api.Rulesets:
         return _decode(api.Rulesets, self._call("GET", "/rulesets").content)
 
-    def view(self, match_id: str, *, token: str | None = None) -> api.SeatView:
-        r = self._call("GET", f"/matches/{match_id}/view", token=token, match_id=match_id)
+    def view(self, match_id: str, *, token: str | None = None, position: bool = False) -> api.SeatView:
+        r = self._call("GET", f"/matches/{match_id}/view", token=token, match_id=match_id,
+                       params={"position": "true"} if position else None)
         return _decode(api.SeatView, r.content)
 
     def decide(self, match_id: str, seq: int, command: Any, *, token: str | None = None) -> api.DecisionResult:

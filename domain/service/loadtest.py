@@ -15,12 +15,14 @@ from typing import Any, Callable
 
 import msgspec
 
-from domain.core.errors import Conflict, KifuError
+from domain.core.driver import DecisionLimit, drive
+from domain.core.errors import KifuError
 from domain.core.record import decode_record
 from domain.core.ruleset import find_ruleset
 from projections.audit import audit
 
 from .client import KifuClient
+from .player import RemoteTable
 from .warmup import warm_rulesets
 
 
@@ -72,6 +74,35 @@ def percentiles(samples: list[float]) -> Latency:
     return Latency(p50=at(0.50), p95=at(0.95), p99=at(0.99), max=round(ordered[-1] * 1000, 2))
 
 
+class Stopped(Exception):
+    """The load test's deadline passed: the match is left where it stands."""
+
+
+class TimedTable(RemoteTable):
+    """A remote table that times each decision's and each view's round trip, and stops at a deadline."""
+
+    def __init__(self, *args: Any, stop_at: float, **kwargs: Any) -> None:
+        self.timings: list[float] = []
+        self.view_timings: list[float] = []
+        self.stop_at = stop_at
+        super().__init__(*args, **kwargs)
+
+    def submit(self, seat: int, command: Any) -> list[Any]:
+        if time.monotonic() > self.stop_at:
+            raise Stopped()
+        started = time.perf_counter()
+        envelopes = super().submit(seat, command)
+        if envelopes:
+            self.timings.append(time.perf_counter() - started)
+        return envelopes
+
+    def _fetch(self, seat: int) -> Any:
+        started = time.perf_counter()
+        view = super()._fetch(seat)
+        self.view_timings.append(time.perf_counter() - started)
+        return view
+
+
 def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "worlfard", seed: int = 1,
              max_decisions: int = 5000, deadline: float = 600.0,
              progress: Callable[[MatchRun], None] | None = None) -> LoadReport:
@@ -96,46 +127,27 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
 
     def play(run: MatchRun) -> None:
         http = client()
-        mine: list[float] = []
-        views: list[float] = []
+        table: RemoteTable | None = None
         try:
-            created = http.create(ruleset=ruleset, seed=run.seed, players=("bot 1", "bot 2"))
+            created = http.create(ruleset=ruleset, players=("bot 1", "bot 2"))
             run.match_id = created.match_id
-            seat_tokens = {1: created.tokens.seat1, 2: created.tokens.seat2}
             tokens[run.match_id] = created.tokens.judge
+            table = TimedTable(http, run.match_id, {1: created.tokens.seat1, 2: created.tokens.seat2},
+                               fresh_views=False, stop_at=stop_at)
             bots = {seat: rules.bots["random"](run.seed * 2 + seat) for seat in (1, 2)}
-            seq, awaiting, legal, over = created.seq, created.awaiting, None, False
-            while not over and run.decisions < max_decisions and time.monotonic() < stop_at:
-                seat = awaiting
-                if seat is None:
-                    break
-                if legal is None:
-                    started = time.perf_counter()
-                    view = http.view(run.match_id, token=seat_tokens[seat])
-                    views.append(time.perf_counter() - started)
-                    seq, awaiting, legal, over = view.seq, view.awaiting, view.legal, view.outcome is not None
-                    continue
-                commands = [msgspec.convert(c, rules.command_type) for c in legal]
-                command = bots[seat].choose(commands, None, seat)
-                started = time.perf_counter()
-                try:
-                    result = http.decide(run.match_id, seq, command, token=seat_tokens[seat])
-                except Conflict:
-                    with lock:
-                        conflicts[0] += 1
-                    legal = None
-                    continue
-                mine.append(time.perf_counter() - started)
-                run.decisions += 1
-                seq, awaiting, over = result.seq, result.awaiting, result.outcome is not None
-                legal = result.legal if result.awaiting == seat and result.legal else None
-            run.finished = over
+            drive(table, bots, limit=max_decisions)
+        except (Stopped, DecisionLimit):
+            pass                  # bounded: a capped or stopped match need not finish
         except KifuError as exc:
             run.error = str(exc)
         finally:
-            with lock:
-                timings.extend(mine)
-                view_timings.extend(views)
+            if table is not None:
+                run.decisions = table.accepted
+                run.finished = table.outcome is not None
+                with lock:
+                    timings.extend(table.timings)
+                    view_timings.extend(table.view_timings)
+                    conflicts[0] += table.conflicts
             if progress is not None:
                 progress(run)
 

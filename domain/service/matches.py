@@ -16,7 +16,9 @@ from domain.core.envelope import Envelope
 from domain.core.errors import KifuError, Malformed
 from domain.core.match import Match
 from domain.core.record import encode_record
+from domain.core.commit import seed_commitment
 from domain.core.ruleset import Ruleset, find_ruleset
+from domain.core.visibility import redact
 from domain.store import MatchStore
 
 from . import api
@@ -37,17 +39,8 @@ class Forbidden(KifuError):
 
 
 def for_seat(envelope: Envelope[Any], rules: Ruleset[Any, Any, Any], seat: Caller) -> Envelope[Any]:
-    """``envelope`` as ``seat`` may see it.
-
-    Besides the ruleset's redaction, a seat gets no ``chain`` and no ``digest``: both hash the
-    *unredacted* envelope or state, so a seat could recover a hidden card by trying the few
-    dozen candidates against them (the judge's record keeps them)."""
-    if seat is None:
-        return envelope
-    seen = rules.redact(envelope, seat)
-    if seen.chain or seen.digest is not None:
-        seen = msgspec.structs.replace(seen, chain="", digest=None)
-    return seen
+    """``envelope`` as ``seat`` may see it: the core's redaction, then the ruleset's."""
+    return redact(rules, envelope, seat)
 
 
 class MatchService:
@@ -80,13 +73,16 @@ class MatchService:
         if len(specs) != 2:
             raise Malformed(f"ruleset {rules.name} has no two preset decks; give decks", "decks")
         decks = [self._deck(rules, spec, seat) for seat, spec in enumerate(specs, start=1)]
-        seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1
-        match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=decks, players=request.players)
+        seed = int.from_bytes(os.urandom(8), "big") >> 1          # drawn here: no creator chooses it
+        nonce = os.urandom(16).hex()
+        match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=decks, players=request.players,
+                             seed_commitment=seed_commitment(seed, nonce), seed_nonce=nonce)
         issued = self.tokens.issue(match.header.match_id)   # first: a match never exists without its tokens
         self.store.create(match)
         self.on_change(match.header.match_id)
         return api.MatchCreated(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
-                                seq=match.seq, awaiting=match.awaiting, tokens=api.MatchTokens(**issued))
+                                seq=match.seq, awaiting=sorted(match.awaiting), tokens=api.MatchTokens(**issued),
+                                seed_commitment=match.header.seed_commitment)
 
     @staticmethod
     def _deck(rules: Ruleset[Any, Any, Any], spec: Any, seat: int) -> Any:
@@ -105,20 +101,27 @@ class MatchService:
     def info(self, match_id: str) -> api.MatchInfo:
         m = self.store.summary(match_id)
         return api.MatchInfo(match_id=m.match_id, ruleset=m.ruleset, players=m.players, seq=m.seq,
-                             status=m.status, outcome=m.outcome)
+                             status=m.status, outcome=m.outcome,
+                             seed_commitment=self.store.header(match_id).seed_commitment)
 
-    def view(self, match_id: str, caller: Caller) -> api.SeatView:
-        return self.seat_view(self.store.load(match_id), caller)
+    def view(self, match_id: str, caller: Caller, position: bool = False) -> api.SeatView:
+        return self.seat_view(self.store.load(match_id), caller, position)
 
     @staticmethod
-    def seat_view(match: Match, caller: Caller) -> api.SeatView:
+    def seat_view(match: Match, caller: Caller, position: bool = False) -> api.SeatView:
         rules = match.ruleset
         awaiting = match.awaiting
-        legal_for = caller if caller is not None else awaiting
+        legal_for = caller if caller is not None else (next(iter(awaiting)) if len(awaiting) == 1 else None)
+        view = rules.view(match.state, caller)
+        masked = None
+        if position and caller is not None and rules.mask is not None:
+            masked = rules.mask(match.state, caller)
+        elif position and caller is None:
+            masked = match.state
         return api.SeatView(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
-                            seat=caller, seq=match.seq, awaiting=awaiting, outcome=match.outcome,
-                            view=rules.view(match.state, caller),
-                            legal=match.legal(legal_for) if legal_for is not None else [])
+                            seat=caller, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
+                            view=view, layout=rules.layout(view), position=masked,
+                            legal=match.legal(legal_for) if legal_for is not None and legal_for in awaiting else [])
 
     def events(self, match_id: str, caller: Caller, after: int = 0, limit: int = EVENTS_PAGE) -> api.EventsPage:
         limit = max(1, min(limit, EVENTS_PAGE_MAX))
@@ -148,6 +151,6 @@ class MatchService:
         match = self.store.load(match_id)  # the events since decision.seq: ours, and any that followed
         awaiting = match.awaiting
         return api.DecisionResult(
-            match_id=match_id, seq=match.seq, awaiting=awaiting, outcome=match.outcome,
+            match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
             events=[for_seat(e, rules, caller) for e in match.envelopes[decision.seq:]],
-            legal=match.legal(caller) if awaiting == caller else [])
+            legal=match.legal(caller) if caller in awaiting else [])

@@ -1,9 +1,11 @@
-"""Taking a seat in a served match: the loop a terminal player or a bot runs against the service.
+"""Seats of a served match played from here: the core's driver on a table behind the service.
 
-One live stream stays open for the whole match (read by a background thread): it shows the
-seat every event as it may see it, and its status messages say when the rules wait for this
-seat, with the seat's legal decisions. Then the seat chooses and submits. A decision that lost a
-race (409) is re-based on a fresh view; a dropped stream is reopened after the last event seen.
+``RemoteTable`` is the driver's ``Table`` for a match served over HTTP, seen through one token
+per seat played here (a terminal plays one seat, ``loadtest`` both). Bots and people get the
+same ``Seen`` as in process: the seat's legal decisions, its view (decoded into the ruleset's
+view struct) and, when asked for, its masked position. A decision that lost a race (409) is
+not lost: the seat's view is fetched again and the seat chooses again on it. While the rules
+wait for a seat played elsewhere, the live stream shows the events and says when it is ours.
 """
 from __future__ import annotations
 
@@ -14,14 +16,14 @@ from typing import Any, Callable, get_type_hints
 
 import msgspec
 
+from domain.core.bot import Seen
 from domain.core.envelope import Envelope
 from domain.core.errors import Conflict, KifuError
-from domain.core.ruleset import find_ruleset
+from domain.core.ruleset import Outcome, find_ruleset
 
 from . import api
 from .client import SSE, KifuClient
 
-Chooser = Callable[[api.SeatView, list[Any]], Any]      # (view, legal commands) -> one of them
 Shower = Callable[[list[Envelope[Any]], dict[int, str]], None]
 
 _status = msgspec.json.Decoder(api.StreamStatus)
@@ -40,9 +42,9 @@ def view_type(rules: Any) -> Any:
 
 
 def card_names(view: Any, names: dict[int, str]) -> dict[int, str]:
-    """Collect ``{"id": n, "name": s}`` card references from a view (as builtins) into ``names``."""
+    """Collect ``{"id": n, "name": s}`` card references from a view or layout (as builtins)."""
     if isinstance(view, dict):
-        if isinstance(view.get("id"), int) and isinstance(view.get("name"), str):
+        if isinstance(view.get("id"), int) and isinstance(view.get("name"), str) and view["name"]:
             names[view["id"]] = view["name"]
         for value in view.values():
             card_names(value, names)
@@ -90,64 +92,119 @@ class Follower:
         self._client.close()
 
 
-def play_seat(client: KifuClient, match_id: str, choose: Chooser, *, show: Shower | None = None,
-              fresh_views: bool = True) -> api.SeatView:
-    """Play the seat ``client.token`` stands for until the match is over; returns the final view.
+class RemoteTable:
+    """A served match as the driver sees it, through the tokens of the seats played here.
 
-    ``fresh_views`` False (bots that need only the legal decisions): decide from the legal
-    decisions the service sends with each answer instead of fetching the whole view each time."""
-    view = client.view(match_id)
-    if view.seat is None:
-        raise JudgeCannotPlay()
-    seat = view.seat
-    rules = find_ruleset(view.ruleset)
-    names = card_names(view.view, {})
-    shown = view.seq
+    ``fresh_views``: fetch the seat's whole view before each decision (people, bots that look);
+    otherwise decide from the legal decisions each answer carries (fast bots). ``follow``: open
+    the live stream, to wait for seats played elsewhere and to ``show`` their events."""
 
-    def tell(raw: list[Any]) -> None:
-        nonlocal shown
-        fresh = [e for e in raw if e["seq"] > shown]
+    def __init__(self, client: KifuClient, match_id: str, tokens: dict[int, str], *, fresh_views: bool = True,
+                 follow: bool = False, show: Shower | None = None, position: bool = False) -> None:
+        self.http = client
+        self.match_id = match_id
+        self.tokens = tokens
+        self.fresh_views = fresh_views
+        self.position = position
+        self.show = show
+        self.accepted = 0                     # decisions of ours that landed
+        self.conflicts = 0                    # decisions of ours that lost a race (chosen again)
+        self.names: dict[int, str] = {}
+        self._views: dict[int, api.SeatView] = {}
+        self._legal: dict[int, tuple[int, list[Any]]] = {}   # seat -> (basis seq, legal) from the last answer
+        first = client.view(match_id, token=next(iter(tokens.values())))
+        if first.seat is None:
+            raise JudgeCannotPlay()
+        self.rules = find_ruleset(first.ruleset)
+        self.players = first.players
+        self._take(first)
+        self.shown = first.seq
+        self._follower = Follower(KifuClient(client.server, tokens[first.seat]), match_id, first.seq) \
+            if follow else None
+
+    # -- the driver's Table --------------------------------------------------------------------
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def awaiting(self) -> frozenset[int]:
+        return self._awaiting
+
+    def seen(self, seat: int) -> Seen:
+        cached = self._legal.get(seat)
+        if self.fresh_views or cached is None or cached[0] != self.seq:
+            view = self._fetch(seat)
+            cached = (view.seq, view.legal)
+        self._legal[seat] = cached
+        rules = self.rules
+        commands = [msgspec.convert(c, rules.command_type) for c in cached[1]]
+        return Seen(seat, commands,
+                    view=lambda: msgspec.convert(self._current(seat).view, view_type(rules)),
+                    position=lambda: None if (raw := self._current(seat).position) is None
+                    else msgspec.convert(raw, rules.state_type))
+
+    def submit(self, seat: int, command: Any) -> list[Envelope[Any]]:
+        basis = self._legal[seat][0] if seat in self._legal else self.seq
+        try:
+            result = self.http.decide(self.match_id, basis, command, token=self.tokens[seat])
+        except Conflict:
+            self.conflicts += 1
+            self._legal.pop(seat, None)
+            self._fetch(seat)
+            return []
+        self.accepted += 1
+        self.seq, self._awaiting, self._outcome = result.seq, frozenset(result.awaiting), result.outcome
+        self._legal = {seat: (result.seq, result.legal)} if seat in result.awaiting else {}
+        envelopes = [self.rules.envelope_converter(e) for e in result.events]
+        self._tell(envelopes)
+        return envelopes
+
+    def wait(self, seats: frozenset[int]) -> None:
+        if self._follower is None:
+            time.sleep(0.05)
+            self._fetch(min(seats))
+            return
+        while True:
+            message = self._follower.messages.get()
+            if message is None:
+                raise KifuError("the live stream ended before the match did")
+            if isinstance(message, KifuError):
+                raise message
+            if message.event == "envelope":
+                raw = _raw.decode(message.data)
+                if raw["seq"] > self.shown:
+                    self._tell([self.rules.envelope_converter(raw)])
+            elif message.event == "status":
+                status = _status.decode(message.data)
+                if status.seq >= self.seq:
+                    self.seq, self._awaiting, self._outcome = status.seq, frozenset(status.awaiting), status.outcome
+                    if self._outcome is not None or self._awaiting & seats:
+                        return
+
+    def close(self) -> None:
+        if self._follower is not None:
+            self._follower.stop()
+
+    # -- inside ----------------------------------------------------------------------------------
+    def _fetch(self, seat: int) -> api.SeatView:
+        view = self.http.view(self.match_id, token=self.tokens[seat], position=self.position)
+        self._take(view)
+        self._views[seat] = view
+        return view
+
+    def _current(self, seat: int) -> api.SeatView:
+        """The seat's view at the seq it decides on (fetched again if an answer moved us on)."""
+        view = self._views.get(seat)
+        return view if view is not None and view.seq == self.seq else self._fetch(seat)
+
+    def _take(self, view: api.SeatView) -> None:
+        self.seq, self._awaiting, self._outcome = view.seq, frozenset(view.awaiting), view.outcome
+        card_names(view.layout, self.names)
+
+    def _tell(self, envelopes: list[Envelope[Any]]) -> None:
+        fresh = [e for e in envelopes if e.seq > self.shown]
         if fresh:
-            shown = fresh[-1]["seq"]
-            if show is not None:
-                show([rules.envelope_converter(e) for e in fresh], names)
-
-    follower = Follower(client, match_id, view.seq)
-    try:
-        while view.outcome is None:
-            if view.awaiting == seat:
-                legal = [msgspec.convert(c, rules.command_type) for c in view.legal]
-                try:
-                    result = client.decide(match_id, view.seq, choose(view, legal))
-                except Conflict:
-                    view = client.view(match_id)
-                    continue
-                tell(result.events)
-                view = msgspec.structs.replace(view, seq=result.seq, awaiting=result.awaiting,
-                                               outcome=result.outcome, legal=result.legal)
-            else:
-                status = _wait_for_turn(follower, seat, view.seq, tell)
-                view = msgspec.structs.replace(view, seq=status.seq, awaiting=status.awaiting,
-                                               outcome=status.outcome, legal=status.legal)
-            if fresh_views or view.outcome is not None or (view.awaiting == seat and not view.legal):
-                view = client.view(match_id)
-                card_names(view.view, names)
-    finally:
-        follower.stop()
-    return view
-
-
-def _wait_for_turn(follower: Follower, seat: int, seq: int, tell: Callable[[list[Any]], None]) -> api.StreamStatus:
-    """Show streamed events until a status past ``seq`` says this seat is awaited or the match ended."""
-    while True:
-        message = follower.messages.get()
-        if message is None:
-            raise KifuError("the live stream ended before the match did")
-        if isinstance(message, KifuError):
-            raise message
-        if message.event == "envelope":
-            tell([_raw.decode(message.data)])
-        elif message.event == "status":
-            status = _status.decode(message.data)
-            if status.seq >= seq and (status.outcome is not None or status.awaiting == seat):
-                return status
+            self.shown = fresh[-1].seq
+            if self.show is not None:
+                self.show(fresh, self.names)

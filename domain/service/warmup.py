@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from domain.core.envelope import canonical
+from domain.core.header import header_bytes
 from domain.core.match import Match
 from domain.core.record import decode_header
 from domain.core.ruleset import find_ruleset, ruleset_names
@@ -31,15 +32,14 @@ def warm_rulesets() -> None:
             continue
         match = Match.create(rules, match_id=str(uuid.uuid4()), seed=1,
                              decks=[rules.load_deck(presets[0]), rules.load_deck(presets[-1])], players=("a", "b"))
-        decode_header(canonical(match.header))
+        decode_header(header_bytes(match.header))
         for env in match.envelopes:
             envelopes.decode(canonical(env))
             rules.envelope_converter(msgspec.to_builtins(env))
-        seat = match.awaiting
-        if seat is not None:
+        for seat in match.awaiting:
             for command in match.legal(seat):
                 msgspec.convert(msgspec.to_builtins(command), rules.command_type)
-            msgspec.to_builtins(rules.view(match.state, seat))
+            msgspec.to_builtins(rules.layout(rules.view(match.state, seat)))
 
 
 def warm_signatures(handlers: list[Any]) -> None:

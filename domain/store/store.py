@@ -51,6 +51,9 @@ CACHED_HEADERS = 4096
 _CLOSED_ON_CLOSE = ("_factory", "_recorder", "_mapper")
 
 
+SUBMIT_ATTEMPTS = 8      # re-decisions after losing a race to another seat's simultaneous decision
+
+
 class Notice(NamedTuple):
     """One row of the store-wide notification log, decoded. ``id`` is the tracking position."""
 
@@ -121,20 +124,26 @@ class MatchStore:
     def submit(self, match_id: str, seat: int, command: Any, expected_seq: int | None = None) -> list[Envelope[Any]]:
         """Decide ``command`` for ``seat`` on the stored match and store the result.
 
-        ``expected_seq`` is the seq the client saw; if the match has moved on, ``Conflict``.
-        Illegal commands raise ``Illegal`` (naming the clause) and store nothing.
+        ``expected_seq`` is the seq the client saw; it is stale (``Conflict``) only when *this
+        seat's* basis moved since (``Match.basis``): when another seat's decision for the same
+        simultaneous step lands first, this one is decided again on the newer state and lands
+        too. Illegal commands raise ``Illegal`` (naming the clause) and store nothing.
         """
         key = _key(match_id)
-        match = self._take(key, match_id)
-        try:
-            if expected_seq is not None and expected_seq != match.seq:
-                raise Conflict(match_id, expected_seq, match.seq)
-            envelopes, state = match.decide(seat, command)  # changes nothing; raises Illegal
-            self._append(key, match.header.ruleset, match_id, match.seq, envelopes, match.ruleset.outcome(state))
-            match.extend(envelopes)
-        finally:
-            self._keep(key, match)  # right at its seq even after a refusal; caught up on next use
-        return envelopes
+        for _ in range(SUBMIT_ATTEMPTS):
+            match = self._take(key, match_id)
+            try:
+                envelopes, state = match.decide(seat, command, expected_seq)  # changes nothing; raises
+                try:
+                    self._append(key, match.header.ruleset, match_id, match.seq, envelopes,
+                                 match.ruleset.outcome(state))
+                except Conflict:
+                    continue       # someone's decision landed in between: decide again on the newer state
+                match.accept(envelopes, state)
+                return envelopes
+            finally:
+                self._keep(key, match)  # right at its seq even after a refusal; caught up on next use
+        raise Conflict(match_id, expected_seq if expected_seq is not None else -1, self._actual_seq(key, match_id))
 
     # -- reading ------------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:

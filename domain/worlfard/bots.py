@@ -7,8 +7,9 @@ scoring the position, which also favours payments that waste the least.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
+from domain.core.bot import Seen
 from domain.core.draft import Draft
 from domain.core.errors import KifuError
 from domain.core.rng import Rng
@@ -21,17 +22,14 @@ from .state import State
 from .vocabulary import Phase
 
 
-class Bot(Protocol):
-    def choose(self, legal: list[Any], state: Any, seat: int) -> Any: ...
-
-
 class RandomBot:
     """Uniform over legal decisions, but proceeding less eagerly so matches look like play."""
 
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, legal: list[Any], state: Any, seat: int) -> Any:
+    def choose(self, seen: Seen) -> Any:
+        legal = seen.legal
         actions = [cmd for cmd in legal if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
         if actions and self.rng.below(4) != 0:
             return self.rng.choice(actions)
@@ -65,9 +63,12 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, legal: list[Any], state: State, seat: int) -> Any:
+    def choose(self, seen: Seen) -> Any:
+        """Scores each option on the seat's masked position (what it may know), never the judge's."""
+        legal = seen.legal
         if len(legal) == 1:
             return legal[0]
+        state, seat = seen.position, seen.seat
         scored = [(self._score(cmd, state, seat), i) for i, cmd in enumerate(self._candidates(legal))]
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
@@ -109,8 +110,8 @@ class GreedyBot:
         draft: Draft[State, Any] = Draft(state, 1, Rng(0), evolve)
         try:
             decide(state, seat, cmd, draft)
-        except (KifuError, AssertionError):
-            return -1e6
+        except (KifuError, AssertionError, LookupError):
+            return -1e6     # (a hidden card the simulation would need to know: not an option it can weigh)
         return evaluate(draft.state, seat) - evaluate(state, seat) + 0.05
 
     def _has_attacker(self, state: State, seat: int) -> bool:

@@ -30,6 +30,15 @@ def awaiting(state: State) -> int | None:
     return state.turn_seat
 
 
+def awaited(state: State) -> frozenset[int]:
+    """The core's view of ``awaiting``: WORLFARD always waits for one seat at a time."""
+    seat = awaiting(state)
+    return frozenset() if seat is None else _ONE[seat]
+
+
+_ONE = {1: frozenset((1,)), 2: frozenset((2,))}
+
+
 def waiting_clause(state: State) -> str:
     """The clause that makes it this seat's decision (cited when another seat tries to decide)."""
     match state.phase:

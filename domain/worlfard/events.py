@@ -9,7 +9,9 @@ from typing import Union
 
 import msgspec
 
-from .state import Choice, Effect, State, Trigger, Window
+from domain.core.roles import Amount, CardId, Place, SeatNo
+
+from .state import Choice, Effect, Trigger, Window
 from .vocabulary import Phase
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
@@ -20,58 +22,52 @@ class Ev(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 
 # -- setup ------------------------------------------------------------------------------------
-class PositionPrepared(Ev, frozen=True):
-    """A prepared position (a scenario or a fork): the whole state, taken as it is."""
-
-    state: "State"
-
-
 class DeckShuffled(Ev, frozen=True):
-    seat: int
-    order: tuple[int, ...]
+    seat: SeatNo
+    order: tuple[CardId, ...]
 
 
 class HeartsSet(Ev, frozen=True):
-    seat: int
-    hearts: tuple[int, ...]        # top first; only the top is face-up
+    seat: SeatNo
+    hearts: tuple[CardId, ...]        # top first; only the top is face-up
 
 
 class CoinTossed(Ev, frozen=True):
-    winner: int                    # W-Q16: seeded stand-in for rock-paper-scissors
+    winner: SeatNo                    # W-Q16: seeded stand-in for rock-paper-scissors
 
 
 class OrderChosen(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     go_first: bool
 
 
 class CardsDrawn(Ev, frozen=True):
-    seat: int
-    cards: tuple[int, ...]
+    seat: SeatNo
+    cards: tuple[CardId, ...]
 
 
 class MulliganTaken(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
 
 
 class MulliganDeclined(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
 
 
 class HandReturned(Ev, frozen=True):
-    seat: int
-    cards: tuple[int, ...]
+    seat: SeatNo
+    cards: tuple[CardId, ...]
 
 
 class GameBegan(Ev, frozen=True):
-    first: int
-    life: int
+    first: SeatNo
+    life: Amount
 
 
 # -- turn structure ---------------------------------------------------------------------------
 class TurnBegan(Ev, frozen=True):
     turn: int
-    seat: int
+    seat: SeatNo
 
 
 class PhaseBegan(Ev, frozen=True):
@@ -79,134 +75,134 @@ class PhaseBegan(Ev, frozen=True):
 
 
 class Recovered(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     towers: tuple[int, ...] = ()
-    units: tuple[int, ...] = ()
+    units: tuple[CardId, ...] = ()
     tables: tuple[int, ...] = ()
 
 
 class DamageRemoved(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     lines: tuple[int, ...]
 
 
 class HeartRecovered(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     index: int
 
 
 class FirstTurnSkips(Ev, frozen=True):
-    seat: int                      # W-5.1: no draw and no heart recovery
+    seat: SeatNo                      # W-5.1: no draw and no heart recovery
 
 
 class CardDrawn(Ev, frozen=True):
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardId
 
 
 class DeckOut(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
 
 
 class PhaseLeft(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     to: str
 
 
 class SleepRemoved(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     lines: tuple[int, ...]
 
 
 # -- main phase -------------------------------------------------------------------------------
 class TowerSet(Ev, frozen=True):
-    seat: int
-    card: int
-    line: int
-    height: int                    # HT after setup
+    seat: SeatNo
+    card: CardId
+    line: Place
+    height: Amount                    # HT after setup
     broken: bool = False           # inherited state (W-7.1)
 
 
 class SummonDeclared(Ev, frozen=True):
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
     towers: tuple[int, ...] = ()
-    souls: tuple[int, ...] = ()
+    souls: tuple[CardId, ...] = ()
     heart: bool = False
     heart_soul: int | None = None
 
 
 class CostPaid(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     cost: int
-    generated: int
+    generated: Amount
     towers: tuple[int, ...] = ()   # lines of the towers broken
     heights: tuple[int, ...] = ()  # their HT when broken
-    souls: tuple[int, ...] = ()    # soul cards sent to the graveyard
+    souls: tuple[CardId, ...] = ()    # soul cards sent to the graveyard
 
 
 class KeeperBroken(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
 
 
 class UnitSummoned(Ev, frozen=True):
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
     asleep: bool = True
     src: str = "hand"              # hand | heart
 
 
 class UnitMoved(Ev, frozen=True):
-    seat: int
-    line: int
-    to: int
+    seat: SeatNo
+    line: Place
+    to: Place
 
 
 class UnitBroken(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
 
 
 # -- combat -----------------------------------------------------------------------------------
 class AttackDeclared(Ev, frozen=True):
-    seat: int
-    line: int
-    card: int
+    seat: SeatNo
+    line: Place
+    card: CardId
 
 
 class TargetDeclared(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
     distance: int
     agi: int
 
 
 class BlockDeclared(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
     distance: int
     agi: int
 
 
 class EvadeDeclared(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
     agi: int
     attacker_agi: int
 
 
 class NoDefenseDeclared(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
 
 
 class DefenseFixed(Ev, frozen=True):
     """W-12.4: what the combat is, final from now on (W-12.7)."""
 
-    line: int | None = None
-    card: int | None = None
+    line: Place | None = None
+    card: CardId | None = None
     on_player: bool = False
     decision: int = 0              # seq of the defense declaration: the damage traces back to it
 
@@ -214,43 +210,43 @@ class DefenseFixed(Ev, frozen=True):
 class CombatDamage(Ev, frozen=True):
     """Damage to a unit: the dealer's STR, the receiver's DEF and the result (W-12.6)."""
 
-    seat: int
-    line: int
-    card: int
-    amount: int
+    seat: SeatNo
+    line: Place
+    card: CardId
+    amount: Amount
     STR: int = msgspec.field(default=0, name="str")
     DEF: int = msgspec.field(default=0, name="def")
 
 
 class PlayerAttacked(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     STR: int = msgspec.field(default=0, name="str")
 
 
 class HeartsBroken(Ev, frozen=True):
-    seat: int
-    indexes: tuple[int, ...]       # W-11.2 / W-Q6: from the bottom up
+    seat: SeatNo
+    indexes: tuple[Amount, ...]       # W-11.2 / W-Q6: from the bottom up
 
 
 class LifeLost(Ev, frozen=True):
-    seat: int
-    amount: int
-    life: int                      # life after
+    seat: SeatNo
+    amount: Amount
+    life: Amount                      # life after
 
 
 class UnitDestroyed(Ev, frozen=True):
-    seat: int
-    line: int
-    card: int
+    seat: SeatNo
+    line: Place
+    card: CardId
     damage: int = 0
     VIT: int = msgspec.field(default=0, name="vit")
     by: str = "damage"             # damage | effect
 
 
 class UnitVanished(Ev, frozen=True):
-    seat: int
-    line: int
-    card: int
+    seat: SeatNo
+    line: Place
+    card: CardId
 
 
 class CombatEnded(Ev, frozen=True):
@@ -259,12 +255,12 @@ class CombatEnded(Ev, frozen=True):
 
 # -- spells, skills, effects (W-10, W-13, W-14) ----------------------------------------------
 class SpellCast(Ev, frozen=True):
-    seat: int
-    card: int
-    line: int                      # the table spot
+    seat: SeatNo
+    card: CardId
+    line: Place                      # the table spot
     cost: int                      # after the element effect (W-6.5)
     towers: tuple[int, ...] = ()
-    souls: tuple[int, ...] = ()
+    souls: tuple[CardId, ...] = ()
     targets: tuple[int, ...] = ()
     heart: bool = False
     heart_soul: int | None = None
@@ -272,73 +268,73 @@ class SpellCast(Ev, frozen=True):
 
 
 class SpellPlaced(Ev, frozen=True):
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
     targets: tuple[int, ...] = ()
     waiting: bool = False          # in a reaction chain (W-Q7)
     cast: int = 0                  # seq of the cast
 
 
 class SpellResolved(Ev, frozen=True):
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
 
 
 class SpellFizzled(Ev, frozen=True):
     """W-10.4: its targets can no longer be chosen correctly; it does nothing."""
 
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
     reason: str
 
 
 class SpellStays(Ev, frozen=True):
     """W-10.3: a Long Spell stays on its table spot and keeps applying."""
 
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
     since: int
 
 
 class SpellBroken(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
 
 
 class CardMoved(Ev, frozen=True):
     """A card moves between zones; to hand/deck/soul/grave/seal always the owner's (W-3.5)."""
 
-    card: int
+    card: CardId
     src: str                       # hand | deck | soul | grave | seal | stage | table | heart
     dst: str
-    seat: int                      # whose zone it leaves
-    line: int = 0                  # for stage and table
+    seat: SeatNo                      # whose zone it leaves
+    line: Place = 0                  # for stage and table
 
 
 class HeartCast(Ev, frozen=True):
     """W-11.4: the face-up top heart is cast and the same-element soul is paid; the card leaves the
     hearts with the UnitSummoned or SpellPlaced that follows (one zone at a time)."""
 
-    seat: int
-    card: int
-    soul: int                      # the same-element soul paid on top of the cost
+    seat: SeatNo
+    card: CardId
+    soul: CardId                      # the same-element soul paid on top of the cost
 
 
 class HeartRevealed(Ev, frozen=True):
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardId
 
 
 class SkillActivated(Ev, frozen=True):
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardId
     skill: int
     towers: tuple[int, ...] = ()
-    souls: tuple[int, ...] = ()
+    souls: tuple[CardId, ...] = ()
     targets: tuple[int, ...] = ()
 
 
@@ -352,12 +348,12 @@ class ChoiceAwaited(Ev, frozen=True):
 
 
 class TargetsChosen(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     targets: tuple[int, ...]
 
 
 class SkillDeclined(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
 
 
 class TriggerResolves(Ev, frozen=True):
@@ -368,15 +364,15 @@ class TriggerResolves(Ev, frozen=True):
 
 
 class SkillResolved(Ev, frozen=True):
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardId
     skill: int
     targets: tuple[int, ...] = ()
 
 
 class SkillFizzled(Ev, frozen=True):
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardId
     skill: int
     reason: str
     queued: bool = False           # it was the oldest waiting trigger
@@ -387,98 +383,98 @@ class EffectAdded(Ev, frozen=True):
 
 
 class EffectsEnded(Ev, frozen=True):
-    ids: tuple[int, ...]
+    ids: tuple[CardId, ...]
     reason: str
 
 
 class StatusGiven(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
     status: str
     replaced: str | None = None
 
 
 class StatusRemoved(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
     status: str
 
 
 class RecoveryCancelled(Ev, frozen=True):
     """W-9.3: paralysis is removed instead of the unit recovering."""
 
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
 
 
 class UnitDamaged(Ev, frozen=True):
     """Damage from a skill or spell; wave damage ignores DEF (W-14.5)."""
 
-    seat: int
-    line: int
-    card: int
-    amount: int
+    seat: SeatNo
+    line: Place
+    card: CardId
+    amount: Amount
     base: int = 0
     DEF: int = msgspec.field(default=0, name="def")
     wave: bool = False
 
 
 class PlayerDamaged(Ev, frozen=True):
-    seat: int
-    amount: int
+    seat: SeatNo
+    amount: Amount
     wave: bool = False
 
 
 class DamagePrevented(Ev, frozen=True):
-    seat: int
-    line: int
-    card: int
+    seat: SeatNo
+    line: Place
+    card: CardId
     reason: str
 
 
 class DestroyPrevented(Ev, frozen=True):
     """W-1.2: a prohibition ("is not destroyed by spells") wins over the effect."""
 
-    seat: int
-    line: int
-    card: int
+    seat: SeatNo
+    line: Place
+    card: CardId
     reason: str
 
 
 class LifeGained(Ev, frozen=True):
-    seat: int
-    amount: int
-    life: int
+    seat: SeatNo
+    amount: Amount
+    life: Amount
 
 
 class UnitRegenerated(Ev, frozen=True):
-    seat: int
-    line: int
+    seat: SeatNo
+    line: Place
 
 
 class UnitShifted(Ev, frozen=True):
     """A unit moved by an effect (not a unit action, so it does not break)."""
 
-    seat: int
-    line: int
-    to: int
+    seat: SeatNo
+    line: Place
+    to: Place
 
 
 class ControlGained(Ev, frozen=True):
     """W-3.5: the controller changes; the owner never does."""
 
-    seat: int                      # the new controller
-    card: int
-    src_line: int
-    line: int
+    seat: SeatNo                      # the new controller
+    card: CardId
+    src_line: Place
+    line: Place
 
 
 class UnitSummonedFree(Ev, frozen=True):
     """W-8.5 instant summon: no cost and no sleep."""
 
-    seat: int
-    card: int
-    line: int
+    seat: SeatNo
+    card: CardId
+    line: Place
     src: str                       # hand | soul
 
 
@@ -487,7 +483,7 @@ class WindowOpened(Ev, frozen=True):
 
 
 class Passed(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
 
 
 class ChainResolving(Ev, frozen=True):
@@ -503,23 +499,23 @@ class CombatStep(Ev, frozen=True):
 
 
 class CardsMilled(Ev, frozen=True):
-    seat: int
-    cards: tuple[int, ...]
+    seat: SeatNo
+    cards: tuple[CardId, ...]
 
 
 # -- end of the match -------------------------------------------------------------------------
 class PlayerLost(Ev, frozen=True):
-    seat: int
+    seat: SeatNo
     reason: str
 
 
 class MatchEnded(Ev, frozen=True):
     termination: str
-    winner: int | None = None
+    winner: SeatNo | None = None
 
 
 Event = Union[
-    PositionPrepared, DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined,
+    DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined,
     HandReturned, GameBegan, TurnBegan, PhaseBegan, Recovered, DamageRemoved, HeartRecovered,
     FirstTurnSkips, CardDrawn, DeckOut, PhaseLeft, SleepRemoved, TowerSet, SummonDeclared, CostPaid,
     KeeperBroken, UnitSummoned, UnitMoved, UnitBroken, AttackDeclared, TargetDeclared, BlockDeclared,

@@ -62,11 +62,6 @@ def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
     return state
 
 
-def _on_position_prepared(state: State, e: Any) -> State:
-    prepared = e.state
-    return prepared
-
-
 def _on_deck_shuffled(state: State, e: Any) -> State:
     seat = e.seat
     order = e.order
@@ -507,7 +502,6 @@ def _unchanged(state: State, e: Any) -> State:
 
 
 _HANDLERS: dict[type, Callable[[State, Any], State]] = {
-    ev.PositionPrepared: _on_position_prepared,
     ev.DeckShuffled: _on_deck_shuffled,
     ev.HeartsSet: _on_hearts_set,
     ev.CoinTossed: _on_coin_tossed,

@@ -1,11 +1,12 @@
-"""WORLFARD as a ruleset: the decider functions bundled and registered under "worlfard"."""
+"""WORLFARD as a ruleset: the decider functions bundled for the core (entry point "worlfard")."""
 from __future__ import annotations
 
-from domain.core.ruleset import Ruleset, register
+from domain.core.ruleset import Ruleset
 
-from . import bots, cards, decks, legal, reference, replay, setup, view
+from . import bots, cards, decks, layout, legal, reference, replay, setup, view
+from .long_match import long_match
 from .commands import Command
-from .decide import awaiting, decide, waiting_clause
+from .decide import awaited, decide, waiting_clause
 from .events import Event
 from .evolve import evolve
 from .state import State
@@ -20,15 +21,13 @@ def outcome(state: State):  # type: ignore[no-untyped-def]
 
 def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
-        name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event,
+        name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
-        legal=legal.legal, awaiting=awaiting, outcome=outcome, view=view.view, redact=view.redact,
-        normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
-        command_of=replay.command_of, decide_clause="W-5.6", waiting_clause=waiting_clause,
-        load_deck=decks.load, presets=decks.preset_names, bots={"random": bots.RandomBot, "bot": bots.RandomBot, "greedy": bots.GreedyBot},
-        card_names=lambda state: state.name, played=replay.played,
-        cards=lambda: sorted(cards.catalog().values(), key=lambda d: d.number),
+        legal=legal.legal, awaiting=awaited, outcome=outcome, view=view.view, layout=layout.layout,
+        redact=view.redact, mask=view.mask, normalize_decks=decks.normalize,
+        card_set_digest=cards.card_set_digest, clauses=reference.clauses, catalogue=layout.catalogue,
+        command_of=replay.command_of, prepared_clause="W-4", decide_clause="W-5.6", waiting_clause=waiting_clause,
+        load_deck=decks.load, presets=decks.preset_names,
+        bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
+        card_names=lambda state: state.name, played=replay.played, long_match=long_match,
     )
-
-
-register(NAME, build)

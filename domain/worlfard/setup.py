@@ -29,15 +29,7 @@ def _as_deck(raw: object) -> DeckList:
 def begin(header: object, state: State, draft: WDraft) -> None:
     """W-4.2: shuffle, set the 3 hearts face-down in random order (top face-up, W-11.1); W-4.3 the coin.
 
-    A header with a prepared ``start`` position (a scenario, or a fork of another match) begins
-    from that position instead, recorded as one setup event."""
-    start = getattr(header, "start", None)
-    if start is not None:
-        import msgspec
-
-        prepared = start if isinstance(start, State) else msgspec.convert(start, State)
-        draft.setup("W-4", ev.PositionPrepared(state=prepared))
-        return
+    (A header with a prepared ``start`` position is begun by the core instead, citing W-4.)"""
     for seat in (1, 2):
         side = draft.state.side(seat)
         order = draft.rng.shuffled(side.deck)

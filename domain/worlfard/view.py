@@ -129,12 +129,9 @@ def _hide(cards: tuple[int, ...]) -> tuple[int, ...]:
 
 def redact(envelope: Envelope[ev.Event], seat: int | None) -> Envelope[ev.Event]:
     """The event as ``seat`` may see it: hidden card ids become 0 (HIDDEN); counts stay.
-
-    A seat gets no ``chain`` or ``digest``: both hash the unredacted event or state, so trying the
-    few candidate cards against them would reveal a hidden one."""
+    (The core strips ``chain`` and ``digest`` for a seat: see ``domain.core.visibility``.)"""
     if seat is None:
         return envelope
-    envelope = replace(envelope, chain="", digest=None)
     e = envelope.event
     match e:
         case ev.DeckShuffled(order=order):
@@ -148,3 +145,15 @@ def redact(envelope: Envelope[ev.Event], seat: int | None) -> Envelope[ev.Event]
         case _:
             return envelope
     return replace(envelope, event=e2)
+
+
+def mask(state: State, seat: int) -> State:
+    """The state as ``seat`` may know it: both decks' order, the opponent's hand and every
+    face-down heart become HIDDEN (counts stay), so a bot can simulate on it and learn nothing."""
+    sides = []
+    for s in (1, 2):
+        side = state.side(s)
+        sides.append(replace(
+            side, deck=_hide(side.deck), hand=side.hand if s == seat else _hide(side.hand),
+            hearts=tuple(h if h.face_up else replace(h, card=HIDDEN) for h in side.hearts)))
+    return replace(state, sides=(sides[0], sides[1]))

@@ -19,62 +19,28 @@ recorded decision); regenerate with this script what it leaves alone.
 """
 from __future__ import annotations
 
-import argparse
 import sys
-import uuid
-from dataclasses import dataclass, field
-from itertools import product
 from pathlib import Path
 from typing import Any, Callable
 
-import msgspec
 from msgspec.structs import replace
 
-from domain.core.errors import Illegal
 from domain.core.match import Match
-from domain.core.record import encode_record
 from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.decks import DeckList
 from domain.worlfard.state import Combat, State, Tower, Unit
 from domain.worlfard.vocabulary import Phase
-from projections.probes import Probe, encode_probes, probes_path
+from projections import corpus
+from projections.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("worlfard")
-PLAYERS = ("alice", "bruno", "chiyo", "dmitri")
-BOT_SEEDS = (1, 2)
-MAX_DECISIONS = 20_000
 
 
 def match_id(name: str) -> str:
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"kifu:replays/worlfard/{name}"))
-
-
-# -- bot matches ----------------------------------------------------------------------------------
-def bot_match(first: str, second: str, seed: int, index: int) -> tuple[str, Match]:
-    name = f"bot-{first}-vs-{second}-s{seed}"
-    match_seed = 1000 * index + seed
-    players = (PLAYERS[index % 4], PLAYERS[(index + 1 + seed) % 4])
-    if players[0] == players[1]:
-        players = (players[0], PLAYERS[(index + 2) % 4])
-    match = Match.create(RULES, match_id=match_id(name), seed=match_seed, players=players,
-                         decks=[RULES.load_deck(first), RULES.load_deck(second)])
-    bots = {seat: RULES.bots["bot"](match_seed * 2 + seat) for seat in (1, 2)}
-    for _ in range(MAX_DECISIONS):
-        if match.outcome is not None:
-            return name, match
-        seat = match.awaiting
-        assert seat is not None
-        match.submit(seat, bots[seat].choose(match.legal(seat), match.state, seat))
-    raise RuntimeError(f"{name}: no result after {MAX_DECISIONS} decisions")
-
-
-def bot_matches() -> list[tuple[str, Match]]:
-    presets = RULES.presets()
-    pairs = list(product(presets, presets))
-    return [bot_match(a, b, seed, index) for index, (a, b) in enumerate(pairs) for seed in BOT_SEEDS]
+    return corpus.match_id("worlfard", name)
 
 
 # -- scenario positions ---------------------------------------------------------------------------
@@ -93,8 +59,7 @@ def opening(seed: int, name: str) -> Match:
     """A real match after the order choice (seat 1 goes first) and two kept hands."""
     match = Match.create(RULES, match_id=match_id(name), seed=seed, decks=[DECK_A, DECK_B],
                          players=("alice", "bruno"))
-    chooser = match.awaiting
-    assert chooser is not None
+    (chooser,) = match.awaiting
     match.submit(chooser, c.ChooseOrder(go_first=chooser == 1))
     match.submit(1, c.Mulligan(redraw=False))
     match.submit(2, c.Mulligan(redraw=False))
@@ -179,100 +144,26 @@ class Board:
         return card
 
 
-# A step is a decision (seat, command) or a probe; commands may name cards by label.
-Cmd = Callable[[dict[str, int]], Any]
-
-
-ANY_SEAT = 0   # a step for whichever seat the rules await (the setup's coin decides who)
-
-
-@dataclass(frozen=True)
-class Step:
-    seat: int
-    command: Cmd
-
-
-@dataclass(frozen=True)
-class Refused:
-    seat: int
-    command: Cmd
-    clause: str
-    why: str
-
-
-@dataclass(frozen=True)
-class Scenario:
-    name: str
-    ruling: str
-    build: Callable[[Board], None]
-    steps: tuple[Step | Refused, ...]
-    check: Callable[[list[Any], dict[str, int]], bool]
-    prepared: bool = True
-
-
-def events_of(envelopes: list[Any], kind: type) -> list[Any]:
-    return [e.event for e in envelopes if isinstance(e.event, kind)]
-
-
 def auto_pass(match: Match) -> None:
     """Reaction windows nobody in a scenario uses: both players pass (W-13.1)."""
     while match.outcome is None:
-        seat = match.awaiting
-        if seat is None or c.Pass() not in match.legal(seat):
+        if not match.awaiting:
+            return
+        (seat,) = match.awaiting
+        if c.Pass() not in match.legal(seat):
             return
         match.submit(seat, c.Pass())
 
 
-def run_scenario(s: Scenario, seed: int) -> tuple[Match, list[Probe]]:
-    if s.prepared:
-        base = opening(seed, s.name)
-        board = Board(base.state)
-        s.build(board)
-        match = Match.create(RULES, match_id=match_id(s.name), seed=seed, decks=[DECK_A, DECK_B],
-                             players=("alice", "bruno"), start=board.state)
-        labels = board.cards
-    else:
-        match = Match.create(RULES, match_id=match_id(s.name), seed=seed, decks=[DECK_A, DECK_B],
-                             players=("alice", "bruno"))
-        labels = {}
-    probes = []
-    for step in s.steps:
-        auto_pass(match)
-        command = step.command(labels)
-        if isinstance(step, Refused):
-            try:
-                match.decide(step.seat, command)
-            except Illegal as exc:
-                if exc.clause != step.clause:
-                    raise AssertionError(f"{s.name}: {command!r} refused citing {exc.clause}, not {step.clause}: "
-                                         f"{exc.reason}") from None
-            else:
-                raise AssertionError(f"{s.name}: today's engine accepts {command!r}; expected {step.clause}")
-            probes.append(Probe(after=match.seq, seat=step.seat, illegal=step.clause, why=step.why,
-                                command=msgspec.to_builtins(command)))
-            continue
-        if step.seat == ANY_SEAT:
-            step = Step(match.awaiting or 0, step.command)
-        if match.awaiting != step.seat:
-            raise AssertionError(f"{s.name}: seat {step.seat} cannot decide {command!r}: "
-                                 f"seat {match.awaiting} is awaited")
-        match.submit(step.seat, command)
-    auto_pass(match)
-    if not s.check(match.envelopes, labels):
-        raise AssertionError(f"{s.name}: today's engine does not show the ruling: {s.ruling}")
-    return match, probes
-
-
-def one(envelopes: list[Any], kind: type, **fields: Any) -> bool:
-    return any(all(getattr(e, k) == v for k, v in fields.items()) for e in events_of(envelopes, kind))
-
-
-def none(envelopes: list[Any], kind: type, **fields: Any) -> bool:
-    return not one(envelopes, kind, **fields)
-
-
-def cited(envelopes: list[Any], clause: str, kind: type | None = None) -> bool:
-    return any(e.clause == clause and (kind is None or isinstance(e.event, kind)) for e in envelopes)
+def start(s: Scenario, seed: int) -> tuple[Match, Labels]:
+    """A scenario's match: from its prepared position (built on a real opening), or a plain setup."""
+    if not s.prepared:
+        return Match.create(RULES, match_id=match_id(s.name), seed=seed, decks=[DECK_A, DECK_B],
+                            players=("alice", "bruno")), {}
+    board = Board(opening(seed, s.name).state)
+    s.build(board)
+    return Match.create(RULES, match_id=match_id(s.name), seed=seed, decks=[DECK_A, DECK_B],
+                        players=("alice", "bruno"), start=board.state), board.cards
 
 
 # -- the scenarios --------------------------------------------------------------------------------
@@ -571,61 +462,10 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 
-def scenarios(prefixes: list[str]) -> list[tuple[str, Match, list[Probe]]]:
-    out = []
-    for index, s in enumerate(SCENARIOS, start=1):
-        if prefixes and not any(s.name.startswith(p) for p in prefixes):
-            continue
-        seed = 100 + index
-        match, probes = run_scenario(s, seed)
-        out.append((s.name, match, probes))
-    return out
-
-
-# -- writing --------------------------------------------------------------------------------------
-def files_for(name: str, match: Match, probes: list[Probe], into: Path = HERE) -> dict[Path, bytes | None]:
-    record = into / f"{name}.kifu.jsonl"
-    return {record: encode_record(match.header, match.envelopes),
-            probes_path(record): encode_probes(probes) if probes else None}
-
-
-def write(made: list[tuple[str, Match, list[Probe]]], into: Path = HERE, check: bool = False) -> list[str]:
-    """Write (or with ``check``, only compare) the files; returns a line per file that changed."""
-    changes = []
-    for name, match, probes in made:
-        for path, data in files_for(name, match, probes, into).items():
-            old = path.read_bytes() if path.exists() else None
-            if old == data:
-                continue
-            verb = "would change" if check else "wrote" if data else "removed"
-            what = f" ({match.seq} events, {match.outcome.describe() if match.outcome else 'in progress'})" \
-                if data and path.name.endswith(".jsonl") else ""
-            changes.append(f"{verb} {path.name}{what}")
-            if not check:
-                if data is None:
-                    path.unlink()
-                else:
-                    path.write_bytes(data)
-    return changes
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("only", nargs="*", help="'bots', or scenario name prefixes (default: everything)")
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
-    args = parser.parse_args(argv)
-    want_bots = not args.only or "bots" in args.only
-    prefixes = [p for p in args.only if p != "bots"]
-    made: list[tuple[str, Match, list[Probe]]] = []
-    if want_bots:
-        made.extend((name, m, []) for name, m in bot_matches())
-    if prefixes or not args.only:
-        made.extend(scenarios(prefixes))
-    changes = write(made, check=args.check)
-    for line in changes:
-        print(line)
-    print(f"{len(made)} records, {len(changes)} files {'would change' if args.check else 'changed'}")
-    return 1 if args.check and changes else 0
+    return corpus.main(argv, here=HERE, doc=__doc__ or "",
+                       bots=lambda: corpus.bot_matches(RULES, seeds=(1, 2)),
+                       scenarios=lambda prefixes: corpus.scenarios(SCENARIOS, prefixes, start, auto_pass))
 
 
 if __name__ == "__main__":
