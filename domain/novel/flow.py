@@ -3,7 +3,8 @@
 Turn order (N-5.2): select (sealed rounds, until both seats are done) → summon (N-5.2.2, all at
 once) → magic by category (N-5.2.3) → skill in AGI order (N-5.2.4, equal AGI together, N-6.5)
 → end (N-5.2.5) → win/loss/draw (N-4.1) and the turn limit (N-4.3) → the next select, where a
-seat with nothing it can play loses (N-4.2).
+seat with nothing it can play loses (N-4.2); N-5 / N-5.3: the turn repeats until one of N-4 ends
+the match. N-6 (combat) is ``_resolve_group``/``_settle``/``_apply_hp`` below.
 """
 from __future__ import annotations
 
@@ -321,7 +322,7 @@ def _targets(state: State, m: Card, d: CardDef) -> list[int]:
 
 def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
     snap = draft.state
-    clause = f"N-5.2.3.{category}"
+    clause = "N-5.2.3"
     effects: list[tuple[Card, CardDef, int]] = []
     for cid in order:
         m = snap.card(cid)
@@ -422,7 +423,7 @@ def _skill_phase(draft: D, cause: int) -> None:
         if ch.summoned >= state.turn:
             draft.rule("N-6.1", c, ev.CannotAct(card=cid, reason="summoned this turn"), seat=ch.owner)
         elif ch.stunned:
-            draft.rule("N-5.2.3.1", c, ev.CannotAct(card=cid, reason="stunned"), seat=ch.owner)
+            draft.rule("N-5.2.3", c, ev.CannotAct(card=cid, reason="stunned"), seat=ch.owner)
     _next_group(draft, c)
 
 

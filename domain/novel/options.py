@@ -1,4 +1,5 @@
-"""What a seat may choose now (``legal``), and the geometry behind it: rows, distance, range.
+"""What a seat may choose now (``legal``), and the geometry behind it (N-7): rows, distance, range.
+N-3 the field: two character rows and the magic zone per side (``state.Side``).
 
 N-7.1 distance: from one's own back row, own front = 1, enemy front = 2, enemy back = 3 (one
 more per row crossed); N-Q3 the same line for every row, so the same row is distance 0.
