@@ -5,7 +5,7 @@ N-C1 a character of every element (無 旅の剣士, 火 火の衛兵, 水 水�
 風 風の斥候, 氷 氷の術士/氷の女王フユ: 氷 → 火 wraps the cycle); N-C2 odd ATK for ×0.5 truncation
 (雷の射手 25, 風の斥候 21, 氷の女王フユ 41), range 1/2/3 back-row characters; N-C3 配置転換 and
 row collapse; N-C4 不死鳥の羽 (kept in the graveyard); N-C5 閃光/再誕の祈り (1), 鼓舞/配置転換 (2),
-倍化/脆弱化 (3), 火球/癒しの光 (4), 両断/活性 (5); N-C6 any magic set face down; N-C7 AGI 5 on
+倍化/脆弱化/堅守 (3), 火球/癒しの光 (4), 両断/活性 (5); N-C6 any magic set face down; N-C7 AGI 5 on
 水の槍兵, 焔の姫ホムラ, 氷の術士, 氷の女王フユ; N-C8 end-phase skills of 焔の姫ホムラ and
 潮の賢者シズク, 再誕の祈り reading kept stats; N-C9 the four presets (3 named, 6 normal, cost 200);
 N-C10 the turn rules (flow.py).

@@ -309,8 +309,6 @@ def test_N_7_2_targets_must_be_within_range():
     mage, archer = one(s, "氷の術士"), one(s, "雷の射手")
     assert skill_targets(s, mage) == [one(s, "旅の剣士", 2)]                  # range 2: enemy front only
     assert set(skill_targets(s, archer)) == {one(s, "旅の剣士", 2), one(s, "風の斥候")}   # range 3
-    m = start(s)
-    select(m, [], []) if False else None
 
 
 def test_N_7_3_an_empty_front_row_takes_the_back_row():
