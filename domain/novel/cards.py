@@ -118,17 +118,16 @@ KIND_JA = {"character": "キャラクター", "equipment": "装備", "magic": "�
 
 def catalogue() -> Catalogue:
     columns = (Column(key="name", title="name", kind="name"), Column(key="kind", title="kind"),
-               Column(key="named", title="named"), Column(key="cost", title="cost"),
-               Column(key="element", title="elem"), Column(key="pos", title="pos"),
-               Column(key="stats", title="HP/ATK/DEF/AGI/射程"), Column(key="category", title="cat"),
+               Column(key="cost", title="cost"), Column(key="stats", title="stats"),
                Column(key="text", title="text", kind="text"))
     rows = []
     for c in catalog().values():
-        values = {"kind": KIND_JA[c.kind], "named": "=ネームド=" if c.named else "", "cost": str(c.cost),
-                  "rarity": "★" * c.rarity}
+        kind = ("=ネームド= " if c.named else "") + KIND_JA[c.kind]
+        values = {"kind": kind, "cost": str(c.cost), "rarity": "★" * c.rarity, "named": "yes" if c.named else "",
+                  "element": c.element if c.kind == "character" else "", "category": str(c.category or "")}
         if c.kind == "character":
-            values.update(element=c.element, pos=c.pos, stats=f"{c.hp}/{c.atk}/{c.def_}/{c.agi}/{c.rng}")
-        if c.kind == "magic":
-            values["category"] = str(c.category)
+            values["stats"] = f"{c.element} {c.pos} HP{c.hp} ATK{c.atk} DEF{c.def_} AGI{c.agi} 射程{c.rng}"
+        elif c.kind == "magic":
+            values["stats"] = f"category {c.category}"
         rows.append(CardRow(name=c.name, text=c.text, values=values, invented=c.invented))
     return Catalogue(columns=columns, rows=tuple(rows))
