@@ -44,7 +44,7 @@ def _enter_row(state: State, cid: int, row: str) -> State:
 
 
 def _phase(state: State, e: ev.PhaseBegun) -> State:
-    if e.phase in ("first", "select"):
+    if e.phase in ("first", "select", "skill"):   # a new selection; or the last one is summoned
         sides = tuple(replace(s, picks=(), reveals=(), spent=0, done=False, sealed=False, act=None)
                       for s in state.sides)
         state = replace(state, sides=sides)  # type: ignore[arg-type]

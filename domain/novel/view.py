@@ -158,8 +158,11 @@ def layout(v: View) -> Layout:
             f for cv in s.grave for f in (_face(cv),) + tuple(Face(id=e.id, name=e.name, marks=("equipped",))
                                                           for e in cv.equipment))))
         if s.deck:
-            parts.append(Zone(id="deck-cards", label="deck cards", cards=tuple(Face(id=c.id, name=c.name)
-                                                                              for c in s.deck)))
+            kinds: dict[str, list[int]] = {}
+            for c in s.deck:
+                kinds.setdefault(c.name, []).append(c.id)
+            parts.append(Zone(id="deck-cards", label="deck (any card may be played)", cards=tuple(
+                Face(id=ids[0], name=name, marks=(f"×{len(ids)}",)) for name, ids in kinds.items())))
         panels.append(SeatPanel(seat=s.seat, parts=tuple(parts), lost=s.lost))
     statuses = {s.seat: s.status for s in v.sides}
     return Layout(ruleset="novel", viewer=v.viewer, turn=v.turn, step=v.phase, awaiting=v.awaiting,
