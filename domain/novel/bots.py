@@ -1,20 +1,28 @@
 """Bots: ``random`` (uniform over ``legal``, so every card gets played) and ``greedy``.
 
-Greedy reads only what its seat may know (``seen.position`` is ``view.mask``'s state) and scores
-each legal choice with the rules' own functions (``flow.attack_damage``, ``options``): in the
-select phase it spends its 6 cost on the best-valued cards (a lethal magic first), in the skill
-phase it takes a kill where one is possible, else the largest damage (a heal on the most hurt).
+Greedy reads only what its seat may know (``seen.position`` is ``view.mask``'s state). In the
+skill phase it simulates each ``Act`` with the pure ``decide`` on that position: when its pick
+resolves at once (no enemy character shares the AGI), the simulated events are scored — kills
+first, then damage dealt minus damage taken; otherwise (the other seat's sealed pick is unknown)
+it scores the act with the rules' own damage function (``flow.attack_damage``). In the select
+phase a pick only records a choice, so it values the cards: a lethal magic first, then strong
+characters, equipment on its best attacker; a face-down magic last.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from domain.core.bot import Seen
+from domain.core.draft import Draft
+from domain.core.errors import KifuError
 from domain.core.rng import Rng
+
+from . import events as ev
 
 from .cards import card
 from .commands import Act, Command, Done, Pick, Reveal
-from .flow import attack_damage
+from .evolve import evolve
+from .flow import attack_damage, decide
 from .state import State
 
 
@@ -87,6 +95,31 @@ class GreedyBot:
         return 0.5
 
     def _act(self, state: State, seat: int, cmd: Act) -> float:
+        simulated = self._simulate(state, seat, cmd)
+        return simulated if simulated is not None else self._act_formula(state, seat, cmd)
+
+    def _simulate(self, state: State, seat: int, cmd: Act) -> float | None:
+        draft: Draft[State, Any] = Draft(state, 1, Rng(0), evolve)
+        try:
+            decide(state, seat, cmd, draft)
+        except KifuError:
+            return None
+        events = [e.event for e in draft.envelopes]
+        if not any(isinstance(e, ev.HpChanged) for e in events):
+            return None        # waits for the other seat's pick: nothing to score yet
+        score = 0.0
+        for e in events:
+            if isinstance(e, ev.HpChanged):
+                sign = 1 if state.card(e.card).owner != seat else -1
+                score += sign * (e.damage - e.heal)
+            elif isinstance(e, ev.Died):
+                sign = 1 if state.card(e.card).owner != seat else -1
+                score += sign * (200 + state.card(e.card).atk)
+            elif isinstance(e, ev.MatchEnded):
+                score += 10_000 if e.winner == seat else -10_000 if e.winner else 0
+        return score + state.card(cmd.card).atk / 100
+
+    def _act_formula(self, state: State, seat: int, cmd: Act) -> float:
         actor = state.card(cmd.card)
         d = card(actor.name)
         t = state.card(cmd.target)
