@@ -63,7 +63,7 @@ def _sealed(state: State, e: ChoiceSealed) -> State:
 def _picked(state: State, e: ev.Picked) -> State:
     from .cards import card
     s = state.side(e.seat)
-    cost = card(state.card(e.card).name).cost
+    cost = card(state.card(e.card).name).cost if e.card else 0     # 0: a pick hidden from this seat
     return _side(state, replace(s, picks=s.picks + (e,), spent=s.spent + cost, sealed=False))
 
 
@@ -88,6 +88,8 @@ def _equipped(state: State, e: ev.Equipped) -> State:
 
 
 def _magic_set(state: State, e: ev.MagicSet) -> State:
+    if not e.card:
+        return state          # another seat's face-down magic, as a seat's redacted stream shows it
     c = state.card(e.card)
     state = _card(state, replace(c, zone="magic", face_down=e.face_down, live=not e.face_down, target=e.target,
                                  summoned=state.turn))
