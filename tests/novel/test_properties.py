@@ -236,3 +236,18 @@ def test_the_judge_can_check_every_commitment(seed, decks):
                                                                          salt=e.salt))
     if bytes(e.choice) != b'{"type":"Done"}':
         assert first_broken_seal(match.header, forged) is not None
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_a_seats_redacted_stream_folds_without_error(seed, decks):
+    """A client may fold what it was sent: hidden picks and face-down cards (id 0) touch no card."""
+    match = new_match(seed, decks)
+    for _ in play(match, seed):
+        pass
+    for seat in (1, 2):
+        seen = [RULES.redact(env, seat) for env in match.envelopes]
+        folded = Match.fold(RULES, match.header, seen).state
+        assert folded.ended == match.state.ended
+        mine = RULES.view(folded, seat).sides[seat - 1]
+        assert mine == RULES.view(match.state, seat).sides[seat - 1]
