@@ -83,7 +83,7 @@ def select(m: Match, picks1: list[Any], picks2: list[Any]) -> list[Any]:
     p1, p2 = list(picks1) + [Done()], list(picks2) + [Done()]
     while m.outcome is None and m.state.phase in ("select", "first") and (p1 or p2):
         for seat, queue in ((1, p1), (2, p2)):
-            if seat in m.awaiting and queue:
+            if seat in m.awaiting and queue and m.state.phase in ("select", "first"):
                 out += submit(m, seat, queue.pop(0))
     return out
 

@@ -11,7 +11,7 @@ from domain.novel.options import distance, legal, skill_targets
 from domain.novel.state import MAGIC_SLOTS, ROW_SLOTS, TURN_LIMIT
 from domain.novel.view import view
 
-from .scenario import (Act, Done, Pick, Reveal, ev, events_of, new_match, one, position, select, start,
+from .scenario import (RULES, Act, Done, Pick, Reveal, ev, events_of, new_match, one, position, select, start,
                        submit)
 
 FILLER = ("旅の剣士",) * 3
@@ -27,7 +27,7 @@ def _skill(m, acts1=(), acts2=()):  # type: ignore[no-untyped-def]
     a1, a2 = list(acts1), list(acts2)
     while m.outcome is None and m.state.phase == "skill":
         for seat, queue in ((1, a1), (2, a2)):
-            if seat in m.awaiting:
+            if seat in m.awaiting and m.state.phase == "skill":
                 cmd = queue.pop(0) if queue else legal(m.state, seat)[0]
                 out += submit(m, seat, cmd)
     return out
@@ -342,3 +342,27 @@ def test_N_8_3_worked_example_atk_50_water_vs_def_10_fire_is_90():
 
 def test_N_8_3_weak_element_halves_before_def():
     assert attack_damage(50, "火", "水", 10) == 15
+
+
+def test_N_3_1_layout_shows_both_rows_equipment_face_down_magic_and_who_is_choosing():
+    from domain.core.layout import Grid, Zone
+    s = position(front1=("旅の剣士",), back1=("雷の射手",), front2=("火の衛兵",), back2=("風の斥候",),
+                 magic2=(("火球", True),), deck1=("鉄の盾", "旅の剣士"), deck2=FILLER)
+    m = start(s)
+    sword = one(m.state, "旅の剣士", 1, "front")
+    _turn(m, [Pick(card=one(m.state, "鉄の盾"), target=sword)], [Pick(card=one(m.state, "旅の剣士", 2, "deck"))])
+    submit(m, 1, Pick(card=one(m.state, "旅の剣士", 1, "deck")))
+    lay = RULES.layout(view(m.state, 2))
+    assert lay.step == "select" and lay.chosen == (1,) and lay.choosing == (2,)
+    for seat in (1, 2):
+        grid = next(p for p in lay.panel(seat).parts if isinstance(p, Grid))
+        assert {c.row for c in grid.cells} == {1, 2}                       # front and back rows
+    grid1 = next(p for p in lay.panel(1).parts if isinstance(p, Grid))
+    front = next(c for c in grid1.cells if c.row == 1)
+    assert [f.name for f in front.cards] == ["旅の剣士", "鉄の盾"]           # the equipment under it
+    magic2 = next(p for p in lay.panel(2).parts if isinstance(p, Zone) and p.id == "magic")
+    assert magic2.cards[0].hidden is False and "face down" in magic2.cards[0].marks   # own face-down: shown
+    magic_seen_by_1 = next(p for p in RULES.layout(view(m.state, 1)).panel(2).parts
+                           if isinstance(p, Zone) and p.id == "magic")
+    assert magic_seen_by_1.cards[0].hidden                                  # the other seat's: face down
+    assert not any(isinstance(p, Zone) and p.id == "chosen" for p in lay.panel(1).parts)
