@@ -37,7 +37,7 @@ import msgspec
 
 from domain.core.driver import LocalTable, drive
 from domain.core.envelope import Envelope
-from domain.core.match import Match
+from domain.core.match import Match, record_evolve
 from domain.core.record import decode_record, encode_record
 from domain.core.ruleset import Ruleset, find_ruleset
 from projections.timeline import Timeline
@@ -231,7 +231,7 @@ def bench_fold(ruleset: Ruleset[Any, Any, Any], path: Path, plan: Plan) -> list[
 
     header, envelopes, _ = decode_record(path.read_bytes(), path.name)
     n = len(envelopes)
-    es_events = baseline.aggregate_events(ruleset.initial_state(header), ruleset.evolve, envelopes,
+    es_events = baseline.aggregate_events(ruleset.initial_state(header), record_evolve(ruleset), envelopes,
                                           uuid.UUID(header.match_id))
     ours: list[float] = []
     theirs: list[float] = []

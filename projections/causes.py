@@ -114,11 +114,8 @@ def _split(event: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The event's fields by role: subject (seats, cards, places), results (amounts), inputs."""
     if not isinstance(event, msgspec.Struct):
         return {}, {}, {}
-    raw = msgspec.to_builtins(event)
-    if not isinstance(raw, dict):
-        return {}, {}, {}
-    raw.pop("type", None)
-    roles = {f.key or f.name: f.role for f in roles_of(type(event))}
+    raw = {f.name: msgspec.to_builtins(getattr(event, f.name)) for f in msgspec.structs.fields(event)}
+    roles = {f.name: f.role for f in roles_of(type(event))}
     subject = {k: v for k, v in raw.items() if roles.get(k) in ("seat", "card", "place")}
     results = {k: v for k, v in raw.items() if roles.get(k) == "amount"}
     inputs = {k: v for k, v in raw.items() if k not in subject and k not in results}

@@ -15,6 +15,7 @@ import msgspec
 from domain.core.envelope import Envelope
 from domain.core.header import Header
 from domain.core.layout import Cell, Counter, Grid, Part, Zone
+from domain.core.roles import roles_of
 from domain.core.ruleset import Ruleset
 
 from .timeline import Timeline
@@ -105,10 +106,18 @@ _COMPARED = ("kind", "seat", "clause", "cause", "event", "digest")
 
 
 def _content(env: Envelope[Any], shift: int) -> dict[str, Any]:
+    """An envelope as compared: no chain; its cause and the seqs its event refers to (fields of
+    role ``seq``) relative to the alignment point, since a fork numbers its events anew."""
     raw = msgspec.to_builtins(env)
     raw.pop("chain", None)
     if raw.get("cause") is not None:
         raw["cause"] += shift
+    event = raw.get("event")
+    if isinstance(event, dict):
+        for f in roles_of(type(env.event)):
+            key = f.key or f.name
+            if f.role == "seq" and isinstance(event.get(key), int) and event[key]:
+                event[key] += shift
     return raw
 
 
@@ -122,7 +131,10 @@ def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from:
         eb = _content(b[j - 1], shift_b) if j <= len(b) else None
         if ea is None or eb is None:
             return common, Parting(a_seq=i, b_seq=j, differ=("length",), a=ea, b=eb)
-        differ = tuple(k for k in _COMPARED if ea.get(k) != eb.get(k))
+        # a state digest covers the seqs the state remembers (a declaration a later ruling traces
+        # back to), numbered anew in a fork: digests compare only between records aligned as they are
+        compared = _COMPARED if a_from == b_from else _COMPARED[:-1]
+        differ = tuple(k for k in compared if ea.get(k) != eb.get(k))
         if differ:
             return common, Parting(a_seq=i, b_seq=j, differ=differ, a=ea, b=eb)
         common += 1

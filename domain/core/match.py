@@ -123,6 +123,12 @@ class Match:
         return self.ruleset.awaiting(self.state)
 
     @property
+    def deciding(self) -> int | None:
+        """The seat the rules await when exactly one is (WORLFARD: always); None for none or several."""
+        awaited = self.awaiting
+        return next(iter(awaited)) if len(awaited) == 1 else None
+
+    @property
     def outcome(self) -> Outcome | None:
         return self.ruleset.outcome(self.state)
 
@@ -143,14 +149,14 @@ class Match:
         outcome = rules.outcome(self.state)
         if outcome is not None:
             raise MatchOver(self.header.match_id, outcome.describe())
+        if basis is not None and not self.basis(seat) <= basis <= self.seq:
+            raise Conflict(self.header.match_id, basis, self.seq)   # decided on a view that moved on
         waiting = rules.awaiting(self.state)
         if seat not in waiting:
             clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
             who = " and ".join(f"seat {s}" for s in sorted(waiting)) or "nobody"
             raise NotYourDecision(clause or rules.decide_clause or "turn",
                                   f"seat {seat} may not decide now; the rules wait for {who}")
-        if basis is not None and not self.basis(seat) <= basis <= self.seq:
-            raise Conflict(self.header.match_id, basis, self.seq)
         next_seq = self.seq + 1
         draft: Draft[Any, Any] = Draft(self.state, next_seq, Rng.for_seq(self.header.seed, next_seq), self._evolve)
         if rules.sealed(self.state):

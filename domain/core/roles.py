@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-Role = Literal["card", "seat", "place", "amount"]
+Role = Literal["card", "seat", "place", "amount", "seq"]
 
 CardId = Annotated[int, msgspec.Meta(extra={"role": "card"})]
 """A card instance id (0 = a hidden card)."""
@@ -24,6 +24,9 @@ PlaceName = Annotated[str, msgspec.Meta(extra={"role": "place"})]
 """A position given by name (``"front-2"``, ``"b3"``)."""
 Amount = Annotated[int, msgspec.Meta(extra={"role": "amount"})]
 """A quantity a ruling produced or used: damage, life, cost, power."""
+
+SeqRef = Annotated[int, msgspec.Meta(extra={"role": "seq"})]
+"""The seq of another event of the same record (a declaration a later ruling traces back to)."""
 
 HIDDEN = 0
 """The card id a seat sees in place of a card it may not see."""

@@ -62,6 +62,7 @@ SERVICE_POOL = {"POSTGRES_POOL_SIZE": "8", "POSTGRES_MAX_OVERFLOW": "24"}
 T = TypeVar("T")
 MatchId = Annotated[str, Parameter(description="the match id (a UUID)")]
 After = Annotated[int, Parameter(ge=0, description="only envelopes with seq greater than this")]
+Position = Annotated[bool, Parameter(description="also send the seat's masked position (for bots that simulate)")]
 CreateBody = Annotated[api.CreateMatch, Body(media_type=RequestEncodingType.JSON)]
 DecisionBody = Annotated[api.Decision, Body(media_type=RequestEncodingType.JSON)]
 
@@ -136,7 +137,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
          tags=["play"], security=SECURITY, responses=_problems(401, 404))
-    async def view(request: Request[Any, Any, Any], match_id: MatchId, position: bool = False) -> api.SeatView:
+    async def view(request: Request[Any, Any, Any], match_id: MatchId, position: Position = False) -> api.SeatView:
         who = await caller(request, match_id)
         return await run(service.view, match_id, who, position)
 

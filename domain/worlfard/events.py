@@ -9,7 +9,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import Amount, CardId, Place, SeatNo
+from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
 
 from .state import Choice, Effect, Trigger, Window
 from .vocabulary import Phase
@@ -204,7 +204,7 @@ class DefenseFixed(Ev, frozen=True):
     line: Place | None = None
     card: CardId | None = None
     on_player: bool = False
-    decision: int = 0              # seq of the defense declaration: the damage traces back to it
+    decision: SeqRef = 0           # seq of the defense declaration: the damage traces back to it
 
 
 class CombatDamage(Ev, frozen=True):
@@ -273,7 +273,7 @@ class SpellPlaced(Ev, frozen=True):
     line: Place
     targets: tuple[int, ...] = ()
     waiting: bool = False          # in a reaction chain (W-Q7)
-    cast: int = 0                  # seq of the cast
+    cast: SeqRef = 0               # seq of the cast
 
 
 class SpellResolved(Ev, frozen=True):

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.core.bot import Seen
 from domain.core.envelope import Envelope, canonical, state_digest
 from domain.core.errors import Illegal, MatchOver
 from domain.core.match import Match
@@ -49,7 +50,7 @@ def new_match(seed: int, decks: tuple[str, str]) -> Match:
 
 def bots(seed: int) -> Choose:
     pair = {1: RandomBot(seed), 2: RandomBot(seed ^ 0x5DEECE66D)}
-    return lambda legal, match, seat: pair[seat].choose(legal, match.state, seat)
+    return lambda legal, match, seat: pair[seat].choose(Seen(seat, legal))
 
 
 def decisions(match: Match, choose: Choose, limit: int = MAX_DECISIONS) -> Iterator[list[Envelope[Any]]]:
@@ -57,7 +58,7 @@ def decisions(match: Match, choose: Choose, limit: int = MAX_DECISIONS) -> Itera
     for _ in range(limit):
         if match.outcome is not None:
             return
-        seat = match.awaiting
+        seat = match.deciding
         assert seat in (1, 2)
         legal = match.legal(seat)
         assert legal, f"seat {seat} is awaited but has no legal decision at seq {match.seq}"
@@ -102,7 +103,7 @@ def test_random_legal_play_never_raises_and_ends_with_an_outcome(seed, decks, ch
     assert ended[0].seq > [e for e in match.envelopes if e.kind == "decision"][-1].seq
     losers = [s for s in (1, 2) if match.state.side(s).lost is not None]
     assert losers and (outcome.winner is None) == (len(losers) == 2)
-    assert match.awaiting is None and match.legal(1) == match.legal(2) == []
+    assert match.deciding is None and match.legal(1) == match.legal(2) == []
 
 
 # -- (2) illegal commands change nothing -----------------------------------------------------------
@@ -157,7 +158,7 @@ def _near(legal: list[Any]) -> st.SearchStrategy[Any]:
 
 def _probe(match: Match, who: int, cmd: Any, normal: set[Any]) -> None:
     """``cmd`` is accepted if (and only if) ``legal`` lists it; refused, it changes nothing."""
-    if who == match.awaiting and _normal(cmd) in normal:
+    if who == match.deciding and _normal(cmd) in normal:
         match.decide(who, cmd)
         return
     seq, state, head, envelopes = match.seq, match.state, match.head, list(match.envelopes)
@@ -170,7 +171,7 @@ def _probe(match: Match, who: int, cmd: Any, normal: set[Any]) -> None:
 
 
 def _listed(match: Match) -> tuple[list[Any], set[Any]]:
-    seat = match.awaiting
+    seat = match.deciding
     listed = match.legal(seat) if seat else []
     return listed, {_normal(cmd) for cmd in listed}
 
@@ -184,7 +185,7 @@ def test_random_commands_are_refused_unless_legal_and_refusal_changes_nothing(se
         pass
     listed, normal = _listed(match)
     for cmd in listed:                                  # everything listed is accepted
-        match.decide(match.awaiting, cmd)
+        match.decide(match.deciding, cmd)
     for _ in range(12):
         who = data.draw(st.sampled_from([1, 2]), label="seat")
         options = _commands(match.state) | _near(listed) if listed else _commands(match.state)
@@ -218,7 +219,7 @@ def test_legal_lists_exactly_the_decisions_decide_accepts(seed, decks, rate):
         probes += 1
         listed, normal = _listed(match)
         for cmd in listed:
-            match.decide(match.awaiting, cmd)
+            match.decide(match.deciding, cmd)
         for cmd in _universe(match.state):
             for who in (1, 2):
                 _probe(match, who, cmd, normal)
@@ -410,7 +411,7 @@ def test_W_1_3_rules_run_by_themselves_until_a_player_must_decide() -> None:
             assert not state.queue and state.phase.value != "start"
             assert state.window is None or (state.window.passes < 2 and not state.window.resolving)
             assert state.combat is None or state.combat.step in ("target", "defend", "react1", "react2")
-            seat = match.awaiting
+            seat = match.deciding
             legal = match.legal(seat)
             assert legal, f"seat {seat} is awaited with nothing to decide at seq {match.seq}"
-            match.submit(seat, bots[seat].choose(legal, state, seat))
+            match.submit(seat, bots[seat].choose(Seen(seat, legal)))

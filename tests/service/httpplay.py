@@ -5,6 +5,8 @@ from typing import Any
 
 import msgspec
 
+from domain.core.bot import Seen
+from domain.core.driver import seen_by
 from domain.core.ruleset import find_ruleset
 
 RULES = find_ruleset("worlfard")
@@ -15,9 +17,15 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def create(client: Any, seed: int = 7, **extra: Any) -> dict[str, Any]:
-    response = client.post("/matches", json={"seed": seed, "players": ["ann", "bob"], **extra})
+    response = client.post("/matches", json={"players": ["ann", "bob"], **extra})
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def awaited(body: dict[str, Any]) -> int:
+    """The one seat an answer says the rules await (WORLFARD awaits one at a time)."""
+    (seat,) = body["awaiting"]
+    return seat
 
 
 def seat_token(created: dict[str, Any], seat: int) -> str:
@@ -44,16 +52,16 @@ class Player:
         return response.json()
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
-        seat = view["awaiting"]
+        seat = view["seat"]
         legal = [msgspec.convert(c, RULES.command_type) for c in view["legal"]]
-        return msgspec.to_builtins(self.bots[seat].choose(legal, None, seat))
+        return msgspec.to_builtins(self.bots[seat].choose(Seen(seat, legal)))
 
     def step(self, client: Any = None) -> dict[str, Any] | None:
         """One decision by the awaited seat; None when the match is over."""
         judge = self.view()
         if judge["outcome"] is not None:
             return None
-        seat = judge["awaiting"]
+        seat = awaited(judge)
         view = self.view(seat)
         response = (client or self.client).post(f"/matches/{self.match_id}/decisions", headers=self.headers(seat),
                                                 json={"seq": view["seq"], "command": self.choose(view)})
@@ -83,8 +91,8 @@ def finished_match(seed: int = 9) -> Any:
                          decks=[RULES.load_deck("flame-gale"), RULES.load_deck("tide-stone")], players=("ann", "bob"))
     bots = {s: RULES.bots["random"](seed * 2 + s) for s in (1, 2)}
     while match.outcome is None:
-        seat = match.awaiting
-        match.submit(seat, bots[seat].choose(match.legal(seat), match.state, seat))
+        seat = match.deciding
+        match.submit(seat, bots[seat].choose(seen_by(match, seat)))
     return match
 
 

@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 from domain.core.record import decode_record
 from projections.audit import audit
 
-from httpplay import Player, bearer, create, seat_token, store_finished
+from httpplay import Player, bearer, create, seat_token, store_finished, awaited
 
 
 def test_create_returns_an_id_and_three_distinct_tokens(api: TestClient) -> None:
@@ -21,7 +21,7 @@ def test_create_returns_an_id_and_three_distinct_tokens(api: TestClient) -> None
     assert set(tokens) == {"seat1", "seat2", "judge"} and len(set(tokens.values())) == 3
     assert all(len(t) >= 40 for t in tokens.values())
     assert created["players"] == ["ann", "bob"] and created["ruleset"] == "worlfard"
-    assert created["seq"] > 0 and created["awaiting"] in (1, 2)
+    assert created["seq"] > 0 and awaited(created) in (1, 2)
     assert "seed" not in created  # the seed fixes every shuffle: never shown to a seat
 
 
@@ -59,7 +59,7 @@ def test_a_seat_sees_its_hand_not_the_opponents_and_its_legal_decisions(api: Tes
         assert mine["hand"] is not None and len(mine["hand"]) == mine["hand_count"] > 0
         assert theirs["hand"] is None and theirs["hand_count"] > 0
         assert all(side["deck"] is None for side in view["view"]["sides"])
-        assert (view["legal"] != []) == (view["awaiting"] == seat)
+        assert (view["legal"] != []) == (seat in view["awaiting"])
     judge = player.view(None)
     assert judge["seat"] is None and all(side["deck"] is not None for side in judge["view"]["sides"])
 
@@ -67,9 +67,9 @@ def test_a_seat_sees_its_hand_not_the_opponents_and_its_legal_decisions(api: Tes
 def test_a_decision_returns_its_events_redacted_for_the_seat(api: TestClient) -> None:
     created = create(api, seed=3)
     player = Player(api, created)
-    view = player.view(created["awaiting"])
+    view = player.view(awaited(created))
     choose_order = next(c for c in view["legal"] if c["type"] == "ChooseOrder")
-    seat = created["awaiting"]
+    seat = awaited(created)
     response = api.post(f"/matches/{created['match_id']}/decisions", headers=bearer(seat_token(created, seat)),
                         json={"seq": view["seq"], "command": choose_order})
     assert response.status_code == 200, response.text
@@ -84,7 +84,7 @@ def test_stale_seq_is_409_with_the_current_seq_and_stores_nothing(api: TestClien
     created = create(api)
     player = Player(api, created)
     player.play(2)
-    seat = player.view()["awaiting"]
+    seat = awaited(player.view())
     view = player.view(seat)
     before = player.record()
     response = api.post(f"/matches/{created['match_id']}/decisions", headers=player.headers(seat),
@@ -97,7 +97,7 @@ def test_stale_seq_is_409_with_the_current_seq_and_stores_nothing(api: TestClien
 def test_illegal_is_422_naming_the_clause_and_stores_nothing(api: TestClient) -> None:
     created = create(api)
     player = Player(api, created)
-    seat = created["awaiting"]
+    seat = awaited(created)
     before = player.record()
     for who, command in ((seat, {"type": "Attack", "line": 1}), (3 - seat, {"type": "ChooseOrder", "go_first": True})):
         response = api.post(f"/matches/{created['match_id']}/decisions", headers=player.headers(who),
@@ -166,7 +166,7 @@ def test_missing_or_wrong_tokens_are_401_and_wrong_roles_403(api: TestClient) ->
 
 def test_a_seat_token_acts_only_for_its_seat(api: TestClient) -> None:
     created = create(api)
-    waiting = 3 - created["awaiting"]
+    waiting = 3 - awaited(created)
     response = api.post(f"/matches/{created['match_id']}/decisions", headers=bearer(seat_token(created, waiting)),
                         json={"seq": created["seq"], "command": {"type": "ChooseOrder", "go_first": True}})
     assert response.status_code == 422 and response.json()["clause"]
@@ -208,7 +208,7 @@ def test_bad_decision_bodies_are_4xx_with_a_message_and_change_nothing(api: Test
     created = create(api)
     mid = created["match_id"]
     response = api.post(f"/matches/{mid}/decisions", content=body,
-                        headers={**bearer(seat_token(created, created["awaiting"])), "Content-Type": "application/json"})
+                        headers={**bearer(seat_token(created, awaited(created))), "Content-Type": "application/json"})
     assert response.status_code == status, response.text
     assert response.json()["message"] and response.json()["error"]
     assert api.get(f"/matches/{mid}").json()["seq"] == created["seq"]
@@ -230,7 +230,7 @@ def test_no_decision_body_makes_a_500(api: TestClient, body: Any) -> None:
     created = getattr(test_no_decision_body_makes_a_500, "created", None) or create(api)
     test_no_decision_body_makes_a_500.created = created  # type: ignore[attr-defined]
     response = api.post(f"/matches/{created['match_id']}/decisions", json=body,
-                        headers=bearer(seat_token(created, created["awaiting"])))
+                        headers=bearer(seat_token(created, awaited(created))))
     assert 400 <= response.status_code < 500 or response.status_code == 200, response.text
     assert response.json()
 

@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from domain.core.record import decode_record, first_broken_link
 from projections.audit import audit
 
-from httpplay import Player, bearer, create
+from httpplay import Player, bearer, create, awaited
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
@@ -43,7 +43,7 @@ def test_two_decisions_racing_exactly_one_lands(db_url: str, make_app: Callable[
             judge = player.view()
             if judge["outcome"] is not None:
                 break
-            seat = judge["awaiting"]
+            seat = awaited(judge)
             view = player.view(seat)
             commands = [player.choose(view), view["legal"][-1]]   # maybe different, based on one seq
 
@@ -118,7 +118,7 @@ rules = find_ruleset("worlfard")
 from httpplay import finished_match
 match = finished_match(3)
 lines = [msgspec.json.encode(e) for e in match.envelopes[:300]]
-commands = [msgspec.to_builtins(c) for c in match.legal(match.awaiting or 1)] or [{"type": "Proceed", "to": "end"}]
+commands = [msgspec.to_builtins(c) for c in match.legal(match.deciding or 1)] or [{"type": "Proceed", "to": "end"}]
 barrier = threading.Barrier(6)
 def work():
     barrier.wait()

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
+from domain.core.bot import Seen
 from domain.core.ruleset import find_ruleset
 from domain.service import create_app
 
@@ -70,7 +71,7 @@ def assert_events_hide(seat: int, events: list[dict[str, Any]], secret: set[int]
        decks=st.tuples(st.sampled_from(RULES.presets()), st.sampled_from(RULES.presets())))
 def test_a_seat_never_sees_hidden_cards(seed: int, bot_seed: int, decisions: int, decks: tuple[str, str]) -> None:
     with TestClient(create_app("memory", environ={})) as api:
-        created = api.post("/matches", json={"seed": seed, "decks": list(decks)}).json()
+        created = api.post("/matches", json={"decks": list(decks)}).json()
         mid, tokens = created["match_id"], created["tokens"]
         bots = {s: RULES.bots["random"](bot_seed * 2 + s) for s in (1, 2)}
         known: dict[int, set[int]] = {1: set(), 2: set()}   # card ids each seat was legitimately shown
@@ -88,10 +89,10 @@ def test_a_seat_never_sees_hidden_cards(seed: int, bot_seed: int, decisions: int
         for _ in range(decisions):
             if now["outcome"] is not None:
                 break
-            seat = now["awaiting"]
+            (seat,) = now["awaiting"]
             mine = look(seat, secrets_for(seat, now["view"]))
             legal = [msgspec.convert(c, RULES.command_type) for c in mine["legal"]]
-            command = msgspec.to_builtins(bots[seat].choose(legal, None, seat))
+            command = msgspec.to_builtins(bots[seat].choose(Seen(seat, legal)))
             result = api.post(f"/matches/{mid}/decisions", headers=bearer(tokens[f"seat{seat}"]),
                               json={"seq": mine["seq"], "command": command}).json()
             now = judge()

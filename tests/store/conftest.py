@@ -18,6 +18,7 @@ import pytest
 
 from domain.core.draft import Draft
 from domain.core.errors import Illegal
+from domain.core.layout import Layout
 from domain.core.match import Match
 from domain.core.ruleset import Outcome, Ruleset, register
 from domain.store import MatchStore
@@ -88,18 +89,26 @@ def _outcome(state: Counter) -> Outcome | None:
     return None if state.winner is None else Outcome(termination="target", winner=state.winner, clause="C-3")
 
 
-def _awaiting(state: Counter) -> int | None:
-    return None if state.winner is not None else state.turn
+def _awaiting(state: Counter) -> frozenset[int]:
+    return frozenset() if state.winner is not None else frozenset((state.turn,))
+
+
+def _target(header: Any) -> int:
+    """The target rides in seat 1's "deck" (the counter game has no cards)."""
+    decks = getattr(header, "decks", None)
+    return int(decks[0][0]) if decks and decks[0] else 1_000_000
 
 
 def counter_ruleset() -> Ruleset[Counter, Add, CounterEvent]:
     return Ruleset(
         name=COUNTER, rules_version="1", command_type=Add, event_type=CounterEvent,
-        initial_state=lambda header: Counter(target=header.start or 1_000_000),
+        state_type=Counter,
+        initial_state=lambda header: Counter(target=_target(header)),
         begin=_begin, decide=_decide, evolve=_evolve,
-        legal=lambda state, seat: [Add(1)] if _awaiting(state) == seat else [],
+        legal=lambda state, seat: [Add(1)] if seat in _awaiting(state) else [],
         awaiting=_awaiting, outcome=_outcome,
-        view=lambda state, seat: state, redact=lambda env, seat: env,
+        view=lambda state, seat: state, layout=lambda view: Layout(ruleset=COUNTER),
+        redact=lambda env, seat: env, command_of=lambda event: Add(event.n) if isinstance(event, Added) else None,
         normalize_decks=lambda decks: decks, card_set_digest=lambda: "counter-cards",
         clauses=lambda: {}, decide_clause="C-0",
     )
@@ -109,8 +118,8 @@ COUNTER_RULESET = counter_ruleset()
 
 
 def new_match(target: int | None = None, players: tuple[str, str] = ("ann", "bob")) -> Match:
-    return Match.create(COUNTER_RULESET, match_id=str(uuid.uuid4()), seed=7, decks=[[], []],
-                        players=players, start=target)
+    return Match.create(COUNTER_RULESET, match_id=str(uuid.uuid4()), seed=7,
+                        decks=[[target] if target else [], []], players=players)
 
 
 # -- fixtures ---------------------------------------------------------------------------------
@@ -122,7 +131,7 @@ def counter_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(ruleset._REGISTRY, COUNTER, None)  # remembered as absent: undone after the test
     monkeypatch.setitem(ruleset._LOADED, COUNTER, None)
     register(COUNTER, lambda: COUNTER_RULESET)
-    del ruleset._LOADED[COUNTER]  # loaded through the registry on first use, like any ruleset
+    ruleset._LOADED.pop(COUNTER, None)  # loaded through the registry on first use, like any ruleset
 
 
 @pytest.fixture

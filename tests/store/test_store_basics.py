@@ -14,7 +14,7 @@ from domain.store import HEADER_TOPIC, MatchExists, MatchStore
 
 
 def seat_of(match: Match) -> int:
-    seat = match.awaiting
+    seat = match.deciding
     assert seat is not None, "the match is over"
     return seat
 

@@ -46,7 +46,7 @@ def test_two_writers_racing_on_one_seq_exactly_one_lands(shared_db_url: str, ope
     mid = match.header.match_id
     for round_ in range(20):
         now = one.load(mid)
-        seq, seat = now.seq, now.awaiting
+        seq, seat = now.seq, now.deciding
         assert seat is not None
         decided = [store.load(mid).decide(seat, add(n))[0] for store, n in ((one, 1), (two, 2))]
         results = _race([partial(one.append, mid, seq, decided[0]), partial(two.append, mid, seq, decided[1])])
@@ -65,9 +65,9 @@ def _decide_until(store: MatchStore, mid: str, add: Any, wins: int) -> int:
     conflicts = 0
     while wins:
         match = store.load(mid)
-        assert match.awaiting is not None
+        assert match.deciding is not None
         try:
-            store.submit(mid, match.awaiting, add(1), expected_seq=match.seq)
+            store.submit(mid, match.deciding, add(1), expected_seq=match.seq)
         except Conflict:
             conflicts += 1
             continue

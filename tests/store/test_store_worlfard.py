@@ -23,7 +23,7 @@ def test_a_whole_worlfard_match_round_trips(store: MatchStore) -> None:
     store.create(played)
     decisions = 0
     while played.outcome is None and decisions < 150:
-        seat = played.awaiting
+        seat = played.deciding
         assert seat is not None
         options = played.legal(seat)
         command = options[decisions % len(options)]

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from projections import corpus
 from projections.probes import probes_path
 
 REPO = Path(__file__).parents[2]
@@ -45,10 +46,11 @@ def generate(into: Path, bots: int = 0) -> list[Path]:
     """Today's engine's own versions of the corpus scenarios (and ``bots`` bot matches) in ``into``:
     records that audit clean whatever state the committed corpus is in."""
     make = load_make()
-    made = list(make.scenarios([]))
+    made = list(corpus.scenarios(make.SCENARIOS, [], make.start, make.auto_pass))
     presets = make.RULES.presets()
     pairs = [(a, b) for a in presets for b in presets][:bots]
-    made.extend((name, m, []) for name, m in (make.bot_match(a, b, 1, i) for i, (a, b) in enumerate(pairs)))
+    made.extend((name, m, []) for name, m in (corpus.bot_match(make.RULES, a, b, 1, i)
+                                               for i, (a, b) in enumerate(pairs)))
     into.mkdir(parents=True, exist_ok=True)
-    make.write(made, into)
+    corpus.write(made, into)
     return sorted(into.glob("*.kifu.jsonl"))

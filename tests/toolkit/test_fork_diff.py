@@ -40,7 +40,7 @@ def point(original: Path) -> tuple[int, Any, Any]:
             continue
         state = timeline.state_at(env.seq)
         recorded = rules.command_of(following.event)
-        others = [c for c in rules.legal(state, rules.awaiting(state)) if c != recorded]
+        others = [c for c in rules.legal(state, min(rules.awaiting(state))) if c != recorded]
         if others:
             return env.seq, recorded, others[0]
     raise AssertionError("no fork point with a choice")

@@ -65,9 +65,9 @@ def test_standings_count_results_decks_cards_and_length(db_url: str, records: li
     turns = [Timeline(b.ruleset, b.header, b.envelopes).final.turn for b in bots]
     assert r["avg_turns"] == round(sum(turns) / len(turns), 1)
     assert r["avg_events"] == round(sum(len(b.envelopes) for b in bots) / len(bots), 1)
-    summons = sum(1 for b in bots for e in b.envelopes if type(e.event).__name__ == "SummonDeclared")
-    assert sum(p["n"] for p in r["cards"] if p["how"] == "SummonDeclared") <= summons
-    assert any(p["how"] == "SummonDeclared" for p in r["cards"]) and all(p["n"] > 0 for p in r["cards"])
+    summons = sum(1 for b in bots for e in b.envelopes if type(e.event).__name__ == "UnitSummoned")
+    assert sum(p["n"] for p in r["cards"] if p["how"] == "UnitSummoned") <= summons
+    assert any(p["how"] == "UnitSummoned" for p in r["cards"]) and all(p["n"] > 0 for p in r["cards"])
 
 
 def test_catching_up_again_or_after_a_restart_changes_nothing(db_url: str, records: list[Path]) -> None:

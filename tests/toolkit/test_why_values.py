@@ -23,12 +23,12 @@ def test_combat_damage_shows_str_def_and_the_units_at_the_cause(fresh: list[Path
     assert ruling["subject"] == {"seat": 1, "line": 2, "card": hound}
     assert ruling["at"] == hit.seq - 1
     cards = {c["name"]: c for c in ruling["cards"]}
-    assert cards["炎獄の番犬"]["values"]["DEF"] == -1 and cards["炎獄の番犬"]["values"]["VIT"] == 3
-    assert cards["炎獄の番犬"]["where"] == "sides[1].stage[2]" and cards["潮騒の槍兵"]["values"]["STR"] == 2
+    assert cards["炎獄の番犬"]["values"]["stats"] == "S4 V3 A2 D-1"       # as the judge's layout showed it
+    assert cards["炎獄の番犬"]["where"] == "seat 1 field stage line 2"
     assert ruling["seats"]["1"]["life"] == 12
     text = CliRunner().invoke(cli, ["why", str(path), str(hit.seq)], terminal_width=200).output
     assert "ruling: STR 2, DEF -1 → amount 3" in text
-    assert f"after #{hit.seq - 1}: 炎獄の番犬#{hound} at sides[1].stage[2]" in text
+    assert f"after #{hit.seq - 1}: 炎獄の番犬#{hound} at seat 1 field stage line 2" in text
 
 
 def test_a_decision_is_looked_at_just_before_it(fresh: list[Path]) -> None:
@@ -39,4 +39,4 @@ def test_a_decision_is_looked_at_just_before_it(fresh: list[Path]) -> None:
     assert chain[0]["ruling"]["results"] == {"generated": 3} and chain[0]["ruling"]["inputs"]["cost"] == 3
     decision = chain[-1]
     assert decision["kind"] == "decision" and decision["ruling"]["at"] == decision["seq"] - 1
-    assert decision["ruling"]["cards"][0]["where"].startswith("sides[1].hand")
+    assert decision["ruling"]["cards"][0]["where"].startswith("seat 1 hand")

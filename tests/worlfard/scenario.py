@@ -60,7 +60,7 @@ def started(seed: int = 1, decks: tuple[DeckList, DeckList] = DECKS, first: int 
     (``redraw`` is indexed by seat)."""
     match = Match.create(RULESET, match_id=f"rules-{seed}", seed=seed, decks=list(decks),
                          players=("p1", "p2"))
-    chooser = match.awaiting
+    chooser = match.deciding
     assert chooser is not None
     match.submit(chooser, c.ChooseOrder(go_first=chooser == first))
     for seat in (first, other(first)):

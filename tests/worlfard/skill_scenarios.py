@@ -73,7 +73,7 @@ class Pos:
         self.seed = seed
         match = Match.create(RULESET, match_id=f"skills-{seed}", seed=seed, decks=list(self.decks),
                              players=("p1", "p2"))
-        chooser = match.awaiting
+        chooser = match.deciding
         match.submit(chooser, c.ChooseOrder(go_first=chooser == 1))
         match.submit(1, c.Mulligan(redraw=False))
         match.submit(2, c.Mulligan(redraw=False))

@@ -248,7 +248,7 @@ def test_W_13_3_a_short_spell_cast_in_a_main_phase_resolves_at_once_with_no_wind
     resolved = one(envs, ev.SpellResolved)
     assert envs.index(placed) < envs.index(resolved)
     assert one(envs, ev.UnitDamaged).event.card == spear    # resolved within the cast decision
-    assert m.state.window is None and m.awaiting == 1 and m.legal(2) == []
+    assert m.state.window is None and m.deciding == 1 and m.legal(2) == []
     assert wave in m.state.side(1).grave and m.state.side(1).table[0] is None
     folds(m)
 
@@ -366,7 +366,7 @@ def test_W_Q12_effect_draw_from_empty_deck_draws_nothing_and_does_not_lose():
     assert not of(envs, ev.CardDrawn) and not of(envs, ev.PlayerLost) and not of(envs, ev.DeckOut)
     assert m.outcome is None and m.state.side(1).lost is None and m.state.side(2).lost is None
     assert m.state.side(1).hand == () and m.state.side(1).stage[0].card == owl
-    assert m.awaiting == 1                                  # the turn goes on
+    assert m.deciding == 1                                  # the turn goes on
     folds(m)
 
 
@@ -429,8 +429,8 @@ def test_W_Q16_a_seeded_coin_picks_who_chooses_the_order():
         m = _created(seed)
         coin = one(m.envelopes, ev.CoinTossed)
         assert coin.clause == "W-4.3" and coin.kind == "setup"
-        assert m.state.phase == Phase.ORDER and m.awaiting == coin.event.winner == m.state.chooser
-        assert _created(seed).awaiting == m.awaiting      # the same seed, the same coin
+        assert m.state.phase == Phase.ORDER and m.deciding == coin.event.winner == m.state.chooser
+        assert _created(seed).deciding == m.deciding      # the same seed, the same coin
         winners[seed] = coin.event.winner
     assert set(winners.values()) == {1, 2}                  # both seats win on some seed
     seed = next(s for s, w in winners.items() if w == 2)
@@ -441,15 +441,15 @@ def test_W_Q16_a_seeded_coin_picks_who_chooses_the_order():
 @pytest.mark.parametrize("go_first", [True, False])
 def test_W_Q16_the_first_player_decides_the_mulligan_first_then_the_second(go_first: bool):
     m = _created(3)
-    chooser = m.awaiting
+    chooser = m.deciding
     m.submit(chooser, c.ChooseOrder(go_first=go_first))
     first = chooser if go_first else other(chooser)
     assert m.state.first_seat == first and m.state.phase == Phase.MULLIGAN
-    assert m.awaiting == first
+    assert m.deciding == first
     illegal(m, other(first), c.Mulligan(redraw=False), "W-Q16")
     envs = m.submit(first, c.Mulligan(redraw=True))
     assert envs[0].event == ev.MulliganTaken(seat=first)
-    assert m.awaiting == other(first)
+    assert m.deciding == other(first)
     illegal(m, first, c.Mulligan(redraw=False), "W-Q16")   # once each
     envs = m.submit(other(first), c.Mulligan(redraw=False))
     assert envs[0].event == ev.MulliganDeclined(seat=other(first))

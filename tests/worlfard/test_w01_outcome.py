@@ -30,7 +30,7 @@ def test_W_1_1_life_zero_loses():
     assert one(envs, ev.MatchEnded).event.winner == 1
     assert m.outcome is not None and m.outcome.winner == 1 and m.outcome.clause == "W-1.1"
     assert m.state.phase == Phase.OVER and m.state.combat is None
-    assert m.awaiting is None and m.legal(1) == [] and m.legal(2) == []
+    assert m.deciding is None and m.legal(1) == [] and m.legal(2) == []
 
 
 def test_W_1_1_life_below_zero_loses():

@@ -132,7 +132,7 @@ def test_W_2_5_a_may_skill_waits_for_its_controller_who_may_decline():
     m, wolf, envs = _summoner()
     awaited = one(envs, ev.ChoiceAwaited)
     assert awaited.clause == "W-2.4" and awaited.event.choice.optional
-    assert m.awaiting == 1 and c.Decline() in m.legal(1)
+    assert m.deciding == 1 and c.Decline() in m.legal(1)
     envs = m.submit(1, c.Decline())
     assert kinds(envs) == [("SkillDeclined", "W-2.5")] and envs[0].kind == "decision"
     assert m.state.choice is None and wolf in m.state.side(1).hand

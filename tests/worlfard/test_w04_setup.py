@@ -140,7 +140,7 @@ def test_W_4_3_coin_winner_chooses_to_go_first_or_second():
     coin = one(m.envelopes, ev.CoinTossed)
     assert (coin.kind, coin.clause) == ("setup", "W-4.3")
     winner = coin.event.winner
-    assert m.state.phase == Phase.ORDER and m.awaiting == winner
+    assert m.state.phase == Phase.ORDER and m.deciding == winner
     assert m.legal(winner) == [c.ChooseOrder(go_first=True), c.ChooseOrder(go_first=False)]
     assert m.legal(3 - winner) == []
     with pytest.raises(NotYourDecision):
@@ -152,16 +152,16 @@ def test_W_4_3_coin_winner_chooses_to_go_first_or_second():
 
 def test_W_4_3_order_is_chosen_once():
     m = _created()
-    winner = m.awaiting
+    winner = m.deciding
     m.submit(winner, c.ChooseOrder(go_first=True))
-    assert m.awaiting == winner        # the first player now decides the mulligan
+    assert m.deciding == winner        # the first player now decides the mulligan
     illegal(m, winner, c.ChooseOrder(go_first=False), "W-4.3")
 
 
 # -- W-4.4 hands and mulligans -------------------------------------------------------------------
 def test_W_4_4_each_player_draws_six_first_player_first():
     m = _created()
-    winner = m.awaiting
+    winner = m.deciding
     envs = m.submit(winner, c.ChooseOrder(go_first=False))
     first = 3 - winner
     draws = of(envs, ev.CardsDrawn)
@@ -174,21 +174,21 @@ def test_W_4_4_each_player_draws_six_first_player_first():
 
 def test_W_4_4_first_player_decides_the_mulligan_first():
     m = _created()
-    winner = m.awaiting
+    winner = m.deciding
     m.submit(winner, c.ChooseOrder(go_first=True))
     seq, state = m.seq, m.state
     with pytest.raises(NotYourDecision):
         m.submit(3 - winner, c.Mulligan(redraw=False))
     assert (m.seq, m.state) == (seq, state)
     m.submit(winner, c.Mulligan(redraw=False))
-    assert m.awaiting == 3 - winner
+    assert m.deciding == 3 - winner
     with pytest.raises(NotYourDecision):       # and once: the first player may not decide again
         m.submit(winner, c.Mulligan(redraw=True))
 
 
 def test_W_4_4_mulligan_returns_the_hand_shuffles_and_draws_six_again():
     m = _created()
-    first = m.awaiting
+    first = m.deciding
     m.submit(first, c.ChooseOrder(go_first=True))
     before = m.state.side(first)
     envs = m.submit(first, c.Mulligan(redraw=True))
@@ -211,7 +211,7 @@ def test_W_4_4_mulligan_once_each():
 
 def test_W_4_4_nothing_is_played_before_the_mulligans_end():
     m = _created()
-    first = m.awaiting
+    first = m.deciding
     m.submit(first, c.ChooseOrder(go_first=True))
     card = m.state.side(first).hand[0]
     illegal(m, first, c.SetTower(card=card, line=1), "W-4.4")

@@ -38,7 +38,7 @@ def test_W_5_1_start_phase_recovers_removes_damage_recovers_one_heart_then_draws
     assert [h.broken for h in s2.hearts] == [False, False, True]
     assert s2.hand[-1] == top
     assert s1.towers[0].broken and s1.stage[0].broken and s1.stage[0].damage == 1
-    assert m.awaiting == 2 and m.state.tower_set is False
+    assert m.deciding == 2 and m.state.tower_set is False
 
 
 def test_W_5_1_first_player_skips_draw_and_heart_recovery():
@@ -105,7 +105,7 @@ def test_W_5_5_end_phase_passes_the_turn_automatically():
     assert (end.clause, end.event, end.cause) == ("W-5.5", ev.PhaseBegan(phase=Phase.END), envs[0].seq)
     assert one(envs, ev.TurnBegan).event == ev.TurnBegan(turn=6, seat=2)
     assert one(envs, ev.TurnBegan).cause == end.seq
-    assert (m.state.turn, m.state.turn_seat, m.state.phase, m.awaiting) == (6, 2, Phase.MAIN1, 2)
+    assert (m.state.turn, m.state.turn_seat, m.state.phase, m.deciding) == (6, 2, Phase.MAIN1, 2)
 
 
 def test_W_5_6_the_non_turn_player_cannot_act():

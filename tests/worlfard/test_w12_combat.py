@@ -21,7 +21,7 @@ def _attack(p: Position, line: int, target: int):
     """Seat 1 attacks; reaction window 1 passes; seat 2's defense declaration is awaited."""
     m = p.build()
     attack(m, line, target)
-    assert m.awaiting == 2
+    assert m.deciding == 2
     return m
 
 
@@ -34,7 +34,7 @@ def test_W_12_1_attack_declaration_makes_the_unit_the_attacker():
     assert kinds(envs) == [("AttackDeclared", "W-12.1")] and envs[0].kind == "decision"
     assert envs[0].event == ev.AttackDeclared(seat=1, line=3, card=card)
     assert m.state.combat.attacker == 3 and m.state.combat.attacker_card == card
-    assert m.awaiting == 1 and m.legal(1) == [c.Target(line=3)]
+    assert m.deciding == 1 and m.legal(1) == [c.Target(line=3)]
 
 
 def test_W_12_1_AGI_0_cannot_attack():
@@ -89,9 +89,9 @@ def test_W_12_2_target_is_an_enemy_spot_within_the_attackers_AGI_and_the_attacke
     assert envs[0].event == ev.TargetDeclared(seat=1, line=4, distance=2, agi=2)
     assert envs[1].event == ev.UnitBroken(seat=1, line=3) and envs[1].cause == envs[0].seq
     assert m.state.side(1).stage[2].broken and m.state.combat.target == 4
-    assert m.awaiting == 1 and m.legal(1) == [c.Pass()]    # W-12.3: the turn player has the first right
+    assert m.deciding == 1 and m.legal(1) == [c.Pass()]    # W-12.3: the turn player has the first right
     passes(m)
-    assert m.awaiting == 2
+    assert m.deciding == 2
 
 
 def test_W_12_2_target_only_right_after_an_attack_declaration():
@@ -411,7 +411,7 @@ def test_W_12_8_end_processing_destroys_then_the_turn_player_may_attack_again():
     assert (ended.clause, ended.event) == ("W-12.8", ev.CombatEnded(reason="combat resolved"))
     assert ended.cause == [e for e in envs if e.kind == "decision"][-1].seq   # the pass that closed window 2
     assert victim in m.state.side(2).soul and m.state.combat is None
-    assert m.awaiting == 1
+    assert m.deciding == 1
     assert [cmd for cmd in m.legal(1) if isinstance(cmd, c.Attack)] == [c.Attack(line=4)]
     illegal(m, 1, c.Attack(line=3), "W-12.1")      # the first attacker is broken now
     m.submit(1, c.Attack(line=4))

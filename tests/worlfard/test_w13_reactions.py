@@ -47,7 +47,7 @@ def test_W_12_3_window_1_opens_after_the_target_declaration_with_the_turn_player
     assert kinds(envs, windows=True)[-3:] == [("UnitBroken", "W-12.2"), ("CombatStep", "W-12.3"),
                                               ("WindowOpened", "W-12.3")]
     assert envs[-1].event.window == Window(step=1, seat=1)
-    assert m.awaiting == 1 and c.Pass() in m.legal(1) and m.legal(2) == []
+    assert m.deciding == 1 and c.Pass() in m.legal(1) and m.legal(2) == []
     with pytest.raises(NotYourDecision):
         m.submit(2, c.Pass())
     illegal(m, 1, c.Proceed(to="main2"), "W-13.1")
@@ -60,11 +60,11 @@ def test_W_12_5_window_2_opens_after_the_defense_with_the_defender_first():
     envs = passes(m)
     assert kinds(envs, windows=True) == [("Passed", "W-13.1"), ("Passed", "W-13.1"), ("WindowClosed", "W-13.1"),
                                          ("CombatStep", "W-12.4")]
-    assert m.state.window is None and m.awaiting == 2
+    assert m.state.window is None and m.deciding == 2
     envs = m.submit(2, c.NoDefense())
     opened = one(envs, ev.WindowOpened)
     assert opened.clause == "W-12.5" and opened.event.window == Window(step=2, seat=2)
-    assert m.awaiting == 2
+    assert m.deciding == 2
 
 
 # -- W-13.1 rights, passes, the chain ---------------------------------------------------------------
