@@ -23,7 +23,7 @@ from .cards import card
 from .commands import Act, Command, Done, Pick, Reveal
 from .evolve import evolve
 from .flow import attack_damage, decide
-from .state import State
+from .state import ROW_SLOTS, State
 
 
 class RandomBot:
@@ -60,6 +60,10 @@ class GreedyBot:
         assert isinstance(cmd, Pick)
         c = state.card(cmd.card)
         d = card(c.name)
+        side = state.side(seat)
+        if len(side.front) + len(side.back) >= 2 * ROW_SLOTS:
+            # a full field: play one card a turn, the cheapest, so the deck lasts (N-Q7 would lose)
+            return -1.0 if side.picks else 1.0 - d.cost / 10
         if d.kind == "character":
             value = (d.hp + 2 * d.atk + 2 * d.def_ + d.agi * 3 + d.rng * 5) / 10
             return 10 + value + (40 if not state.field(seat) else 0)

@@ -70,18 +70,18 @@ def pick_options(state: State, seat: int) -> list[Pick]:
     side = state.side(seat)
     first = state.phase == "first"
     left = BUDGET - side.spent
-    deck = [c for c in state.cards if c.owner == seat and c.zone == "deck"]
     picked = {p.card for p in side.picks}
-    deck = [c for c in deck if c.id not in picked]
+    kinds = _first_of_each_kind([c for c in state.cards
+                                 if c.owner == seat and c.zone == "deck" and c.id not in picked])
     picked_defs = [card(state.card(p.card).name) for p in side.picks]
     chars_picked = sum(1 for d in picked_defs if d.kind == "character")
     magic_picked = sum(1 for d in picked_defs if d.kind == "magic")
     room_chars = 2 * ROW_SLOTS - len(side.front) - len(side.back) - chars_picked
     room_magic = MAGIC_SLOTS - len(side.magic) - magic_picked
-    cheapest_char = min((card(c.name).cost for c in deck if card(c.name).kind == "character"), default=99)
+    defs = [(c, card(c.name)) for c in kinds]
+    cheapest_char = min((d.cost for _, d in defs if d.kind == "character"), default=99)
     out: list[Pick] = []
-    for c in _first_of_each_kind(deck):
-        d = card(c.name)
+    for c, d in defs:
         if d.cost > left:
             continue
         if first and not chars_picked and d.kind != "character" and cheapest_char > left - d.cost:
