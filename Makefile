@@ -6,10 +6,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test setup clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps -e tests/secretbid   # the test ruleset, a package of its own
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -40,7 +40,7 @@ def _need(value: str | None, flag: str, ctx: click.Context) -> str:
 @_match
 @_token
 @click.option("--bot", default="human", show_default=True, metavar="human|BOT",
-              help="Who plays the seat: 'human' (prompted here) or a bot (random).")
+              help="Who plays the seat: 'human' (prompted here) or one of the ruleset's bots (random, greedy).")
 @click.option("--seed", type=int, default=None, help="The bot's seed (default: random).")
 @click.option("--quiet", "-q", is_flag=True, help="Bots: print only the result.")
 @click.pass_context

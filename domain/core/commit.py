@@ -51,13 +51,13 @@ _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
 class ChoiceSealed(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: int
     commitment: str
-    choice: msgspec.Raw | None = None    # the command as canonical JSON: judge and chooser only
+    choice: Any = None                   # the command (as JSON values): judge and chooser only
     salt: str | None = None
 
 
 class ChoiceRevealed(msgspec.Struct, **_opts):  # type: ignore[misc]
     seat: int
-    choice: msgspec.Raw
+    choice: Any
     salt: str
 
 
@@ -75,20 +75,23 @@ class PositionPrepared(msgspec.Struct, Generic[S], **_opts):  # type: ignore[mis
 CORE_EVENTS = (ChoiceSealed, ChoiceRevealed, SeedRevealed, PositionPrepared)
 
 
-def commitment(choice: bytes, salt: str) -> str:
-    """The digest a sealed choice is known by until its reveal."""
-    return hashlib.blake2b(b"kifu-seal\0" + bytes.fromhex(salt) + b"\0" + bytes(choice),
+def commitment(choice: Any, salt: str) -> str:
+    """The digest a sealed choice is known by until its reveal: of its canonical JSON and the salt."""
+    return hashlib.blake2b(b"kifu-seal\0" + bytes.fromhex(salt) + b"\0" + canonical(choice),
                            digest_size=32).hexdigest()
 
 
 def seal(command: Any, salt: str) -> ChoiceSealed:
-    choice = canonical(command)
-    return ChoiceSealed(seat=0, commitment=commitment(choice, salt), choice=msgspec.Raw(choice), salt=salt)
+    choice = msgspec.to_builtins(command)
+    return ChoiceSealed(seat=0, commitment=commitment(choice, salt), choice=choice, salt=salt)
 
 
 def opens(sealed: ChoiceSealed, revealed: ChoiceRevealed) -> bool:
     """Does the reveal open the commitment (same seat, same digest of choice and salt)?"""
-    return sealed.seat == revealed.seat and commitment(bytes(revealed.choice), revealed.salt) == sealed.commitment
+    try:
+        return sealed.seat == revealed.seat and commitment(revealed.choice, revealed.salt) == sealed.commitment
+    except ValueError:          # a salt that is not hex opens nothing
+        return False
 
 
 def seed_commitment(seed: int, nonce: str) -> str:

@@ -51,7 +51,10 @@ def record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
 def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
     """The command a decision event records: a seal's sealed choice, or the ruleset's own mapping."""
     if isinstance(event, ChoiceSealed):
-        return None if event.choice is None else ruleset.command_from_json(bytes(event.choice))
+        try:
+            return None if event.choice is None else ruleset.command_from_builtins(event.choice)
+        except msgspec.ValidationError:
+            return None           # not one of the ruleset's commands: nothing to re-run
     return ruleset.command_of(event)
 
 
@@ -182,13 +185,16 @@ class Match:
         pending = {**self.seals, seat: (seq, sealed)}
         if rules.awaiting(draft.state):
             return
-        for chooser in sorted(pending):
+        reveals = {}
+        for chooser in sorted(pending):          # all at once: every choice is open before any is applied
             seal_seq, chosen = pending[chooser]
             assert chosen.choice is not None and chosen.salt is not None
             revealed = ChoiceRevealed(seat=chooser, choice=chosen.choice, salt=chosen.salt)
-            draft.revealing = draft.rule(REVEAL_CLAUSE, seal_seq, revealed, seat=chooser)
-            rules.decide(draft.state, chooser, rules.command_from_json(bytes(chosen.choice)), draft)
-            draft.revealing = None
+            reveals[chooser] = draft.rule(REVEAL_CLAUSE, seal_seq, revealed, seat=chooser)
+        for chooser, reveal_seq in reveals.items():
+            draft.revealing = reveal_seq
+            rules.decide(draft.state, chooser, rules.command_from_builtins(pending[chooser][1].choice), draft)
+        draft.revealing = None
 
     def submit(self, seat: int, command: Any, basis: int | None = None) -> list[Envelope[Any]]:
         envelopes, state = self.decide(seat, command, basis)

@@ -24,9 +24,25 @@ class _Reference(msgspec.Struct, frozen=True):
     clause: tuple[ClauseEntry, ...] = ()
 
 
-def core_clauses() -> dict[str, ClauseEntry]:
+_CORE_TEST = re.compile(r"^\s*def (test_K_(seal|reveal|seed|prepared)_\w*)\(", re.M)
+
+
+@cache
+def core_tests(tests_root: Path) -> dict[str, tuple[str, ...]]:
+    """Core clause id (K-seal, …) -> the tests named for it (``test_K_seal_…``)."""
+    found: dict[str, list[str]] = {}
+    if tests_root.is_dir():
+        for path in sorted(tests_root.rglob("test_*.py")):
+            for name, clause in _CORE_TEST.findall(path.read_text("utf-8")):
+                found.setdefault(f"K-{clause}", []).append(f"{path.relative_to(tests_root.parent)}::{name}")
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def core_clauses(tests_root: Path | None = None) -> dict[str, ClauseEntry]:
     """The core's own clauses (sealed decisions, reveals, the seed), cited by every ruleset."""
-    return {cid: ClauseEntry(id=cid, title=title, text=text, implemented_in="domain/core/match.py")
+    tests = core_tests(tests_root or Path(__file__).resolve().parents[2] / "tests")
+    return {cid: ClauseEntry(id=cid, title=title, text=text, implemented_in="domain/core/match.py",
+                             tested_in=f"{len(tests[cid])} tests, e.g. {tests[cid][0]}" if cid in tests else "")
             for cid, (title, text) in CORE_CLAUSES.items()}
 
 
@@ -76,7 +92,7 @@ class RulesReference:
             if tested and not entry.tested_in:
                 entry = msgspec.structs.replace(entry, tested_in=f"{len(tested)} tests, e.g. {tested[0]}")
             out[entry.id] = entry
-        out.update(core_clauses())
+        out.update(core_clauses(self.tests_root))
         return out
 
     def _section_tests(self, clause: str, tests: dict[str, tuple[str, ...]]) -> tuple[str, ...]:

@@ -132,8 +132,9 @@ class Ruleset(Generic[S, C, E]):
     def envelope_converter(self, raw: Any) -> Envelope[E]:
         return msgspec.convert(raw, Envelope[self.record_event_type])
 
-    def command_from_json(self, raw: bytes) -> C:
-        return self.command_decoder().decode(raw)
+    def command_from_builtins(self, raw: Any) -> C:
+        """A command from JSON values (a sealed choice as recorded); raises msgspec.ValidationError."""
+        return msgspec.convert(raw, self.command_type)
 
 
 def _union_members(t: Any) -> tuple[Any, ...]:

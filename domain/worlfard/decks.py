@@ -1,13 +1,12 @@
 """Deck lists (W-4.1): parsed from TOML, checked against the rules, and the presets we ship."""
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
-from importlib import resources
 from typing import Any
 
 import msgspec
 
+from domain.core.decks import DeckBook, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
@@ -30,10 +29,7 @@ class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 def parse_deck(text: str, source: str) -> DeckList:
     """A deck file: ``name``, ``hearts = [3 names]`` and a ``[cards]`` table of name = count."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise Malformed(f"not valid TOML ({exc})", source) from None
+    raw = parse_toml(text, source)
     try:
         deck = msgspec.convert(raw, _DeckFile)
     except msgspec.ValidationError as exc:
@@ -66,17 +62,10 @@ def validate(deck: DeckList, where: str | None = None) -> DeckList:
     return deck
 
 
-def preset_names() -> list[str]:
-    folder = resources.files("domain.worlfard.data").joinpath("decks")
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
-
-
-def preset(name: str) -> DeckList:
-    folder = resources.files("domain.worlfard.data").joinpath("decks")
-    path = folder.joinpath(f"{name}.toml")
-    if not path.is_file():
-        raise InvalidDeck("W-4.1", f"no preset deck {name!r}; presets: {', '.join(preset_names())}")
-    return parse_deck(path.read_text("utf-8"), f"{name}.toml")
+BOOK = DeckBook("domain.worlfard", parse_deck, "W-4.1")
+preset_names = BOOK.preset_names
+preset = BOOK.preset
+load = BOOK.load
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:
@@ -92,17 +81,3 @@ def normalize(decks: list[Any]) -> list[DeckList]:
                 raise Malformed(f"deck of seat {seat}: {exc}") from None
         out.append(validate(deck, f"seat {seat}"))
     return out
-
-
-def load(spec: str) -> DeckList:
-    """A preset name (see ``preset_names``) or the path of a deck TOML file."""
-    from pathlib import Path
-
-    path = Path(spec)
-    if spec.endswith(".toml") or path.is_file():
-        try:
-            text = path.read_text("utf-8")
-        except OSError as exc:
-            raise Malformed(f"cannot read deck file ({exc.strerror})", spec) from None
-        return parse_deck(text, spec)
-    return preset(spec)
