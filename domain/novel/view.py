@@ -173,13 +173,11 @@ def layout(v: View) -> Layout:
 
 
 # -- redaction ------------------------------------------------------------------------------------
-_command_decoder = msgspec.json.Decoder(Command)
-_SECRET = msgspec.Raw(b"null")
 
 
 def redact(envelope: Envelope[Any], seat: int | None) -> Envelope[Any]:
     """The event as ``seat`` may see it. The other seat's select-phase choices stay hidden even
-    once opened (``ChoiceRevealed``: the choice becomes null) until the summon shows the cards;
+    once opened (``ChoiceRevealed``: the choice becomes None) until the summon shows the cards;
     its face-down magic shows as card 0."""
     if seat is None:
         return envelope
@@ -193,12 +191,12 @@ def redact(envelope: Envelope[Any], seat: int | None) -> Envelope[Any]:
         if e.seat == seat:
             return envelope
         try:
-            cmd = _command_decoder.decode(bytes(e.choice))
-        except msgspec.DecodeError:
-            return envelope
+            cmd = msgspec.convert(e.choice, Command)
+        except msgspec.ValidationError:
+            cmd = None
         if isinstance(cmd, Act):
             return envelope
-        return replace(envelope, event=ChoiceRevealed(seat=e.seat, choice=_SECRET, salt=""))
+        return replace(envelope, event=ChoiceRevealed(seat=e.seat, choice=None, salt=""))
     match e:
         case ev.Picked() if e.seat != seat:
             e2 = ev.Picked(seat=e.seat, card=HIDDEN)

@@ -16,9 +16,6 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.mark.xfail(reason="core: ChoiceSealed.choice is `msgspec.Raw | None`, which msgspec cannot decode "
-                          "(a Raw in a union): the store cannot read back a sealed choice. Passes once the core "
-                          "types it as a plain Raw with a default.", strict=False)
 def test_N_5_2_1_both_seats_post_at_the_same_instant_over_http() -> None:
     with TestClient(create_app("memory", environ={})) as client:
         r = client.post("/matches", json={"ruleset": "novel", "players": ["ann", "bob"],
