@@ -17,7 +17,7 @@ from domain.core.ruleset import Outcome
 from . import events as ev
 from .cards import BEATS, CardDef, card
 from .commands import Act, Command, Done, Pick, Reveal
-from .options import act_options, legal, may_finish, pick_options, reveal_options, skill_targets
+from .options import legal, pick_options, skill_targets
 from .state import ROW_SLOTS, TURN_LIMIT, Card, State
 
 D = Draft[State, Any]

@@ -27,7 +27,7 @@ from domain.novel import events as ev
 from domain.novel.commands import Act, Done, Pick, Reveal
 from domain.novel.state import State
 from projections import corpus
-from projections.corpus import Labels, Refused, Scenario, Step, cited, none, one
+from projections.corpus import Labels, Refused, Scenario, Step, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("novel")

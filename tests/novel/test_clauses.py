@@ -8,10 +8,10 @@ from domain.novel import decks
 from domain.novel.cards import BEATS, ELEMENTS, catalog, card
 from domain.novel.flow import attack_damage
 from domain.novel.options import distance, legal, skill_targets
-from domain.novel.state import MAGIC_SLOTS, ROW_SLOTS, TURN_LIMIT
+from domain.novel.state import TURN_LIMIT
 from domain.novel.view import view
 
-from .scenario import (RULES, Act, Done, Pick, Reveal, ev, events_of, new_match, one, position, select, start,
+from .scenario import (RULES, Act, Done, Pick, ev, events_of, new_match, one, position, select, start,
                        submit)
 
 FILLER = ("旅の剣士",) * 3

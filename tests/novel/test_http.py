@@ -4,8 +4,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import msgspec
-import pytest
 from litestar.testing import TestClient
 
 from domain.core.rng import Rng

@@ -2,20 +2,21 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 
+from domain.core.draft import Draft
 from domain.core.errors import Illegal
+from domain.core.rng import Rng
 from domain.novel import decks
 from domain.novel.cards import BEATS, catalog, card
 from domain.novel.commands import Act, Done, Pick, Reveal
+from domain.novel import flow
 from domain.novel.flow import attack_damage
 from domain.novel.options import distance, legal, skill_targets
-from domain.novel.setup import initial_state
 from domain.novel.state import MAGIC_SLOTS, ROW_SLOTS
 
 from .scenario import RULES, ev, events_of, new_match, one, position, select, start, submit
 from .test_clauses import FILLER, _skill, _turn, _with_hp
-
-import pytest
 
 
 def _pick_filler(m, seat):  # type: ignore[no-untyped-def]
@@ -89,25 +90,16 @@ def test_N_Q6_face_down_magic_is_revealed_in_a_later_turn_at_no_cost():
 
 
 def test_N_Q7_no_legal_card_loses_when_the_field_is_full():
+    """Checked when a select phase begins (as ``_begin_turn`` does): six characters on the field
+    and only a character left in the deck is nothing to play."""
     s = position(front1=("旅の剣士",) * 3, back1=("風の斥候",) * 3, front2=("旅の剣士",),
                  deck1=("土の巨人",), deck2=FILLER, turn=1)
-    m = Match_with_check(s)
-    assert m.outcome is not None and m.outcome.winner == 2 and m.outcome.clause == "N-4.2"
-
-
-def Match_with_check(s):  # type: ignore[no-untyped-def]
-    """A prepared position at a select phase is not re-checked: play the turn before it."""
-    import msgspec as ms
-    s = ms.structs.replace(s, turn=s.turn)
     m = start(s)
-    # end the turn: seat 1 cannot pick anything, so the check happens at the next select
-    from domain.novel import flow
-    from domain.core.draft import Draft
-    from domain.core.rng import Rng
-    d = Draft(m.state, m.seq + 1, Rng(1), RULES.evolve)
-    flow._check_can_play(d, m.seq, "N-Q7")
-    m.state = d.state
-    return m
+    assert legal(m.state, 1) == []
+    draft: Draft = Draft(m.state, m.seq + 1, Rng(1), RULES.evolve)
+    flow._check_can_play(draft, m.seq, "N-Q7")
+    ended = [e.event for e in draft.envelopes if isinstance(e.event, ev.MatchEnded)]
+    assert ended and ended[0].winner == 2 and ended[0].termination == "nothing to play"
 
 
 def test_N_Q8_row_collapse_is_permanent():
