@@ -96,7 +96,8 @@ def view(state: State, seat: int | None) -> View:
     sides = []
     for side in state.sides:
         own = seat is None or seat == side.seat
-        deck = [c.id for c in state.cards if c.owner == side.seat and c.zone == "deck"]
+        picked = {p.card for p in side.picks} if own else set()   # the other seat may not count its picks
+        deck = [c.id for c in state.cards if c.owner == side.seat and c.zone == "deck" and c.id not in picked]
         grave = [c for c in state.cards if c.owner == side.seat and c.zone == "grave"]
         sides.append(SideView(
             seat=side.seat,
