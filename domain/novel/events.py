@@ -97,9 +97,9 @@ class HpChanged(msgspec.Struct, **_opts):  # type: ignore[misc]
     """Damage and healing that happened at once, netted (N-6.4); ``hp`` is the result."""
 
     card: CardId
+    hp: Amount                   # always written, 0 included
     damage: Amount = 0
     heal: Amount = 0
-    hp: Amount = 0
 
 
 class Died(msgspec.Struct, **_opts):  # type: ignore[misc]
