@@ -171,10 +171,10 @@ def _end_phase(draft: D, cause: int) -> None:
                 continue   # N-6.1: not on the turn it was summoned
             if d.end == "end_damage_front":
                 for t in _front(state, 3 - seat):
-                    hits.setdefault(t, [0, 0])[0] += max(0, d.end_amount - state.card(t).def_)
+                    _hit(hits, t, c)[0] += max(0, d.end_amount - state.card(t).def_)
             elif d.end == "end_heal_all":
                 for t in state.field(seat):
-                    hits.setdefault(t, [0, 0])[1] += d.end_amount
+                    _hit(hits, t, c)[1] += d.end_amount
     _apply_hp(draft, c, hits, "N-5.2.5")
     _settle(draft, c)
     _judge(draft, c)
@@ -258,9 +258,11 @@ def _settle(draft: D, cause: int) -> None:
     """N-6.2 characters at 0 HP die (equipment stays attached, stats are kept); N-7.3 / N-Q8 an
     empty front row takes the back row's characters, in their order, for good."""
     state = draft.state
-    for cid in state.field(1) + state.field(2):
-        if state.card(cid).hp <= 0:
-            draft.rule("N-6.2", cause, ev.Died(card=cid))
+    dying = [cid for cid in state.field(1) + state.field(2) if state.card(cid).hp <= 0]
+    if dying:
+        hit = {env.event.card: env.seq for env in draft.envelopes if isinstance(env.event, ev.HpChanged)}
+        for cid in dying:
+            draft.rule("N-6.2", hit.get(cid, cause), ev.Died(card=cid))
     for seat in (1, 2):
         side = draft.state.side(seat)
         if not side.front and side.back:
@@ -268,10 +270,15 @@ def _settle(draft: D, cause: int) -> None:
                 draft.rule("N-7.3", cause, ev.Moved(card=cid, row="front"), seat=seat)
 
 
+def _hit(hits: dict[int, list[int]], target: int, cause: int) -> list[int]:
+    """The [damage, heal, cause] slot of ``target``; the first source to reach it is its cause."""
+    return hits.setdefault(target, [0, 0, cause])
+
+
 def _apply_hp(draft: D, cause: int, hits: dict[int, list[int]], clause: str) -> None:
     """N-6.4: damage and healing that happen at once are netted; N-Q9 healing stops at max HP."""
     for cid in sorted(hits):
-        dmg, heal = hits[cid]
+        dmg, heal, cause = hits[cid]
         c = draft.state.card(cid)
         if c.zone not in ("front", "back") or (dmg == 0 and heal == 0):
             continue
@@ -381,9 +388,9 @@ def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
         for m, d, e in effects:
             for t in _targets(snap, m, d):
                 if d.effect == "damage":
-                    hits.setdefault(t, [0, 0])[0] += max(0, d.amount - snap.card(t).def_)   # N-6.3
+                    _hit(hits, t, e)[0] += max(0, d.amount - snap.card(t).def_)   # N-6.3
                 else:
-                    hits.setdefault(t, [0, 0])[1] += d.amount
+                    _hit(hits, t, e)[1] += d.amount
         _apply_hp(draft, cause, hits, clause)
     else:
         hits = {}
@@ -391,7 +398,7 @@ def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
             for t in _targets(snap, m, d):
                 hp = snap.card(t).hp
                 delta = hp * d.num // d.den - hp
-                slot = hits.setdefault(t, [0, 0])
+                slot = _hit(hits, t, e)
                 if delta < 0:
                     slot[0] -= delta
                 else:
@@ -468,6 +475,7 @@ def attack_damage(atk: int, attacker_element: str, target_element: str, target_d
 def _resolve_group(draft: D, cause: int) -> None:
     """N-6.5: the chosen skills of both seats fire together, from one snapshot (mutual kills)."""
     snap = draft.state
+    acted = {env.event.card: env.seq for env in draft.envelopes if isinstance(env.event, ev.Acted)}
     hits: dict[int, list[int]] = {}
     for side in snap.sides:
         a = side.act
@@ -475,8 +483,9 @@ def _resolve_group(draft: D, cause: int) -> None:
             continue
         actor = snap.card(a.card)
         d = card(actor.name)
+        source = acted.get(a.card, cause)
         if d.action == "heal":
-            hits.setdefault(a.target, [0, 0])[1] += d.amount
+            _hit(hits, a.target, source)[1] += d.amount
             continue
         targets = [a.target]
         if d.action == "attack_row":
@@ -484,7 +493,7 @@ def _resolve_group(draft: D, cause: int) -> None:
             targets = list(getattr(snap.side(3 - side.seat), row))
         for t in targets:
             tc = snap.card(t)
-            hits.setdefault(t, [0, 0])[0] += attack_damage(actor.atk, card(actor.name).element,
+            _hit(hits, t, source)[0] += attack_damage(actor.atk, card(actor.name).element,
                                                            card(tc.name).element, tc.def_)
     _apply_hp(draft, cause, hits, "N-Q1")
     _settle(draft, cause)
