@@ -211,10 +211,26 @@ def redact(envelope: Envelope[Any], seat: int | None) -> Envelope[Any]:
 
 
 def mask(state: State, seat: int) -> State:
-    """The state as ``seat`` may know it: the other seat's face-down magic becomes a hidden card
-    and its pending select-phase choices are dropped (bots simulate on this)."""
+    """The state as ``seat`` may know it (bots simulate on it; a seat's prepared position is this).
+
+    Card ids follow the public deck lists, so an id alone would name a card: every card of the
+    other seat that ``seat`` has not seen (its deck and its face-down magic) becomes a blank card
+    (no name, no numbers), and its face-down magic slots are given, in order, the lowest of those
+    unseen ids. What is left is what the record shows the seat anyway: how many unseen cards there
+    are, how many lie face down and since when. The other seat's pending choices are dropped."""
     other = 3 - seat
-    cards = tuple(replace(c, name="", target=0) if c.owner == other and c.face_down else c for c in state.cards)
+    side = state.side(other)
+    unseen = sorted(c.id for c in state.cards if c.owner == other
+                    and (c.zone == "deck" or (c.zone == "magic" and c.face_down)))
+    down = [cid for cid in side.magic if state.card(cid).face_down]
+    slots = dict(zip(down, unseen))               # real face-down id -> the id it is shown under
+    shown_down = {slots[cid]: state.card(cid) for cid in down}
+    cards = list(state.cards)
+    for cid in unseen:
+        real = shown_down.get(cid)
+        cards[cid - 1] = Card(id=cid, owner=other, name="", zone="magic" if real else "deck", face_down=bool(real),
+                              summoned=real.summoned if real else -1)
+    magic = tuple(slots.get(cid, cid) for cid in side.magic)
     sides = list(state.sides)
-    sides[other - 1] = replace(sides[other - 1], picks=(), reveals=(), spent=0)
-    return replace(state, cards=cards, sides=tuple(sides))  # type: ignore[arg-type]
+    sides[other - 1] = replace(side, magic=magic, picks=(), reveals=(), spent=0)
+    return replace(state, cards=tuple(cards), sides=tuple(sides))  # type: ignore[arg-type]

@@ -250,3 +250,22 @@ def test_a_seats_redacted_stream_folds_without_error(seed, decks):
         assert folded.ended == match.state.ended
         mine = RULES.view(folded, seat).sides[seat - 1]
         assert mine == RULES.view(match.state, seat).sides[seat - 1]
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_the_masked_position_names_no_card_the_seat_has_not_seen(seed, decks):
+    """``mask`` (bots' position, a seat's prepared position): ids follow the public deck lists, so
+    an unseen card must be blank and a face-down slot must not keep its real id."""
+    match = new_match(seed, decks)
+    for _ in play(match, seed):
+        state = match.state
+        for seat in (1, 2):
+            masked = RULES.mask(state, seat)
+            secret = hidden_from(state, seat)
+            for cid in secret:
+                c = masked.card(cid)
+                assert c.name == "" and c.hp == c.atk == c.max_hp == 0 and c.target == 0
+            down = [cid for cid in masked.side(3 - seat).magic if masked.card(cid).face_down]
+            assert down == sorted(secret)[:len(down)]
+            assert masked.side(3 - seat).picks == ()
