@@ -4,7 +4,7 @@ Greedy reads only what its seat may know (``seen.position`` is ``view.mask``'s s
 skill phase it simulates each ``Act`` with the pure ``decide`` on that position: when its pick
 resolves at once (no enemy character shares the AGI), the simulated events are scored — kills
 first, then damage dealt minus damage taken; otherwise (the other seat's sealed pick is unknown)
-it scores the act with the rules' own damage function (``flow.attack_damage``). In the select
+it scores the act with the rules' own damage function (``combat.attack_damage``). In the select
 phase a pick only records a choice, so it values the cards: a lethal magic first, then strong
 characters, equipment on its best attacker; a face-down magic last.
 """
@@ -22,7 +22,8 @@ from . import events as ev
 from .cards import card
 from .commands import Act, Command, Done, Pick, Reveal
 from .evolve import evolve
-from .flow import attack_damage, decide
+from .combat import attack_damage
+from .flow import decide
 from .state import ROW_SLOTS, State
 
 

@@ -15,10 +15,12 @@ from domain.core.errors import Illegal
 from domain.core.ruleset import Outcome
 
 from . import events as ev
-from .cards import BEATS, CardDef, card
+from .cards import CardDef, card
+from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
+from .magic import _magic_phase
 from .commands import Act, Command, Done, Pick, Reveal
 from .options import legal, pick_options, skill_targets
-from .state import ROW_SLOTS, TURN_LIMIT, Card, State
+from .state import ROW_SLOTS, TURN_LIMIT, State
 
 D = Draft[State, Any]
 
@@ -180,12 +182,6 @@ def _end_phase(draft: D, cause: int) -> None:
     _judge(draft, c)
 
 
-def _front(state: State, seat: int) -> tuple[int, ...]:
-    """N-7.3: with no front row, the back row is the front."""
-    side = state.side(seat)
-    return side.front or side.back
-
-
 def _judge(draft: D, cause: int) -> None:
     """N-4.1 at the end of the turn, then the turn limit N-4.3 / N-Q10."""
     state = draft.state
@@ -241,186 +237,6 @@ def _equip(draft: D, cause: int, seat: int, cid: int, target: int, d: CardDef) -
             _add_stat(draft, e, target, stat, amount, "N-3.2")
 
 
-def _add_stat(draft: D, cause: int, cid: int, stat: str, amount: int, clause: str) -> None:
-    c = draft.state.card(cid)
-    before = c.stat(stat)
-    after = max(0, before + amount)
-    if after != before:
-        draft.rule(clause, cause, ev.StatChanged(card=cid, stat=stat, before=before, after=after))
-    if stat == "max_hp" and c.zone in ("front", "back"):
-        hp = min(after, max(0, c.hp + amount)) if amount > 0 else min(c.hp, after)
-        if hp != c.hp:
-            draft.rule(clause, cause, ev.HpChanged(card=cid, heal=max(0, hp - c.hp), damage=max(0, c.hp - hp), hp=hp))
-
-
-# -- deaths and rows ------------------------------------------------------------------------------
-def _settle(draft: D, cause: int) -> None:
-    """N-6.2 characters at 0 HP die (equipment stays attached, stats are kept); N-7.3 / N-Q8 an
-    empty front row takes the back row's characters, in their order, for good."""
-    state = draft.state
-    dying = [cid for cid in state.field(1) + state.field(2) if state.card(cid).hp <= 0]
-    if dying:
-        hit = {env.event.card: env.seq for env in draft.envelopes if isinstance(env.event, ev.HpChanged)}
-        for cid in dying:
-            draft.rule("N-6.2", hit.get(cid, cause), ev.Died(card=cid))
-    for seat in (1, 2):
-        side = draft.state.side(seat)
-        if not side.front and side.back:
-            for cid in side.back:
-                draft.rule("N-7.3", cause, ev.Moved(card=cid, row="front"), seat=seat)
-
-
-def _hit(hits: dict[int, list[int]], target: int, cause: int) -> list[int]:
-    """The [damage, heal, cause] slot of ``target``; the first source to reach it is its cause."""
-    return hits.setdefault(target, [0, 0, cause])
-
-
-def _apply_hp(draft: D, cause: int, hits: dict[int, list[int]], clause: str) -> None:
-    """N-6.4: damage and healing that happen at once are netted; N-Q9 healing stops at max HP."""
-    for cid in sorted(hits):
-        dmg, heal, cause = hits[cid]
-        c = draft.state.card(cid)
-        if c.zone not in ("front", "back") or (dmg == 0 and heal == 0):
-            continue
-        hp = max(0, min(c.max_hp, c.hp - dmg + heal))
-        draft.rule(clause, cause, ev.HpChanged(card=cid, damage=dmg, heal=heal, hp=hp))
-
-
-# -- magic ----------------------------------------------------------------------------------------
-def _magic_phase(draft: D, cause: int) -> None:
-    """N-5.2.3: face-up magic of both seats resolves category by category, 1 → 5; within one
-    category both seats' effects are computed from one snapshot and applied together (N-Q5)."""
-    state = draft.state
-    c = draft.rule("N-5.2.3", cause, ev.PhaseBegun(phase="magic", turn=state.turn))
-    live = [cid for seat in (1, 2) for cid in state.side(seat).magic if state.card(cid).live]
-    for category in (1, 2, 3, 4, 5):
-        todo = [cid for cid in live if card(draft.state.card(cid).name).category == category]
-        if todo:
-            _category(draft, c, category, _tie_order(draft.state, todo))
-            _settle(draft, c)
-    for cid in live:
-        draft.rule("N-3.1", c, ev.CardSpent(card=cid), seat=draft.state.card(cid).owner)
-
-
-def _tie_order(state: State, cids: list[int]) -> list[int]:
-    """N-Q5: where order matters, higher cost first, then seat 1 before seat 2 (then card id)."""
-    return sorted(cids, key=lambda cid: (-card(state.card(cid).name).cost, state.card(cid).owner, cid))
-
-
-def _valid_target(state: State, m: Card, d: CardDef) -> bool:
-    """N-Q11: a target chosen at select that is no longer there makes the effect fizzle."""
-    if d.target in ("allies", "none", ""):
-        return True
-    t = state.card(m.target) if 1 <= m.target <= len(state.cards) else None
-    if t is None:
-        return False
-    if d.target == "ally_dead":
-        return t.zone == "grave" and t.owner == m.owner
-    if d.target == "ally":
-        return t.zone in ("front", "back") and t.owner == m.owner
-    return t.zone in ("front", "back") and t.owner != m.owner
-
-
-def _targets(state: State, m: Card, d: CardDef) -> list[int]:
-    if d.target == "allies":
-        return list(state.field(m.owner))
-    return [m.target]
-
-
-def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
-    snap = draft.state
-    clause = "N-5.2.3"
-    effects: list[tuple[Card, CardDef, int]] = []
-    for cid in order:
-        m = snap.card(cid)
-        d = card(m.name)
-        if not _valid_target(snap, m, d):
-            draft.rule("N-Q11", cause, ev.MagicFizzled(seat=m.owner, card=cid, reason="its target is gone"),
-                       seat=m.owner)
-            continue
-        e = draft.rule(clause, cause, ev.MagicResolved(seat=m.owner, card=cid, category=category, target=m.target),
-                       seat=m.owner)
-        effects.append((m, d, e))
-    if category == 1:
-        for m, d, e in effects:
-            t = draft.state.card(m.target)
-            if d.effect == "stun" and t.zone in ("front", "back"):
-                draft.rule(clause, e, ev.Stunned(card=m.target))
-            elif d.effect == "revive":
-                _revive(draft, e, m.target)
-    elif category == 2:
-        deltas: dict[tuple[int, str], tuple[int, int]] = {}
-        moves: dict[int, tuple[str, int]] = {}
-        for m, d, e in effects:
-            for t in _targets(snap, m, d):
-                if d.effect == "move":
-                    row = "back" if snap.card(t).zone == "front" else "front"
-                    moves.setdefault(t, (row, e))   # two moves from one snapshot land on the same row
-                else:
-                    old = deltas.get((t, d.stat), (0, e))
-                    deltas[(t, d.stat)] = (old[0] + d.amount, old[1])
-        for (t, stat), (amount, e) in sorted(deltas.items()):
-            if draft.state.card(t).zone in ("front", "back"):
-                _add_stat(draft, e, t, stat, amount, clause)
-        for t, (row, e) in sorted(moves.items()):
-            tc = draft.state.card(t)
-            side = draft.state.side(tc.owner)
-            if tc.zone in ("front", "back") and len(getattr(side, row)) < ROW_SLOTS:
-                draft.rule(clause, e, ev.Moved(card=t, row=row), seat=tc.owner)
-    elif category == 3:
-        per_target: dict[tuple[int, str], list[int]] = {}
-        for m, d, e in effects:
-            for t in _targets(snap, m, d):
-                per_target.setdefault((t, d.stat), []).append(m.id)
-        for key, cids in per_target.items():
-            if len(cids) > 1 and len({snap.card(x).owner for x in cids}) > 1:
-                draft.rule("N-Q5", cause, ev.OrderFixed(category=3, cards=tuple(cids)))
-        for m, d, e in effects:
-            for t in _targets(snap, m, d):
-                tc = draft.state.card(t)
-                if tc.zone not in ("front", "back"):
-                    continue
-                before = tc.stat(d.stat)
-                after = before * d.num // d.den            # N-Q4: floored after each application
-                _add_stat(draft, e, t, d.stat, after - before, clause)
-    elif category == 4:
-        hits: dict[int, list[int]] = {}
-        for m, d, e in effects:
-            for t in _targets(snap, m, d):
-                if d.effect == "damage":
-                    _hit(hits, t, e)[0] += max(0, d.amount - snap.card(t).def_)   # N-6.3
-                else:
-                    _hit(hits, t, e)[1] += d.amount
-        _apply_hp(draft, cause, hits, clause)
-    else:
-        hits = {}
-        for m, d, e in effects:
-            for t in _targets(snap, m, d):
-                hp = snap.card(t).hp
-                delta = hp * d.num // d.den - hp
-                slot = _hit(hits, t, e)
-                if delta < 0:
-                    slot[0] -= delta
-                else:
-                    slot[1] += delta
-        _apply_hp(draft, cause, hits, clause)
-
-
-def _revive(draft: D, cause: int, cid: int) -> None:
-    """N-Q9: a revived character comes back with its kept stats and equipment, at full max HP."""
-    c = draft.state.card(cid)
-    if c.zone != "grave":
-        draft.rule("N-Q11", cause, ev.MagicFizzled(seat=c.owner, card=cid, reason="not in the graveyard"))
-        return
-    side = draft.state.side(c.owner)
-    row = card(c.name).row
-    if len(getattr(side, row)) >= ROW_SLOTS:
-        row = "back" if row == "front" else "front"
-        if len(getattr(side, row)) >= ROW_SLOTS:
-            return
-    draft.rule("N-Q9", cause, ev.Revived(card=cid, row=row, hp=c.max_hp), seat=c.owner)
-
-
 # -- skills ---------------------------------------------------------------------------------------
 def _skill_phase(draft: D, cause: int) -> None:
     state = draft.state
@@ -455,21 +271,6 @@ def _next_group(draft: D, cause: int) -> None:
                            seat=draft.state.card(cid).owner)
         if draft.state.group:
             return
-
-
-def affinity(attacker: str, target: str) -> tuple[int, int]:
-    """N-8.3: ×2 against the element one beats, ×0.5 against the one that beats it (num, den)."""
-    if BEATS.get(attacker) == target:
-        return 2, 1
-    if BEATS.get(target) == attacker:
-        return 1, 2
-    return 1, 1
-
-
-def attack_damage(atk: int, attacker_element: str, target_element: str, target_def: int) -> int:
-    """N-8.3 before DEF, N-6.3 minus DEF, N-Q4 floored and never below 0: 50 水 → 火 DEF10 = 90."""
-    num, den = affinity(attacker_element, target_element)
-    return max(0, atk * num // den - target_def)
 
 
 def _resolve_group(draft: D, cause: int) -> None:

@@ -6,7 +6,7 @@ import pytest
 from domain.core.errors import Illegal, InvalidDeck
 from domain.novel import decks
 from domain.novel.cards import BEATS, ELEMENTS, catalog, card
-from domain.novel.flow import attack_damage
+from domain.novel.combat import attack_damage
 from domain.novel.options import distance, legal, skill_targets
 from domain.novel.state import TURN_LIMIT
 from domain.novel.view import view

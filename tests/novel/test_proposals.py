@@ -11,7 +11,7 @@ from domain.novel import decks
 from domain.novel.cards import BEATS, catalog, card
 from domain.novel.commands import Act, Done, Pick, Reveal
 from domain.novel import flow
-from domain.novel.flow import attack_damage
+from domain.novel.combat import attack_damage
 from domain.novel.options import distance, legal, skill_targets
 from domain.novel.state import MAGIC_SLOTS, ROW_SLOTS
 
