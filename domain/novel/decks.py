@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, parse_toml
+from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
@@ -28,11 +28,9 @@ class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     cards: dict[str, int]
 
 
-def _line_of(text: str, name: str) -> str:
-    for n, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith((f'"{name}"', f"{name} ", f"{name}=")):
-            return f"line {n}: "
-    return ""
+def _line(text: str, name: str) -> str:
+    number = line_of(text, name)
+    return f"line {number}: " if number else ""
 
 
 def parse(text: str, source: str) -> Deck:
@@ -44,13 +42,13 @@ def parse(text: str, source: str) -> Deck:
     cards: list[str] = []
     for name, count in f.cards.items():
         if count < 1:
-            raise Malformed(f"{_line_of(text, name)}cards.{name}: count must be at least 1, got {count}", source)
+            raise Malformed(f"{_line(text, name)}cards.{name}: count must be at least 1, got {count}", source)
         cards.extend([name] * count)
     try:
         return validate(Deck(name=f.name, cards=tuple(cards)))
     except InvalidDeck as exc:
         bad = next((n for n in f.cards if n in exc.reason), None)
-        where = f"{source} {_line_of(text, bad).rstrip(': ')}".strip() if bad else source
+        where = f"{source} {_line(text, bad).rstrip(': ')}".strip() if bad else source
         raise InvalidDeck(exc.clause, exc.reason, where) from None
 
 
@@ -89,13 +87,5 @@ def preset_names() -> list[str]:
 
 
 def normalize(decks: list[Any]) -> list[Deck]:
-    out = []
-    for d in decks:
-        if isinstance(d, str):
-            d = load(d)
-        elif not isinstance(d, Deck):
-            d = msgspec.convert(d, Deck)
-        out.append(validate(d))
-    if len(out) != 2:
-        raise InvalidDeck("N-2", f"a match needs 2 decks, got {len(out)}")
-    return out
+    """A match's two decks (deck structs, a header's dicts, or preset names), each checked (N-2)."""
+    return normalize_pair([load(d) if isinstance(d, str) else d for d in decks], Deck, validate, "N-2")
