@@ -9,6 +9,7 @@ from . import bots, cards, decks, reference, view
 from .commands import Act, Command, Done, Pick, Reveal
 from .events import Acted, Event, MagicSet, Picked, RevealChosen, SelectDone, Summoned, Equipped
 from .evolve import evolve
+from .long import long_match
 from .flow import awaiting, begin, decide, outcome, sealed, waiting_clause
 from .options import legal
 from .setup import initial_state
@@ -52,7 +53,7 @@ def build() -> Ruleset[State, Command, Event]:
         catalogue=cards.catalogue, load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}, card_names=card_names, played=played,
         sealed=sealed, mask=view.mask, prepared_clause="N-5.1", decide_clause="N-5.2",
-        waiting_clause=waiting_clause,
+        waiting_clause=waiting_clause, long_match=long_match,
     )
 
 

@@ -55,3 +55,11 @@ def test_the_corpus_regenerates_unchanged():
     done = subprocess.run([sys.executable, "replays/novel/make.py", "--check"], cwd=ROOT, capture_output=True,
                           text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_long_match_position_plays_by_the_rules():
+    decks, start = RULES.long_match(1)
+    m = Match.create(RULES, match_id="long", seed=1, decks=decks, players=("a", "b"), start=start)
+    bots = {1: RULES.bots["random"](1), 2: RULES.bots["random"](2)}
+    drive(m, bots, until=lambda: m.seq >= 1500)
+    assert m.seq >= 1500 and m.outcome is None and m.state.turn > 5
