@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.core.draft import Draft
 from domain.core.errors import Illegal
 from domain.core.ruleset import Outcome
@@ -91,7 +93,6 @@ def _unsealed(state: State, seat: int) -> State:
     side = state.side(seat)
     if not side.sealed:
         return state
-    import msgspec
     sides = list(state.sides)
     sides[seat - 1] = msgspec.structs.replace(side, sealed=False)
     return msgspec.structs.replace(state, sides=tuple(sides))  # type: ignore[arg-type]
