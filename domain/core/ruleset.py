@@ -103,6 +103,8 @@ class Ruleset(Generic[S, C, E]):
     #   default: every card id ``mask`` replaces (``domain.core.visibility`` scrubs them from that seat's events)
     card_refs: Callable[[int], Iterable[int]] = lambda value: ()  # the card ids an int of an undeclared
     #   field may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
+    concede: Callable[[int], C] | None = None            # the command a seat concedes with: offered to people,
+    #   never in ``legal`` (a random bot would take it)
     turn: Callable[[S], int] = lambda state: getattr(state, "turn", 0)
     long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
     #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)
