@@ -165,9 +165,23 @@ def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path())
-def verify(file: str) -> None:
-    """Check a record's hash chain and its commitments (sealed choices, the seed); an edited
-    line or a reveal that does not open its commitment is reported by its seq (exit 1)."""
+@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64",
+              help="A public key the record must be signed by (as `kifu keys new` prints it); repeatable.")
+@click.option("--trusted", type=click.Path(dir_okay=False), default=None,
+              help="A trusted-keys file: one 'NAME BASE64' per line; the record must be signed by one of them.")
+def verify(file: str, keys: tuple[str, ...], trusted: str | None) -> None:
+    """Check a record's hash chain, its commitments (sealed choices, the seed) and its end mark
+    and signature; an edited line or a reveal that does not open its commitment is reported by
+    its seq, a cut record as "record ends at seq N of M" (exit 1). Without --key or --trusted a
+    signature is checked but no signer is trusted; an unsigned record verifies as "unsigned"."""
+    from domain.core.signing import check, load_trusted, parse_public
+
+    accepted: dict[str, str] | None = None
+    if keys or trusted:
+        accepted = load_trusted(trusted) if trusted else {}
+        for text in keys:
+            name, b64 = parse_public(text, "--key")
+            accepted[b64] = name
     record = read_record(file)
     broken = first_broken_link(record.header, record.envelopes)
     if broken is not None:
@@ -179,9 +193,13 @@ def verify(file: str) -> None:
         seq, reason = sealed
         click.echo(f"{file}: commitment broken at seq {seq}: {reason}", err=True)
         raise SystemExit(1)
+    verdict = check(record.header, record.envelopes, record.end, accepted)
+    if not verdict.ok:
+        click.echo(f"{file}: {verdict.text}", err=True)
+        raise SystemExit(1)
     reveals = sum(1 for env in record.envelopes if isinstance(env.event, (ChoiceRevealed, SeedRevealed)))
     click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact"
-               + (f", {reveals} reveals open their commitments" if reveals else ""))
+               + (f", {reveals} reveals open their commitments" if reveals else "") + f"; {verdict.text}")
 
 
 @click.command()
@@ -200,17 +218,23 @@ def export(kifu: Kifu, match_id: str, out: str | None) -> None:
 @click.argument("file", type=click.Path())
 @pass_kifu
 def import_(kifu: Kifu, file: str) -> None:
-    """Store a .kifu.jsonl record (its hash chain must be intact)."""
+    """Store a .kifu.jsonl record: read within the limits, sizes capped, its chain, commitments
+    and end mark intact, and re-adjudicated clean by today's engine (as `kifu audit`). Importing
+    the same record again changes nothing."""
+    from domain.store.errors import MatchExists
+    from projections.intake import admit, describe, same_match
+
     record = read_record(file)
-    broken = first_broken_link(record.header, record.envelopes)
-    if broken is not None:
-        raise Malformed(f"hash chain broken at seq {broken}; refusing to import an edited record", file)
-    sealed = first_broken_seal(record.header, record.envelopes)
-    if sealed is not None:
-        raise Malformed(f"commitment broken at seq {sealed[0]} ({sealed[1]}); refusing to import it", file)
-    match = Match.fold(record.ruleset, record.header, record.envelopes)
-    kifu.store.create(match)
-    click.echo(f"imported match {record.header.match_id} ({len(record.envelopes)} events)")
+    match = admit(record, file)
+    try:
+        kifu.store.create(match)
+    except MatchExists:
+        if same_match(kifu.store.load(match.header.match_id), record):
+            click.echo(f"match {record.header.match_id} is already stored, as in this record: nothing to do")
+            return
+        raise
+    click.echo(f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
+               f"{describe(match)})")
 
 
 @click.command()

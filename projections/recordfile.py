@@ -10,7 +10,8 @@ import msgspec
 from domain.core.envelope import Envelope
 from domain.core.errors import Malformed
 from domain.core.header import Header
-from domain.core.record import decode_record, encode_record, source_format
+from domain.core.endmark import EndMark
+from domain.core.record import READ_CHUNK, Limits, decode_lines, encode_record, record_lines, source_format
 from domain.core.ruleset import Ruleset
 
 RECORD_SUFFIX = ".kifu.jsonl"
@@ -21,6 +22,7 @@ class Record(msgspec.Struct, frozen=True):
     envelopes: list[Envelope[Any]]
     ruleset: Any  # Ruleset
     source_format: int | None = None  # the format the file was written in (the header says the current one)
+    end: EndMark | None = None        # the end mark (a finished match's record, signed or not)
 
     @property
     def rules(self) -> Ruleset[Any, Any, Any]:
@@ -40,26 +42,31 @@ def find_records(paths: list[str] | tuple[str, ...]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def read_record(path: str | Path) -> Record:
+def read_record(path: str | Path, limits: Limits | None = None) -> Record:
+    """Read a record streaming, within ``limits`` (line length, decompressed size, JSON depth:
+    ``Limits.from_env()`` by default): a hostile file is a ``Malformed`` naming what is wrong,
+    found before it costs more than the limits allow."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as f:
+            lines = record_lines(iter(lambda: f.read(READ_CHUNK), b""), str(p), limits)
     except FileNotFoundError:
         raise Malformed("no such file", str(p)) from None
     except IsADirectoryError:
         raise Malformed("is a directory, not a record", str(p)) from None
     except OSError as exc:
-        raise Malformed(f"cannot read ({exc.strerror})", str(p)) from None
-    header, envelopes, ruleset = decode_record(data, str(p))
-    return Record(header=header, envelopes=envelopes, ruleset=ruleset, source_format=source_format(data))
+        raise Malformed(f"cannot read ({exc.strerror or exc})", str(p)) from None
+    header, envelopes, ruleset, end = decode_lines(lines, str(p))
+    return Record(header=header, envelopes=envelopes, ruleset=ruleset,
+                  source_format=source_format(lines[0]) if lines else None, end=end)
 
 
-def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]]) -> int:
+def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None) -> int:
     """Write atomically (temp file then rename) so a crash never leaves half a record.
 
     A ``.gz`` path is written gzip-compressed (deterministically: no name, no time stamp)."""
     p = Path(path)
-    data = encode_record(header, envelopes)
+    data = encode_record(header, envelopes, end)
     if p.name.endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     tmp = p.with_name(p.name + ".tmp")

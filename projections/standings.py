@@ -30,7 +30,9 @@ from domain.core.ruleset import find_ruleset
 from domain.store import MatchStore, StoreConfig
 
 NAME = "standings"
+UNREADABLE = "unreadable"   # a match's termination when its stored events cannot be folded
 BATCH = 500
+NAME_MAX = 64      # player and deck names as the standings keep them
 STATES_KEPT = 64   # folded states of matches in progress kept between notices
 
 TABLES = (
@@ -249,17 +251,35 @@ class Standings:
 
     def _fold(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],
               plays: dict[tuple[str, int, str, str], int]) -> None:
+        """Fold one stored item in. Stored data may be hostile (a record imported before imports
+        were re-adjudicated): a match whose events its ruleset cannot fold is kept out of the
+        standings with the reason, and the rest goes on."""
+        try:
+            self._fold_item(match_id, item, rows, plays)
+        except Exception as exc:   # a read model never crashes on stored data
+            row = rows.get(match_id)
+            if row is None:
+                header = item if isinstance(item, Header) else None
+                row = rows[match_id] = MatchRow(match_id=match_id, ruleset=str(getattr(header, "ruleset", "?"))[:64],
+                                                player1="?", player2="?", deck1="?", deck2="?", counted=0)
+            row.counted = 0
+            row.termination = f"{UNREADABLE} at #{getattr(item, 'seq', 0)}: {type(exc).__name__}"
+            self._states.pop(match_id, None)
+
+    def _fold_item(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],
+                   plays: dict[tuple[str, int, str, str], int]) -> None:
         if isinstance(item, Header):
             decks = [_deck_name(d) for d in item.decks]
-            rows[match_id] = MatchRow(match_id=match_id, ruleset=item.ruleset, player1=item.players[0],
-                                      player2=item.players[1], deck1=decks[0], deck2=decks[1],
+            rows[match_id] = MatchRow(match_id=match_id, ruleset=item.ruleset[:64], player1=item.players[0][:NAME_MAX],
+                                      player2=item.players[1][:NAME_MAX], deck1=decks[0][:NAME_MAX],
+                                      deck2=decks[1][:NAME_MAX],
                                       counted=int(item.forked_from is None and item.start is None))
             ruleset = find_ruleset(item.ruleset)
             self._keep(match_id, 0, ruleset.initial_state(item))
             return
         row = self._row(match_id, rows)
-        if row is None:
-            return   # a match whose header came before the tables existed: nothing to add to
+        if row is None or (row.termination or "").startswith(UNREADABLE):
+            return   # a header from before the tables existed, or a match already found unreadable
         ruleset = find_ruleset(row.ruleset)
         before = self._state_before(match_id, item.seq, ruleset)
         after = record_evolve(ruleset)(before, item.event)

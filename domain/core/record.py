@@ -12,9 +12,10 @@ format fails with a message saying which formats this Kifu reads.
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
-from typing import Any, Callable, Iterable, NamedTuple
+import os
+import zlib
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 import msgspec
 
@@ -22,6 +23,7 @@ from domain.version import FORMAT_VERSION
 
 from .envelope import Envelope, canonical, genesis, link
 from .errors import Malformed
+from .endmark import EndMark, decode_end, end_bytes, is_end
 from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, opens, seed_commitment
 from .header import Header, header_bytes
 from .ruleset import Ruleset, find_ruleset
@@ -100,29 +102,170 @@ def _upcast(line: RawLine, fmt: int, part: str) -> RawLine:
 
 
 def source_format(data: bytes) -> int | None:
-    """The format a record was written in (before upcasting), or None if it has no readable header."""
-    lines = _lines(data)
+    """The format a record was written in (before upcasting), or None if it has no readable header.
+
+    ``data``: the record, or its header line."""
+    first = data.split(b"\n", 1)[0] if data[:2] != b"\x1f\x8b" else (_lines(data)[:1] or [b""])[0]
     try:
-        raw = _raw_decoder.decode(lines[0]) if lines else None
-    except msgspec.DecodeError:
+        raw = _raw_decoder.decode(first)
+    except (msgspec.DecodeError, RecursionError):
         return None
     fmt = raw.get("format") if isinstance(raw, dict) else None
     return fmt if isinstance(fmt, int) else None
 
 
-def encode_record(header: Header, envelopes: Iterable[Envelope[Any]]) -> bytes:
+def encode_record(header: Header, envelopes: Iterable[Envelope[Any]], end: EndMark | None = None) -> bytes:
     lines = [header_bytes(header)]
     lines.extend(canonical(env) for env in envelopes)
+    if end is not None:
+        lines.append(end_bytes(end))
     return b"\n".join(lines) + b"\n"
 
 
-def _lines(data: bytes) -> list[bytes]:
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise Malformed(f"not a readable gzip file ({exc})") from None
-    return [line for line in data.split(b"\n") if line.strip()]
+class Limits(NamedTuple):
+    """Hard bounds on reading a record, so a hostile one is refused in bounded time and memory.
+
+    ``line``: bytes in one line (a 10,000-event WORLFARD record's longest is a few KiB);
+    ``total``: bytes of the whole record once decompressed; ``depth``: JSON nesting. The
+    environment overrides them (``KIFU_MAX_LINE``, ``KIFU_MAX_RECORD``, ``KIFU_MAX_DEPTH``)."""
+
+    line: int = 1 << 20
+    total: int = 64 << 20
+    depth: int = 64
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> "Limits":
+        env = os.environ if environ is None else environ
+        base = cls()
+
+        def value(name: str, default: int) -> int:
+            raw = env.get(name, "")
+            return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else default
+
+        return cls(value("KIFU_MAX_LINE", base.line), value("KIFU_MAX_RECORD", base.total),
+                   value("KIFU_MAX_DEPTH", base.depth))
+
+
+READ_CHUNK = 1 << 16
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def decompressed(chunks: Iterable[bytes], limits: Limits, source: str) -> Iterator[bytes]:
+    """The bytes of a record, gunzipped on the fly when they start with the gzip magic, never
+    more than ``limits.total`` of them (no whole-file decompression in memory)."""
+    it = iter(chunks)
+    first = b""
+    for first in it:
+        if first:
+            break
+    if first[:2] != _GZIP_MAGIC:
+        total = len(first)
+        if total > limits.total:
+            raise Malformed(_too_big(limits), source)
+        yield first
+        for chunk in it:
+            total += len(chunk)
+            if total > limits.total:
+                raise Malformed(_too_big(limits), source)
+            yield chunk
+        return
+    total = 0
+    inflate = zlib.decompressobj(wbits=31)
+    pending = first
+    try:
+        while True:
+            while pending:
+                out = inflate.decompress(pending, READ_CHUNK)
+                pending = inflate.unconsumed_tail
+                if inflate.eof:            # one gzip member ends: another may follow
+                    rest = inflate.unused_data
+                    inflate = zlib.decompressobj(wbits=31)
+                    pending = rest if rest[:2] == _GZIP_MAGIC or not rest else b""
+                    if rest and rest[:2] != _GZIP_MAGIC and rest.strip(b"\0"):
+                        raise Malformed("not a readable gzip file (bytes after the compressed data)", source)
+                total += len(out)
+                if total > limits.total:
+                    raise Malformed(_too_big(limits), source)
+                if out:
+                    yield out
+            nxt = next(it, None)
+            if nxt is None:
+                break
+            pending = nxt
+    except zlib.error as exc:
+        raise Malformed(f"not a readable gzip file ({exc})", source) from None
+    if total == 0 and not inflate.eof and first:
+        raise Malformed("not a readable gzip file (it ends before any data)", source)
+
+
+def _too_big(limits: Limits) -> str:
+    return f"the record is larger than {limits.total} bytes (decompressed); set KIFU_MAX_RECORD to read it"
+
+
+def record_lines(chunks: Iterable[bytes], source: str = "record", limits: Limits | None = None) -> list[bytes]:
+    """The non-blank lines of a record read from ``chunks``, within ``limits`` (line length,
+    decompressed size, nesting depth); raises ``Malformed`` naming the line otherwise."""
+    limits = limits or Limits.from_env()
+    lines: list[bytes] = []
+    tail = b""
+    number = 0
+    for chunk in decompressed(chunks, limits, source):
+        parts = (tail + chunk).split(b"\n") if tail else chunk.split(b"\n")
+        tail = parts.pop()
+        for line in parts:
+            number += 1
+            if line.strip():
+                _check_line(line, number, limits, source)
+                lines.append(line)
+        if len(tail) > limits.line:
+            raise Malformed(f"longer than {limits.line} bytes (set KIFU_MAX_LINE to read it)",
+                            f"{source}: line {number + 1}")
+    if tail.strip():
+        _check_line(tail, number + 1, limits, source)
+        lines.append(tail)
+    return lines
+
+
+_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
+
+
+def _check_line(line: bytes, number: int, limits: Limits, source: str) -> None:
+    if len(line) > limits.line:
+        raise Malformed(f"longer than {limits.line} bytes (set KIFU_MAX_LINE to read it)", f"{source}: line {number}")
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Malformed(f"not UTF-8 (byte {exc.start})", f"{source}: line {number}") from None
+    opened = line.count(b"[") + line.count(b"{")
+    if opened > limits.depth and _depth(line) > limits.depth:
+        raise Malformed(f"JSON nested deeper than {limits.depth}", f"{source}: line {number}")
+
+
+def _depth(line: bytes) -> int:
+    """The deepest nesting of a JSON line, strings left out."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in line.translate(None, _BRACKETS) if b'"' not in line else line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def _lines(data: bytes, source: str = "record") -> list[bytes]:
+    return record_lines((data[i:i + READ_CHUNK] for i in range(0, len(data), READ_CHUNK)), source)
 
 
 def decode_header(line: bytes, where: str = "line 1") -> Header:
@@ -130,6 +273,8 @@ def decode_header(line: bytes, where: str = "line 1") -> Header:
         raw = _raw_decoder.decode(line)
     except msgspec.DecodeError as exc:
         raise Malformed(f"header is not JSON ({exc})", where) from None
+    except RecursionError:
+        raise Malformed("header: JSON nested too deeply", where) from None
     if not isinstance(raw, dict) or raw.get("kifu") != "match":
         raise Malformed('not a Kifu record (the header has no "kifu": "match")', where)
     fmt = _check_format(raw, where)
@@ -139,18 +284,30 @@ def decode_header(line: bytes, where: str = "line 1") -> Header:
         return msgspec.convert(raw, Header)
     except msgspec.ValidationError as exc:
         raise Malformed(f"header: {exc}", where) from None
+    except RecursionError:
+        raise Malformed("header: JSON nested too deeply", where) from None
 
 
 def decode_record(data: bytes, source: str = "record") -> tuple[Header, list[Envelope[Any]], Ruleset[Any, Any, Any]]:
     """Parse a whole record; raises ``Malformed`` naming the line of the first bad envelope."""
-    lines = _lines(data)
+    header, envelopes, ruleset, _ = decode_lines(_lines(data, source), source)
+    return header, envelopes, ruleset
+
+
+def decode_lines(lines: list[bytes], source: str = "record"
+                 ) -> tuple[Header, list[Envelope[Any]], Ruleset[Any, Any, Any], EndMark | None]:
+    """Parse a record's lines (``record_lines``): header, envelopes, ruleset and its end mark, if any."""
     if not lines:
         raise Malformed("empty file", source)
     header = decode_header(lines[0], f"{source}: line 1")
     ruleset = find_ruleset(header.ruleset)
+    end = None
+    if len(lines) > 1 and is_end(lines[-1]):
+        end = decode_end(lines[-1], f"{source}: line {len(lines)}")
+        lines = lines[:-1]
     fmt = source_format(lines[0])
     if fmt is not None and fmt < FORMAT_VERSION:
-        return (header, _upcast_envelopes(header, lines, fmt, ruleset, source), ruleset)
+        return (header, _upcast_envelopes(header, lines, fmt, ruleset, source), ruleset, end)
     decoder = ruleset.envelope_decoder()
     envelopes: list[Envelope[Any]] = []
     for number, line in enumerate(lines[1:], start=2):
@@ -160,9 +317,11 @@ def decode_record(data: bytes, source: str = "record") -> tuple[Header, list[Env
             raise Malformed(f"event does not match the {ruleset.name} schema: {exc}", f"{source}: line {number}") from None
         except msgspec.DecodeError as exc:
             raise Malformed(f"not JSON ({exc})", f"{source}: line {number}") from None
+        except RecursionError:
+            raise Malformed("JSON nested too deeply", f"{source}: line {number}") from None
         _check_seq(env.seq, len(envelopes) + 1, f"{source}: line {number}")
         envelopes.append(env)
-    return header, envelopes, ruleset
+    return header, envelopes, ruleset, end
 
 
 def _check_seq(seq: int, expected: int, where: str) -> None:

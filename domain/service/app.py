@@ -38,6 +38,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
 from domain.core.ruleset import find_ruleset, ruleset_names
+from domain.core.signing import load_signer
 from domain.store import MatchStore, StoreError, resolve
 from domain.version import ENGINE_VERSION
 
@@ -165,7 +166,14 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
         raise
     hub = Hub(store) if poll_interval is None else Hub(store, interval=poll_interval)
-    service = MatchService(store, tokens, on_change=hub.poke)
+    key = env.get("KIFU_SIGNING_KEY")
+    try:
+        signer = load_signer(key) if key else None
+    except BaseException:
+        tokens.close()
+        store.close()
+        raise
+    service = MatchService(store, tokens, on_change=hub.poke, signer=signer)
 
     async def run(fn: Callable[..., T], *args: Any) -> T:
         return await anyio.to_thread.run_sync(partial(fn, *args))

@@ -16,6 +16,7 @@ from domain.core.envelope import Envelope
 from domain.core.errors import KifuError, Malformed
 from domain.core.match import Match
 from domain.core.record import encode_record
+from domain.core.signing import Signer, end_mark
 from domain.core.commit import seed_commitment
 from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.visibility import hidden_cards, redact, redacted, scrub, seat_view
@@ -45,9 +46,10 @@ def for_seat(envelope: Envelope[Any], rules: Ruleset[Any, Any, Any], seat: Calle
 
 class MatchService:
     def __init__(self, store: MatchStore, tokens: TokenStore, *,
-                 on_change: Callable[[str], None] | None = None) -> None:
+                 on_change: Callable[[str], None] | None = None, signer: Signer | None = None) -> None:
         self.store = store
         self.tokens = tokens
+        self.signer = signer   # signs the end mark of a finished match's record
         self.on_change = on_change or (lambda match_id: None)
 
     # -- who is asking -------------------------------------------------------------------------
@@ -134,7 +136,9 @@ class MatchService:
     def record(self, match_id: str, caller: Caller) -> bytes:
         self.judge_only(caller, "the full record")
         match = self.store.load(match_id)
-        return encode_record(match.header, match.envelopes)
+        outcome = match.outcome
+        end = end_mark(match.header, match.envelopes, outcome.describe(), self.signer) if outcome is not None else None
+        return encode_record(match.header, match.envelopes, end)
 
     # -- deciding ------------------------------------------------------------------------------
     def decide(self, match_id: str, caller: Caller, decision: api.Decision) -> api.DecisionResult:

@@ -21,6 +21,7 @@ import pytest
 from litestar.testing import TestClient
 
 from domain.core.bot import Seen
+from domain.core.commit import ChoiceRevealed
 from domain.core.match import Match, record_evolve
 from domain.core.record import decode_record
 from domain.core.roles import HIDDEN
@@ -92,16 +93,20 @@ def secret_up_to(rules: Any, record: bytes, seat: int) -> list[frozenset[int]]:
     evolve = record_evolve(rules)
     hidden: list[frozenset[int]] = [frozenset()]
     present: list[frozenset[int]] = [frozenset()]
+    revealed: list[frozenset[int]] = [frozenset()]
     for env in envelopes:
         state = evolve(state, env.event)
         judge = msgspec.to_builtins(state)
         hidden.append(frozenset(masked_away(judge, msgspec.to_builtins(rules.mask(state, seat)))))
         present.append(frozenset(all_ints(judge)))
+        # a sealed choice, once revealed, is public by the core's rule K-reveal
+        revealed.append(frozenset(all_ints(msgspec.to_builtins(env.event.choice)))
+                        if isinstance(env.event, ChoiceRevealed) else frozenset())
     cards = frozenset().union(*hidden)
     shown: set[int] = set()
     out = []
-    for hid, there in zip(hidden, present):
-        shown |= (there & cards) - hid
+    for hid, there, public in zip(hidden, present, revealed):
+        shown |= ((there & cards) - hid) | public
         out.append(hid - shown)
     return out
 
