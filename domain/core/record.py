@@ -172,13 +172,16 @@ def decompressed(chunks: Iterable[bytes], limits: Limits, source: str) -> Iterat
     total = 0
     inflate = zlib.decompressobj(wbits=31)
     pending = first
+    pending_member = True          # the current gzip member has been fed and has not ended
     try:
         while True:
             while pending:
+                pending_member = True
                 out = inflate.decompress(pending, READ_CHUNK)
                 pending = inflate.unconsumed_tail
                 if inflate.eof:            # one gzip member ends: another may follow
                     rest = inflate.unused_data
+                    pending_member = False
                     inflate = zlib.decompressobj(wbits=31)
                     pending = rest if rest[:2] == _GZIP_MAGIC or not rest else b""
                     if rest and rest[:2] != _GZIP_MAGIC and rest.strip(b"\0"):
@@ -194,8 +197,8 @@ def decompressed(chunks: Iterable[bytes], limits: Limits, source: str) -> Iterat
             pending = nxt
     except zlib.error as exc:
         raise Malformed(f"not a readable gzip file ({exc})", source) from None
-    if total == 0 and not inflate.eof and first:
-        raise Malformed("not a readable gzip file (it ends before any data)", source)
+    if not inflate.eof and (pending_member or total == 0):
+        raise Malformed("not a readable gzip file (it ends early: the file was cut)", source)
 
 
 def _too_big(limits: Limits) -> str:
@@ -210,11 +213,15 @@ def record_lines(chunks: Iterable[bytes], source: str = "record", limits: Limits
     tail = b""
     number = 0
     for chunk in decompressed(chunks, limits, source):
-        parts = (tail + chunk).split(b"\n") if tail else chunk.split(b"\n")
+        if not chunk.strip():          # a run of blank lines costs nothing (a gzip of newlines)
+            if tail and not tail.strip():
+                tail = b""
+            continue
+        parts = (tail + chunk if tail else chunk).split(b"\n")
         tail = parts.pop()
-        for line in parts:
-            number += 1
+        for line in filter(None, parts):
             if line.strip():
+                number += 1
                 _check_line(line, number, limits, source)
                 lines.append(line)
         if len(tail) > limits.line:
