@@ -87,6 +87,17 @@ CASES: dict[str, tuple[Callable[[bytes], bytes], str]] = {
 
 
 @pytest.fixture(scope="module")
+def startup() -> float:
+    """Seconds the interpreter takes to start and import kifu here and now (the machine is shared)."""
+    times = []
+    for _ in range(2):
+        start = time.monotonic()
+        subprocess.run([*KIFU, "--version"], check=True, capture_output=True)
+        times.append(time.monotonic() - start)
+    return min(times)
+
+
+@pytest.fixture(scope="module")
 def good(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return good_record(tmp_path_factory.mktemp("good"))
 
@@ -119,7 +130,7 @@ def _child_peak() -> int:
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 def test_a_hostile_record_is_refused_in_one_line_exit_2_quickly_and_in_bounded_memory(
-        case: str, command: list[str], good: bytes, tmp_path: Path) -> None:
+        case: str, command: list[str], good: bytes, startup: float, tmp_path: Path) -> None:
     make, suffix = CASES[case]
     path = tmp_path / f"hostile{suffix}"
     path.write_bytes(make(good))
@@ -134,7 +145,7 @@ def test_a_hostile_record_is_refused_in_one_line_exit_2_quickly_and_in_bounded_m
     else:
         lines = [line for line in err.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error: "), err[-1000:]
-    assert seconds < BUDGET_S + 1.0, f"{case}: {seconds:.2f}s (python start-up included)"
+    assert seconds - startup < BUDGET_S, f"{case}: {seconds:.2f}s, of which {startup:.2f}s start-up"
 
 
 def test_the_hostile_records_stay_under_200_MB(good: bytes, tmp_path: Path) -> None:

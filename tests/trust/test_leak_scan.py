@@ -198,6 +198,7 @@ def test_no_seat_payload_names_a_card_the_seat_may_not_see(name: str) -> None:
         COUNTS["matches"] += 1
         found = leaks(rules, record, got)
         assert not found, "\n".join(found[:5])
+    print(f"\nleak scan so far (after {name}): {COUNTS}")
 
 
 @pytest.mark.slow
