@@ -85,9 +85,13 @@ class Stepper:
 @click.argument("source", metavar="FILE|MATCH_ID")
 @click.option("--at", "at", type=int, default=None, help="Print the state after event SEQ and exit.")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="Show only what this seat could see.")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as SVG.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as PNG.")
 @pass_kifu
-def replay(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
+def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, svg_out: str | None, png_out: str | None) -> None:
     """Step through a recorded match (a .kifu.jsonl file or a stored match id)."""
+    if (svg_out or png_out) and at is None:
+        raise click.BadParameter("a picture needs --at SEQ", param_hint="--svg/--png")
     ruleset, header, envelopes = kifu.load(source)
     timeline = Timeline(ruleset, header, envelopes)
     stepper = Stepper(timeline, seat)
@@ -96,6 +100,8 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
         if not 0 <= at <= timeline.last_seq:
             raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
         stepper.seq = at
+        if svg_out or png_out:
+            return draw(stepper, svg_out, png_out)
         con.print(stepper.screen())
         return
     interactive = con.is_terminal
@@ -112,3 +118,16 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
             stepper.apply(action, target)
         elif action is not None:
             stepper.apply(action)
+
+
+def draw(stepper: Stepper, svg_out: str | None, png_out: str | None) -> None:
+    """The board after the stepper's seq as SVG and/or PNG (``projections.picture``)."""
+    from pathlib import Path
+
+    from projections.picture import picture_of, png
+
+    text = picture_of(stepper.timeline, stepper.seq, stepper.seat)
+    for path, body in ((svg_out, None), (png_out, "png")):
+        if path:
+            Path(path).write_bytes(text.encode() if body is None else png(text))
+            click.echo(f"{path}: the board after #{stepper.seq}")
