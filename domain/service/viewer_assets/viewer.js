@@ -86,7 +86,7 @@
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          buf += dec.decode(value, { stream: true });
+          buf += dec.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
           let cut;
           while ((cut = buf.indexOf("\n\n")) >= 0) {
             const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
