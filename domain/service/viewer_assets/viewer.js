@@ -322,7 +322,7 @@
     drawBoard(frame); drawCurrent(frame); drawWhy(frame); markTimeline(seq);
     ui.shown = seq;
     document.body.dataset.seq = String(seq);
-    if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now() - ui.t0;
+    if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now();   // ms since navigation began
     if (ui.src.kind === "served") { for (const k of [seq + 1, seq - 1]) if (k >= 0 && k <= lastSeq()) ui.src.frame(k); }
   }
   function step(how) { go(target(how)); }
