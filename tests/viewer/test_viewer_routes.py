@@ -107,3 +107,22 @@ def test_the_exported_page_inlines_the_record_and_forbids_every_request(tmp_path
                         .group(1).replace("<\\/", "</"))
     assert bundle["meta"]["viewer"] == 2 and len(bundle["frames"]) == len(read_record(RECORD).envelopes) + 1
     assert "</script>" not in page({"x": "</script><b>"}).split('id="kifu-bundle">')[1].split("</script>")[0]
+
+
+def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_views(tmp_path: Path) -> None:
+    db = str(tmp_path / "k.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "import", str(RECORD)]).exit_code == 0
+    match_id = read_record(RECORD).header.match_id
+    result = runner.invoke(cli, ["--db", db, "viewer", match_id, "--at", "9"])
+    assert result.exit_code == 0, result.output
+    links = dict(re.findall(r"^(judge |seat \d): (\S+)$", result.output, re.M))
+    assert all(f"/matches/{match_id}/viewer#seq=9&token=" in link for link in links.values()) and len(links) == 3
+    again = runner.invoke(cli, ["--db", db, "viewer", match_id])
+    assert again.exit_code == 1 and "already has tokens" in again.output
+    unknown = runner.invoke(cli, ["--db", db, "viewer", "no-such-match"])
+    assert unknown.exit_code == 1 and "no-such-match" in unknown.output
+    with TestClient(create_app(db, environ={})) as client:
+        token = links["seat 2"].rsplit("token=", 1)[1]
+        frame = client.get(f"/matches/{match_id}/viewer/frame?seq=9", headers=bearer(token))
+        assert frame.status_code == 200 and frame.json()["layout"]["viewer"] == 2
