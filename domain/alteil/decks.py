@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, parse_toml
+from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
@@ -26,10 +26,8 @@ class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 def _line_of(text: str, key: str) -> str:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith(f'"{key}"') or line.strip().startswith(f"{key} ="):
-            return f"line {i}"
-    return ""
+    number = line_of(text, key)
+    return f"line {number}" if number else ""
 
 
 def parse_deck(text: str, source: str) -> DeckList:
@@ -87,17 +85,5 @@ def load(spec: str) -> DeckList:
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:
-    """Accept DeckList structs or their decoded dicts (from a record header); validate each."""
-    if len(decks) != 2:
-        raise InvalidDeck("A-11.3", f"A-11 two players only: a match has two players and so two decks, got {len(decks)}")
-    out = []
-    for seat, deck in enumerate(decks, start=1):
-        if isinstance(deck, str):
-            deck = load(deck)
-        if not isinstance(deck, DeckList):
-            try:
-                deck = msgspec.convert(deck, DeckList)
-            except msgspec.ValidationError as exc:
-                raise Malformed(f"deck of seat {seat}: {exc}") from None
-        out.append(validate(deck, f"seat {seat}"))
-    return out
+    """A-11: two players, two decks; each a preset name, a DeckList or its decoded dict, validated."""
+    return normalize_pair([load(d) if isinstance(d, str) else d for d in decks], DeckList, validate, "A-11.3")
