@@ -110,6 +110,10 @@ def test_a_seq_link_opens_the_ruling_and_the_address_follows_each_step(records: 
     seq = int(page.get_attribute("body", "data-seq"))
     turn = lambda s: page.evaluate(f"window.kifuViewer.ui.src.events[{s} - 1].turn")  # noqa: E731
     assert seq > 100 and turn(seq) > turn(100) and turn(seq - 1) == turn(100)
+    page.keyboard.press("t")          # previous turn: back to the first event of turn(100)
+    until(page, f"document.body.dataset.seq !== '{seq}'")
+    back = int(page.get_attribute("body", "data-seq"))
+    assert back <= 100 and turn(back) == turn(100) and (back == 1 or turn(back - 1) != turn(100))
     page.keyboard.press("End")
     at(page, len(read_record(records["worlfard"]).envelopes))
 
@@ -271,6 +275,16 @@ def test_keyboard_only_use_reaches_card_text_and_the_help(records: dict[str, Pat
     assert page.locator("#help").is_visible()
     page.keyboard.press("Escape")
     assert not page.locator("#help").is_visible()
+    page.locator("body").focus()
+    page.select_option("#speed", "40")
+    page.locator("body").focus()
+    page.keyboard.press(" ")              # play: the board moves on by itself
+    until(page, "Number(document.body.dataset.seq) >= 416")
+    page.keyboard.press(" ")              # pause: it stops (a step already under way may land)
+    page.wait_for_timeout(200)
+    stopped = page.get_attribute("body", "data-seq")
+    page.wait_for_timeout(300)
+    assert page.get_attribute("body", "data-seq") == stopped
     for _ in range(3):                    # tab reaches the controls
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.tagName") in ("BUTTON", "SELECT", "INPUT", "SPAN", "OL")

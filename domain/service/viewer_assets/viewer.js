@@ -51,7 +51,7 @@
       return body;
     }
     const src = {
-      kind: "served", live: false, meta: null, events: [], may: [],
+      kind: "served", live: false, meta: null, events: [], may: [], stop: new AbortController(),
       async open() {
         const d = await get("/data?after=0" + q);
         src.meta = d.meta; src.events = d.events; src.may = d.may; src.live = !d.meta.outcome;
@@ -78,7 +78,7 @@
       async stream(onChange, onEnd) {
         // EventSource cannot send a header, and a token never goes into a URL: read the SSE by hand.
         const streamUrl = base.replace(/\/viewer$/, "/stream") + "?after=" + src.events.length;
-        const r = await fetch(streamUrl, { headers });
+        const r = await fetch(streamUrl, { headers, signal: src.stop.signal });
         if (!r.ok || !r.body) return;
         const reader = r.body.getReader();
         const dec = new TextDecoder();
@@ -302,10 +302,10 @@
       case "next-turn": { const t = turnAt(s); for (let i = s; i < n; i++) if (evs[i].turn > t) return i + 1; return n; }
       case "prev-turn": {
         // to the first event of this turn; from there, to the first event of the turn before
-        let t = turnAt(s), i = s;
-        while (i > 0 && turnAt(i - 1) === t && i - 1 > 0) i--;
-        if (i === s && i > 0) { t = turnAt(i - 1); i = i - 1; while (i > 1 && turnAt(i - 1) === t) i--; }
-        return Math.max(0, i);
+        const firstOf = (i) => { const t = turnAt(i); while (i > 1 && turnAt(i - 1) === t) i--; return i; };
+        if (s === 0) return 0;
+        const f = firstOf(s);
+        return f < s ? f : f > 1 ? firstOf(f - 1) : 0;
       }
     }
     return s;
@@ -433,6 +433,7 @@
   }
 
   function start(src, seq) {
+    if (ui.src && ui.src.stop) ui.src.stop.abort();   // the view changed: close the old live stream
     ui.src = src;
     catalogue.clear();
     columns = src.meta.catalogue.columns || [];
