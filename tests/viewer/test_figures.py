@@ -8,6 +8,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+import httpx
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -62,15 +63,20 @@ def test_page_weight_first_board_and_step_latency_on_a_2000_event_match(server: 
     match_id, tokens = stored(LONG)
     page, traffic = page_for(served.url)
     live = measure(page, f"{served.url}/matches/{match_id}/viewer#seq=0&token={tokens['judge']}")
-    weight = {url.split("?")[0].rsplit("/", 1)[-1] + ("?after=0" if "after=0" in url else ""): len(body)
-              for url, body in traffic.bodies if "frame" not in url}
+    weight = {}
+    for path, token in (("viewer", None), ("viewer/data?after=0", tokens["judge"]), ("viewer/frame?seq=1200", tokens["judge"])):
+        headers = {"Accept-Encoding": "gzip", **({"Authorization": f"Bearer {token}"} if token else {})}
+        got = httpx.get(f"{served.url}/matches/{match_id}/{path}", headers=headers)
+        assert got.status_code == 200 and got.headers.get("content-encoding") == "gzip"
+        weight[path.split("?")[0].rsplit("/", 1)[-1]] = (int(got.headers["content-length"]), len(got.content))
     out = tmp_path / "long.html"
     assert CliRunner().invoke(cli, ["--db", "memory", "export", str(LONG), "--html", str(out)]).exit_code == 0
     offline_page, _ = page_for("file://")
     offline = measure(offline_page, out.as_uri() + "#seq=0")
     load = os.getloadavg()[0]
     print(f"\nviewer figures on {LONG.name} ({live['events']} events), load average {load:.2f}:"
-          f"\n  served page {weight.get('viewer', 0)} bytes, its data {weight.get('data?after=0', 0)} bytes"
+          + "".join(f"\n  served {k}: {sent} bytes sent (gzip), {whole} bytes of content" for k, (sent, whole) in weight.items()) +
+          f"\n  requests the page made until its first board and {STEPS} steps: {len(traffic.requests)}"
           f"\n  served: first board {live['first_board_ms']:.0f} ms, step median {live['step_median_ms']:.1f} ms "
           f"(p90 {live['step_p90_ms']:.1f}), uncached jump median {live['jump_median_ms']:.1f} ms"
           f"\n  exported page {out.stat().st_size} bytes: first board {offline['first_board_ms']:.0f} ms, "
