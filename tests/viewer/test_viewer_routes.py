@@ -126,3 +126,22 @@ def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_vie
         token = links["seat 2"].rsplit("token=", 1)[1]
         frame = client.get(f"/matches/{match_id}/viewer/frame?seq=9", headers=bearer(token))
         assert frame.status_code == 200 and frame.json()["layout"]["viewer"] == 2
+
+
+def test_a_seat_never_gets_the_other_seats_sealed_choice_before_its_reveal(tmp_path: Path) -> None:
+    from .conftest import recorded
+
+    record = read_record(recorded("secretbid", tmp_path))
+    sealed = [e for e in record.envelopes if type(e.event).__name__ == "ChoiceSealed"]
+    assert sealed and all(e.event.choice is not None for e in sealed)       # the judge's record has them
+    for seat in (1, 2):
+        source = ViewSource(record.ruleset, record.header, record.envelopes, seat)
+        events = {e["seq"]: e for e in source.events()}
+        for env in sealed:
+            fields = dict((k, v) for k, v, _ in events[env.seq]["fields"])
+            if env.event.seat == seat:
+                assert fields.get("choice") is not None
+            else:
+                assert fields.get("choice") is None and fields.get("salt") is None and fields["commitment"]
+            frame = json.dumps(source.frame(env.seq))
+            assert env.event.salt not in frame or env.event.seat == seat

@@ -152,7 +152,7 @@
 
   function grid(g, named) {
     const hasRow = (g.row_labels || []).length > 0, hasCol = (g.col_labels || []).length > 0;
-    const node = el("div", { class: "grid", role: "grid", "aria-label": g.label, "data-grid": g.id });
+    const node = el("div", { class: "grid", role: "group", "aria-label": g.label, "data-grid": g.id });
     node.style.gridTemplateColumns = (hasRow ? "auto " : "") + "repeat(" + g.cols + ", minmax(64px, 1fr))";
     const dr = hasCol ? 1 : 0, dc = hasRow ? 1 : 0;
     if (hasCol) g.col_labels.forEach((l, i) => { const a = el("span", { class: "axis", text: l }); a.style.gridRow = 1; a.style.gridColumn = i + 1 + dc; node.append(a); });
@@ -160,7 +160,7 @@
     const cells = new Map((g.cells || []).map((c) => [c.row + ":" + c.col, c]));
     for (let r = 1; r <= g.rows; r++) for (let c = 1; c <= g.cols; c++) {
       const cell = cells.get(r + ":" + c);
-      const box = el("div", { class: "cell" + (cell && cell.owner ? " o" + cell.owner : ""), role: "gridcell" });
+      const box = el("div", { class: "cell" + (cell && cell.owner ? " o" + cell.owner : "") });
       box.style.gridRow = r + dr; box.style.gridColumn = c + dc;
       if (cell) {
         if (cell.label) box.append(el("span", { class: "clabel", text: cell.label }));
