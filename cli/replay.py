@@ -101,7 +101,9 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, svg_out: s
             raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
         stepper.seq = at
         if svg_out or png_out:
-            return draw(stepper, svg_out, png_out)
+            from .web import draw_board
+
+            return draw_board(timeline, at, seat, svg_out, png_out)
         con.print(stepper.screen())
         return
     interactive = con.is_terminal
@@ -119,15 +121,3 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, svg_out: s
         elif action is not None:
             stepper.apply(action)
 
-
-def draw(stepper: Stepper, svg_out: str | None, png_out: str | None) -> None:
-    """The board after the stepper's seq as SVG and/or PNG (``projections.picture``)."""
-    from pathlib import Path
-
-    from projections.picture import picture_of, png
-
-    text = picture_of(stepper.timeline, stepper.seq, stepper.seat)
-    for path, body in ((svg_out, None), (png_out, "png")):
-        if path:
-            Path(path).write_bytes(text.encode() if body is None else png(text))
-            click.echo(f"{path}: the board after #{stepper.seq}")
