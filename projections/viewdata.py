@@ -13,6 +13,7 @@ frame inlined, each distinct layout part stored once: consecutive layouts share 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 import msgspec
@@ -62,8 +63,8 @@ class ViewSource:
         """Everything the page needs once: who, the clause texts, the catalogue, the roles."""
         rules = self.ruleset
         catalogue = rules.catalogue()
-        clauses = {cid: {"title": c.title, "text": c.text, "original": c.original}
-                   for cid, c in rules.clauses().items()}
+        reference = rules.clauses()
+        clauses = {cid: {"title": c.title, "text": c.text, "original": c.original} for cid, c in reference.items()}
         return {
             "match_id": self.header.match_id,
             "ruleset": rules.name,
@@ -75,6 +76,7 @@ class ViewSource:
             "clauses": clauses,
             "catalogue": {"columns": msgspec.to_builtins(catalogue.columns),
                           "rows": msgspec.to_builtins(catalogue.rows)},
+            "glossary": glossary(catalogue.rows, reference),
         }
 
     def events(self, after: int = 0) -> list[dict[str, Any]]:
@@ -192,6 +194,41 @@ class ViewSource:
             if progress is not None:
                 progress(seq)
         return {"meta": self.meta(), "events": self.events(), "parts": parts, "frames": frames}
+
+
+TERM = re.compile(r"[『【〔「\[{〈《]([^』】〕」\]}〉》]{1,24})[』】〕」\]}〉》]")
+KEY_CUT = re.compile(r"[:：+\-−=＝0-9０-９*＊/]")
+SENTENCE = re.compile(r"(?<=[.;:])\s+|\n+")
+GLOSS_CHARS = 220
+
+
+def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """An English gloss of each card's text, from the rules reference: for every bracketed term of
+    the seed's notation in the text (『強襲:1』, 【ユニット1体】, [AGI+2]), the first clause whose
+    English text names it, with the sentence that does. Cards are data in the seed's language;
+    the clauses are where Kifu says in English what the notation means."""
+    out: dict[str, list[dict[str, str]]] = {}
+    found: dict[str, dict[str, str] | None] = {}
+    for row in rows:
+        notes = []
+        for term in dict.fromkeys(TERM.findall(row.text)):
+            key = KEY_CUT.split(term)[0].strip()
+            if len(key) < 2 or key.isascii():      # [AGI+2] is English already
+                continue
+            if key not in found:
+                found[key] = None
+                best = 0
+                for cid, clause in clauses.items():   # the clause naming it in its title, else quoting it, else any
+                    score = 3 if key in clause.title else 2 if f"『{key}" in clause.text else 1 if key in clause.text else 0
+                    if score > best:
+                        best = score
+                        sentence = next((s for s in SENTENCE.split(clause.text) if key in s), clause.text).strip()
+                        found[key] = {"clause": cid, "title": clause.title, "text": sentence[:GLOSS_CHARS]}
+            if found[key] is not None:
+                notes.append({"term": term, **found[key]})   # type: ignore[dict-item]
+        if notes:
+            out[row.name] = notes
+    return out
 
 
 def turns_of(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]]) -> list[int]:

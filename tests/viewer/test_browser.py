@@ -269,6 +269,13 @@ def test_keyboard_only_use_reaches_card_text_and_the_help(records: dict[str, Pat
     tip = page.locator("#tip").inner_text()
     row = read_record(records["worlfard"]).ruleset.catalogue().card(name)
     assert name in tip and row is not None and row.text.splitlines()[0][:10] in tip
+    gloss = page.evaluate("window.kifuViewer.ui.src.meta.glossary")
+    shown = page.evaluate("[...document.querySelectorAll('#board .card[data-card]')].map((c) => c.dataset.card)")
+    glossed = [n for n in shown if n in gloss]
+    assert glossed, "a card on this board has keywords in its text"
+    page.locator(f"#board .card[data-card='{glossed[0]}']").first.focus()   # its English gloss from the rules
+    page.wait_for_selector("#tip:not([hidden])")
+    assert gloss[glossed[0]][0]["clause"] in page.locator("#tip").inner_text()
     page.keyboard.press("Escape")
     page.locator("body").focus()
     page.keyboard.press("?")

@@ -145,3 +145,14 @@ def test_a_seat_never_gets_the_other_seats_sealed_choice_before_its_reveal(tmp_p
                 assert fields.get("choice") is None and fields.get("salt") is None and fields["commitment"]
             frame = json.dumps(source.frame(env.seq))
             assert env.event.salt not in frame or env.event.seat == seat
+
+
+def test_card_text_gets_an_english_gloss_from_the_clauses_that_name_its_terms() -> None:
+    from domain.core.ruleset import find_ruleset
+    from projections.viewdata import glossary
+
+    rules = find_ruleset("worlfard")
+    gloss = glossary(rules.catalogue().rows, rules.clauses())
+    wolf = {g["term"]: g for g in gloss["強襲の狼"]}             # text: ・『強襲:1』
+    assert wolf["強襲:1"]["clause"] == "W-Q4" and "adding STR when attacking" in wolf["強襲:1"]["text"]
+    assert all(g["text"] and g["title"] for notes in gloss.values() for g in notes)

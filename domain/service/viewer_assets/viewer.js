@@ -368,7 +368,8 @@
     fill(tip, el("b", { text: node.dataset.card + (node.dataset.id ? " #" + node.dataset.id : "") }),
       row && row.text ? el("div", { lang: "ja", text: row.text }) : el("div", { text: "(not in the catalogue)" }),
       gloss ? el("div", { class: "gloss", text: gloss }) : null,
-      row && row.values && row.values.gloss ? el("div", { class: "gloss", text: row.values.gloss }) : null,
+      ...((ui.src.meta.glossary || {})[node.dataset.card] || []).map((g) =>
+        el("div", { class: "gloss" }, el("span", { lang: "ja", text: g.term }), " — " + g.clause + " " + g.title + ": " + g.text)),
       row && row.invented && row.invented.length ? el("div", { class: "gloss", text: "invented: " + row.invented.join(", ") }) : null);
     const r = node.getBoundingClientRect();
     tip.hidden = false;
