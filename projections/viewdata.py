@@ -24,7 +24,7 @@ from domain.core.layout import Counter, Layout
 from domain.core.match import record_evolve
 from domain.core.roles import HIDDEN, roles_of
 from domain.core.ruleset import Ruleset
-from domain.core.visibility import redact
+from domain.core.visibility import redacted, seat_view
 
 from .causes import _cards_in, _split, cause_chain
 from .timeline import Timeline
@@ -47,7 +47,7 @@ class ViewSource:
         self.header = header
         self.seat = seat
         self.timeline = timeline or Timeline(ruleset, header, envelopes)
-        self.seen = [redact(ruleset, env, seat) for env in envelopes]
+        self.seen = redacted(ruleset, ruleset.initial_state(header), envelopes, seat)   # the core's scrub too
         self.turns = turns if turns is not None else turns_of(ruleset, header, envelopes)
         self._layouts: dict[int, Layout] = {}
         final = self.timeline.final
@@ -129,7 +129,7 @@ class ViewSource:
         found = self._layouts.get(seq)
         if found is None:
             rules = self.ruleset
-            found = rules.layout(rules.view(self.timeline.state_at(seq), self.seat))
+            found = rules.layout(seat_view(rules, self.timeline.state_at(seq), self.seat))
             if len(self._layouts) >= LAYOUTS_KEPT:
                 self._layouts.pop(next(iter(self._layouts)))
             self._layouts[seq] = found
