@@ -51,7 +51,8 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         con.print(Text(prefix) + render.event_line(env, names))
         if link.clause:
             title = f"{link.clause} {link.clause_title}".strip()
-            con.print(Text(indent + title + (f": {link.clause_text}" if link.clause_text else ""), style="green"))
+            body = render.clause_body(link.clause_title, link.clause_text)
+            con.print(Text(indent + title + (f": {body}" if body else ""), style="green"))
         if link.ruling is not None:
             _print_ruling(con, link.ruling, indent)
     last = chain[-1]
@@ -252,7 +253,7 @@ def rules(ruleset: str, clause: str | None, coverage: bool) -> None:
     con = render.console()
     for e in entries:
         con.print(f"[bold green]{e.id}[/] [bold]{e.title}[/]")
-        con.print(f"  {e.text}")
+        con.print(f"  {escape(render.clause_body(e.title, e.text))}")
         if e.original:
             con.print(f"  [dim]{e.original}[/]")
         if e.interpretation:

@@ -6,6 +6,7 @@ counters, zones and grids, a shared board), and events from the roles their fiel
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 import msgspec
@@ -78,6 +79,30 @@ def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) ->
     if env.cause:
         text.append(f"  ← #{env.cause}", style="dim")
     return text
+
+
+def clause_body(title: str, text: str) -> str:
+    """The clause text without a lead-in that repeats its title ("Combat damage: …" under the
+    title "Combat damage", "Battle: …" under "Battle phase"), so a title shows once."""
+    head, sep, rest = text.partition(":")
+    if not sep or "\n" in head or len(head) > 40 or not rest.strip():
+        return text
+    def words(s: str) -> list[str]:
+        return [w for w in re.findall(r"\w+", s.lower()) if w not in ("the", "a", "an")]
+    h, t = words(head), words(title)
+    if h and t and (h[0][:5] == t[0][:5] or head.strip().lower() == title.strip().lower()):
+        return rest.lstrip(" ").lstrip("\n") if rest.startswith(("\n", " \n")) else rest.strip(" ")
+    return text
+
+
+def clause_text(clause: str, title: str, text: str) -> Text:
+    """``W-12.6 Combat damage: …``: the id, the title once, the body."""
+    t = Text(f"{clause} {title}".strip(), style="bold green")
+    body = clause_body(title, text)
+    if body:
+        t.append(": " if "\n" not in body[:1] else "", style="green")
+        t.append(body, style="green")
+    return t
 
 
 # -- layouts --------------------------------------------------------------------------------------
