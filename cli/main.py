@@ -56,3 +56,7 @@ def main() -> None:
         cli(prog_name="kifu")
     except BrokenPipeError:
         sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

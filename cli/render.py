@@ -40,33 +40,53 @@ def _value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+        return "(" + " ".join(f"{k} {_value(v)}" for k, v in value.items()) + ")"
     return str(value)
 
 
 def describe_event(event: Any, names: Callable[[int], str] | None = None) -> str:
     """``TypeName key=value …`` with card-role fields shown as names; hidden cards as ``?``.
 
-    Nested values (a whole prepared state) are summarised, never printed as Python."""
-    raw = msgspec.to_builtins(event)
-    if not isinstance(raw, dict):
-        return str(raw)
-    kind = raw.pop("type", type(event).__name__)
-    cards = {f.key or f.name for f in roles_of(type(event)) if f.role == "card"}
+    A nested Struct (a trigger, a battle window) is described the same way in parentheses, in
+    words, never as a Python dict; a long nested value (a whole prepared state) is summarised."""
+    if not isinstance(event, msgspec.Struct):
+        raw = msgspec.to_builtins(event)
+        return _value(raw) if not isinstance(raw, dict) else _plain(raw)
+    kind = getattr(type(event), "__struct_config__").tag or type(event).__name__
+    return f"{kind} " + _fields(event, names)
+
+
+def _fields(obj: Any, names: Callable[[int], str] | None) -> str:
+    cards = {f.name for f in roles_of(type(obj)) if f.role == "card"}
+    defaults = {f.name: f.default for f in msgspec.structs.fields(obj)}
     parts = []
-    for key, value in raw.items():
+    for field in msgspec.structs.fields(obj):
+        key, value = field.name, getattr(obj, field.name)
         if key in cards:
             if isinstance(value, (list, tuple)):
                 shown = [card_name(names, v) for v in value]
-                value = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
+                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
             elif isinstance(value, int):
-                value = card_name(names, value)
-        elif isinstance(value, dict) and len(str(value)) > 60:
-            value = "{…}"
+                text = card_name(names, value)
+            else:
+                text = _value(msgspec.to_builtins(value))
+        elif isinstance(value, msgspec.Struct):
+            inner = _fields(value, names)
+            text = f"({inner})" if len(inner) <= 80 else "(…)"
         else:
-            value = _value(value)
-        parts.append(f"{key}={value}")
-    return f"{kind} " + " ".join(parts)
+            raw = msgspec.to_builtins(value)
+            if value is None and defaults.get(key) is None:
+                continue
+            text = _value(raw)
+            if len(text) > 80 and isinstance(raw, (dict, list)):
+                text = "{…}" if isinstance(raw, dict) else f"[… {len(raw)} items]"
+        parts.append(f"{field.encode_name}={text}")
+    return " ".join(parts)
+
+
+def _plain(raw: dict[str, Any]) -> str:
+    kind = raw.pop("type", "")
+    return (f"{kind} " if kind else "") + " ".join(f"{k}={_value(v)}" for k, v in raw.items())
 
 
 def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) -> Text:

@@ -62,6 +62,7 @@ class ReplayApp(App[None]):
     #events { height: 5; border-top: solid $accent; border-title-color: $text-muted; }
     #info { height: 4; border-top: solid $accent; border-title-color: $text-muted; }
     #events > Static, #info > Static { width: 100%; }
+    #events-body { text-wrap: nowrap; text-overflow: ellipsis; }
     #status { height: 1; background: $panel; }
     #jump { height: 3; display: none; }
     #jump.shown { display: block; }
