@@ -1,6 +1,8 @@
 """``kifu serve``: the match service on uvicorn, on the same store as every other command."""
 from __future__ import annotations
 
+import socket
+
 import click
 
 from .context import Kifu, pass_kifu
@@ -22,5 +24,21 @@ def serve(kifu: Kifu, host: str, port: int, db: str | None, workers: int, log_le
     from domain.service.server import serve as run
 
     target = db or kifu.db
+    _port_free(host, port)
     click.echo(f"kifu: serving on http://{host}:{port} (OpenAPI at /schema); Ctrl-C stops", err=True)
-    run(target, host, port, workers=workers, log_level=log_level, access_log=not no_access_log)
+    try:
+        run(target, host, port, workers=workers, log_level=log_level, access_log=not no_access_log)
+    except SystemExit as exc:     # uvicorn exits 3 when it cannot start: that is not an illegal decision
+        if exc.code not in (0, None):
+            raise click.ClickException(f"the service could not start on {host}:{port} (see the log above)") from None
+    except KeyboardInterrupt:
+        pass
+
+
+def _port_free(host: str, port: int) -> None:
+    """A service that cannot start says why in one line and exits 1 (not uvicorn's 3)."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
