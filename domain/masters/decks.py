@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, parse_toml
+from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
@@ -30,10 +30,8 @@ class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 def _line_of(text: str, name: str) -> str:
-    for no, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith((f'"{name}"', f"{name} ", f"{name}=")):
-            return f"line {no}"
-    return ""
+    number = line_of(text, name)
+    return f"line {number}" if number else ""
 
 
 def parse_deck(text: str, source: str) -> DeckList:
@@ -90,13 +88,5 @@ def as_deck(raw: Any) -> DeckList:
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:
-    if len(decks) != 2:
-        raise InvalidDeck("M-1.1", f"a match has two masters and so two decks, got {len(decks)}")
-    out = []
-    for seat, deck in enumerate(decks, start=1):
-        try:
-            deck = as_deck(deck)
-        except msgspec.ValidationError as exc:
-            raise Malformed(f"deck of seat {seat}: {exc}") from None
-        out.append(validate(deck, f"seat {seat}"))
-    return out
+    """Two masters, two decks (M-1.1): each a DeckList or its decoded dict, validated."""
+    return normalize_pair(decks, DeckList, validate, "M-1.1")
