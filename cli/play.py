@@ -18,6 +18,7 @@ from domain.core.visibility import redact
 from projections.recordfile import write_record
 
 from . import render
+from . import decks as deck_spec
 from .context import Kifu, pass_kifu
 from .human import HumanSeat
 
@@ -48,7 +49,7 @@ def play(kifu: Kifu, ruleset: str, seed: int | None, p1: str, p2: str, decks: tu
     specs = default_decks(rules, decks)
     players = (names[0] if names else p1, names[1] if len(names) > 1 else p2)
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
-                         decks=[rules.load_deck(s) for s in specs], players=players)
+                         decks=[deck_spec.load(rules, s) for s in specs], players=players)
     con = render.console()
     seats = make_seats(rules, p1, p2, seed, con, players, match)
     kifu.store.create(match)
