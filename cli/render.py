@@ -253,7 +253,12 @@ def board(layout: Layout, players: tuple[str, ...]) -> Group:
 
 
 def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    """On a terminal, lines wrap at its width; piped, a line stays one line (no wrap at 80
+    columns inserted into what a script reads)."""
+    con = Console(highlight=False, soft_wrap=False)
+    if not con.is_terminal:
+        con.soft_wrap = True
+    return con
 
 
 def panel(body: Any, title: str) -> Panel:
