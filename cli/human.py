@@ -114,7 +114,7 @@ class HumanSeat:
         done = {k for k, _ in picked}
         kind = type(command).__name__
         rest = [f"{name} {self._say(value, role == 'card', shown)}" for name, value, role in self._fields(command)
-                if name not in done and value not in (None, False, [], ())]    # defaults say nothing
+                if name not in done and value not in (None, [], ())]    # unset fields say nothing
         return (kind if "decision" not in done else "") + (" " if rest and "decision" not in done else "") + " · ".join(rest) or kind
 
     def _ask(self, seat: int, options: list[tuple[str, Any, str | None]], can_go_back: bool,

@@ -49,7 +49,10 @@ class KifuGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except (click.Abort, KeyboardInterrupt, EOFError):
+        except (click.Abort, EOFError):
+            click.echo("error: aborted (no more input)", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
             click.echo("error: interrupted", err=True)
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
