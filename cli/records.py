@@ -24,6 +24,7 @@ from projections.recordfile import find_records, read_record, write_record
 from projections.timeline import Timeline
 
 from . import render
+from .tui.model import integrity
 from .context import Kifu, pass_kifu
 
 
@@ -39,10 +40,15 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         raise click.BadParameter(f"seq {seq} is outside 1..{len(envelopes)}", param_hint="SEQ")
     timeline = Timeline(ruleset, header, envelopes)
     chain = explain(ruleset, envelopes, seq, timeline)
+    warning = integrity(timeline)
+    if warning:          # what follows may be edited values: say so first, on stderr for scripts too
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(msgspec.json.encode(chain).decode())
         return
     con = render.console()
+    if warning:
+        con.print(Text(warning, style="bold white on red"))
     names = ruleset.card_names(timeline.final) if ruleset.card_names else None
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
