@@ -284,10 +284,17 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 @click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
 @click.argument("clause", required=False)
 @click.option("--coverage", is_flag=True, help="Summarise how many clauses are implemented and tested.")
-def rules(ruleset: str, clause: str | None, coverage: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The clauses (or the coverage) as JSON.")
+def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> None:
     """Print a ruleset's rules reference, or one CLAUSE of it."""
     reference = find_ruleset(ruleset).clauses()
     entries = list(reference.values())
+    if coverage and as_json:
+        click.echo(json.dumps({"ruleset": ruleset, "clauses": len(entries),
+                               "implemented": sum(1 for e in entries if e.implemented_in),
+                               "tested": sum(1 for e in entries if e.tested_in),
+                               "not_tested": [e.id for e in entries if not e.tested_in]}))
+        return
     if coverage:
         implemented = [e for e in entries if e.implemented_in]
         tested = [e for e in entries if e.tested_in]
@@ -302,6 +309,9 @@ def rules(ruleset: str, clause: str | None, coverage: bool) -> None:
         entries = [e for e in entries if e.id.upper() == key or e.id.upper().startswith(key + ".")]
         if not entries:
             raise click.BadParameter(f"no clause {clause!r} in {ruleset}", param_hint="CLAUSE")
+    if as_json:
+        click.echo(json.dumps([msgspec.to_builtins(e) for e in entries], ensure_ascii=False))
+        return
     con = render.console()
     for e in entries:
         con.print(f"[bold green]{e.id}[/] [bold]{e.title}[/]")
