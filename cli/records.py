@@ -57,8 +57,11 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         con.print(Text(prefix) + render.event_line(env, names))
         if link.clause:
             title = f"{link.clause} {link.clause_title}".strip()
-            body = render.clause_body(link.clause_title, link.clause_text)
-            con.print(Text(indent + title + (f": {body}" if body else ""), style="green"))
+            body = render.clause_body(link.clause_title, link.clause_text).strip()
+            first, *more = body.splitlines() or [""]
+            con.print(Text(indent + title + (f": {first}" if first else ""), style="green"))
+            for line in more:   # a clause's list items stay under it, indented
+                con.print(Text(indent + "  " + line, style="green"))
         if link.ruling is not None:
             _print_ruling(con, link.ruling, indent)
     last = chain[-1]
@@ -83,6 +86,8 @@ def _print_ruling(con: Any, ruling: Any, indent: str) -> None:
 
 
 def _value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value)
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
