@@ -142,6 +142,7 @@ def test_readme_service_session(scratch: Path) -> None:
     with BackgroundServer(create_app("memory", environ={}), grace=0.2) as server:
         values: dict[str, str] = {}
         background: list[subprocess.Popen[str]] = []
+        human: tuple[str, subprocess.Popen[str]] | None = None
 
         def fill(command: str) -> str:
             command = command.replace("http://127.0.0.1:8080", server.url)
@@ -160,14 +161,19 @@ def test_readme_service_session(scratch: Path) -> None:
                 for seat in ("seat 1", "seat 2", "judge"):
                     values[f"<{seat} token>"] = re.search(rf"^{seat} token:\s+(\S+)", done.stdout, re.M).group(1)
             elif "--bot" not in command and re.search(r"kifu client --server", command):     # the human seat
-                shown = run(command, scratch, [], stdin=subprocess.DEVNULL)
-                assert "your " in shown.stdout and "hand (" in shown.stdout, shown.stdout + shown.stderr
-                stand_in = command + " --bot random --seed 1 -q"
-                background.append(subprocess.Popen(["bash", "-c", stand_in], cwd=scratch, env=_env(), text=True,
-                                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                human = (command, subprocess.Popen(["bash", "-c", command], cwd=scratch, env=_env(), text=True,
+                                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE))
             elif re.search(r"kifu client --server", command):                                   # a bot seat
                 background.append(subprocess.Popen(["bash", "-c", command + " -q"], cwd=scratch, env=_env(),
                                                    text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                if human is not None:   # its first prompt meets the end of its input: a bot stands in
+                    shown, err = human[1].communicate(timeout=120)
+                    assert "your " in shown and "hand (" in shown, shown + err
+                    background.append(subprocess.Popen(["bash", "-c", human[0] + " --bot random --seed 1 -q"],
+                                                       cwd=scratch, env=_env(), text=True,
+                                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                    human = None
             else:
                 done = run(command, scratch, [])
                 assert done.returncode == 0, f"$ {command}\n{done.stdout}{done.stderr}"
