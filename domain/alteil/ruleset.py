@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.core.ruleset import Outcome, Ruleset
 
 from . import bots, cards, decks, legal, reference, replay, rules, setup, view
-from .commands import Command
+from .commands import Command, Concede
 from .events import Event
 from .evolve import evolve
 from .state import State
@@ -29,4 +29,5 @@ def build() -> Ruleset[State, Command, Event]:
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
         card_names=view.card_names, played=replay.played, sealed=legal.sealed, mask=view.mask,
         prepared_clause="A-4", decide_clause="A-5", waiting_clause=rules.waiting_clause,
+        concede=lambda seat: Concede(),
     )

@@ -196,6 +196,9 @@ class Match:
         """Record a secret choice as its commitment; reveal every seal once nobody is left choosing."""
         rules = self.ruleset
         if command not in rules.legal(self.state, seat):
+            # the ruleset's own decide says which clause forbids it (on a scratch draft, thrown away)
+            scratch: Draft[Any, Any] = Draft(self.state, draft.next_seq, Rng.for_seq(self.header.seed, 0), self._evolve)
+            rules.decide(self.state, seat, command, scratch)
             clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
             raise Illegal(clause or SEAL_CLAUSE, f"{command!r} is not one of seat {seat}'s choices now")
         salt = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"

@@ -149,7 +149,7 @@ SCENARIOS = (
     Scenario("A-4.5-opening-influence-sealed-then-revealed",
              "both players choose their opening influence in secret; both are revealed and placed together",
              s_opening,
-             (Refused(1, _cmd(c.PlaceInfluence, card="scout"), "A-4.5", "not a card of seat 1's hand"),
+             (Refused(1, _cmd(c.PlaceInfluence, card="scout"), "A-5.2", "not a card of seat 1's hand"),
               Step(1, _cmd(c.PlaceInfluence, card="knight")), Step(2, _cmd(c.PlaceInfluence, card="scout"))),
              lambda es, k: cited(es, "K-seal") and cited(es, "K-reveal")
              and one(es, ev.OpeningInfluence, seat=1, card=k["knight"])

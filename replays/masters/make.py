@@ -24,7 +24,7 @@ from domain.core.match import Match
 from domain.core.ruleset import find_ruleset
 from domain.masters import commands as c
 from domain.masters import events as ev
-from domain.masters import priority as prio
+from domain.core import priority as prio
 from domain.masters.board import square
 from domain.masters.cards import catalog
 from domain.masters.decks import DeckList

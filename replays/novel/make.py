@@ -325,7 +325,7 @@ SCENARIOS = (
              b_range,
              (*select((1, pick("double", "mage")), (2, pick("double2", "scout"))),
               Step(2, act("scout", "mage")), Step(2, act("scout2", "archer")), Step(1, act("archer", "scout2")),
-              Refused(1, act("mage", "scout2"), "N-6.5", "distance 3 > range 2: not among the mage's choices"),
+              Refused(1, act("mage", "scout2"), "N-7.2", "distance 3 > range 2: the mage cannot reach it"),
               Step(1, act("mage", "scout"))),
              lambda es, k: one(es, ev.Acted, card=k["mage"], target=k["scout"])
              and none(es, ev.Died, card=k["scout2"])),
