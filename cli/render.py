@@ -234,22 +234,26 @@ def status_line(layout: Layout) -> Text:
     return status
 
 
-def board(layout: Layout, players: tuple[str, ...]) -> Group:
-    """The whole layout: the other seat's panel on top, the shared board, then the viewer's (or
-    seat 1's) panel, then the status line."""
+def board_parts(layout: Layout, players: tuple[str, ...]) -> list[tuple[int | None, Group]]:
+    """The layout in drawing order, one group per seat panel (seat number) and one for the
+    shared board (None): the other seat on top, the shared board, then the viewer's (or seat
+    1's) panel. The stepper scrolls to the part of the seat an event concerns."""
     bottom = layout.viewer or 1
     order = sorted(layout.seats, key=lambda p: p.seat == bottom)
-    out: list[Any] = []
+    out: list[tuple[int | None, Group]] = []
     for i, panel in enumerate(order):
         player = players[panel.seat - 1] if 0 < panel.seat <= len(players) else ""
         if i == len(order) - 1 and layout.board:
-            out.extend(_parts(layout.board))
-        out.append(_panel_header(panel, player, layout))
-        out.extend(_parts(panel.parts))
+            out.append((None, Group(*_parts(layout.board))))
+        out.append((panel.seat, Group(_panel_header(panel, player, layout), *_parts(panel.parts))))
     if not layout.seats:
-        out.extend(_parts(layout.board))
-    out.append(status_line(layout))
-    return Group(*out)
+        out.append((None, Group(*_parts(layout.board))))
+    return out
+
+
+def board(layout: Layout, players: tuple[str, ...]) -> Group:
+    """The whole layout (``board_parts`` in order), then the status line."""
+    return Group(*[group for _, group in board_parts(layout, players)], status_line(layout))
 
 
 def console() -> Console:

@@ -44,7 +44,9 @@ class Help(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("\n".join(["kifu replay: keys", ""] + help_lines() + ["", "Esc closes"])))
+        body = Static(Text("\n".join(help_lines())))
+        body.border_title = "kifu replay keys · Esc closes"
+        yield body
 
 
 class ReplayApp(App[None]):
@@ -58,6 +60,7 @@ class ReplayApp(App[None]):
     #banner.shown { display: block; }
     #main { height: 1fr; layout: vertical; }
     #board { height: 1fr; }
+    #board-status { dock: top; background: $boost; }
     #side { height: 9; layout: vertical; }
     #events { height: 5; border-top: solid $accent; border-title-color: $text-muted; }
     #info { height: 4; border-top: solid $accent; border-title-color: $text-muted; }
@@ -90,7 +93,9 @@ class ReplayApp(App[None]):
         yield Static(id="banner")
         with Container(id="main"):
             with Board(id="board"):
-                yield Static(id="board-body")
+                yield Static(id="board-status")
+                for i in range(4):          # seat panels and the shared board, in drawing order
+                    yield Static(id=f"board-part-{i}", classes="part")
             with Container(id="side"):
                 with VerticalScroll(id="events", can_focus=False):
                     yield Static(id="events-body")
@@ -117,7 +122,22 @@ class ReplayApp(App[None]):
 
     def refresh_panes(self) -> None:
         pos = self.position
-        self.query_one("#board-body", Static).update(pos.board())
+        parts, status = pos.board_parts()
+        self.query_one("#board-status", Static).update(status)
+        focus_seat = pos.seat_in_focus()
+        target = None
+        for i in range(4):
+            widget = self.query_one(f"#board-part-{i}", Static)
+            if i < len(parts):
+                seat, group = parts[i]
+                widget.update(group)
+                widget.display = True
+                if seat is not None and seat == focus_seat:
+                    target = widget
+            else:
+                widget.display = False
+        if target is not None:     # the panel of the seat this event concerns stays in view
+            self.call_after_refresh(self.query_one("#board", Board).scroll_to_widget, target, animate=False, top=True)
         events = Text("\n").join(pos.event_lines(before=3 if not self.screen.has_class("wide") else 20))
         events.no_wrap, events.overflow = True, "ellipsis"     # one line per event: the current one stays in view
         self.query_one("#events-body", Static).update(events)

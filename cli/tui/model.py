@@ -113,6 +113,21 @@ class Position:
     def board(self) -> Group:
         return render.board(self.layout(), self.timeline.header.players)
 
+    def board_parts(self) -> tuple[list[tuple[int | None, Any]], Text]:
+        """The board by part (seat panels, the shared board) and its status line."""
+        layout = self.layout()
+        return render.board_parts(layout, self.timeline.header.players), render.status_line(layout)
+
+    def seat_in_focus(self) -> int | None:
+        """The seat the current event concerns (who decided, else the first seat it names)."""
+        env = self.timeline.envelope(self.seq)
+        if env is None:
+            return None
+        if env.seat:
+            return env.seat
+        seat = getattr(env.event, "seat", None)
+        return seat if isinstance(seat, int) else None
+
     def who(self) -> str:
         return "judge view" if self.seat is None else f"seat {self.seat}'s view"
 
