@@ -68,6 +68,7 @@ def cards(ruleset: str, where: tuple[str, ...], text: str | None, as_json: bool)
         click.echo("\t".join(c.key for c in catalogue.columns))
         for row in found:
             click.echo("\t".join(row.get(c.key).replace("\n", " ").replace("\t", " ") for c in catalogue.columns))
+        click.echo(f"{len(found)} cards", err=True)      # the count on stderr: stdout stays rows only
         return
     if con.width < 120:           # narrow: a card is a line of its numbers, then its text below
         short = [c for c in catalogue.columns if c.kind != "text"]

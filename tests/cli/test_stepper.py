@@ -89,7 +89,7 @@ def test_fits_80x24_and_resizes(worlfard: Path) -> None:
     seen = run(_app(worlfard), "N", "N", "N")
     assert seen["heights"]["events-body"] <= 4          # one line per event, cut at the pane's width
     for name, region in seen["regions"].items():
-        if name.endswith("-body"):
+        if name.endswith("-body") or name.startswith("board-"):     # inside a scrolling pane
             continue
         assert region.right <= 80 and region.bottom <= 24, (name, region)
     assert seen["regions"]["status"].y == 23                     # the status line is the last row
@@ -145,7 +145,8 @@ def test_every_ruleset_steps_through_its_layout(tmp_path: Path, ruleset: str) ->
     seen = run(_app(path), "N", "N", "t", "s", "tab", "c", "w", "n", "s", "G", "p")
     assert seen["running"] and seen["seq"] == read_record(path).envelopes[-1].seq - 1
     for name, region in seen["regions"].items():
-        assert name.endswith("-body") or (region.right <= 80 and region.bottom <= 24), (name, region)
+        assert name.startswith("board-") or name.endswith("-body") or (region.right <= 80 and region.bottom <= 24), \
+            (name, region)
 
 
 def test_replay_without_a_terminal_prints_the_last_state(worlfard: Path) -> None:
@@ -166,3 +167,23 @@ def test_replay_help_lists_every_key() -> None:
     text = CliRunner().invoke(cli, ["replay", "--help"]).output
     for _, shown, _, what in KEYS:
         assert shown in text and what.split(" (")[0] in text
+
+
+def test_the_board_keeps_the_seat_of_the_event_in_view(worlfard: Path) -> None:
+    """At 80×24 the whole WORLFARD board is taller than its pane: the panel of the seat the
+    event concerns is scrolled into view (seat 1's is drawn last, below seat 2's)."""
+    tl = _app(worlfard).position.timeline
+    seat1 = next(e.seq for e in tl.envelopes if type(e.event).__name__ == "CombatDamage" and e.event.seat == 1)
+
+    async def go() -> tuple[float, bool]:
+        app = _app(worlfard)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("g", *str(seat1), "enter")
+            await pilot.pause(0.2)
+            board = app.query_one("#board")
+            parts = [w for w in app.query(".part") if w.display]
+            bottom = parts[-1]           # seat 1's panel
+            visible = bottom.region.y < board.region.bottom and bottom.region.bottom > board.region.y
+            return board.scroll_offset.y, visible
+    scrolled, visible = asyncio.run(go())
+    assert scrolled > 0 and visible
