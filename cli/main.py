@@ -10,7 +10,7 @@ from domain.core.errors import Conflict, Illegal, KifuError, Malformed
 from projections.fork import ForkError
 
 from .context import Kifu
-from . import bench, cards, client, loadtest, play, records, replay, selfplay, serve, stats, whatif
+from . import bench, cards, client, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
 
 
 EXIT_CODES = {Malformed: 2, ForkError: 2, Illegal: 3, Conflict: 4}
@@ -85,7 +85,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
-                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards):
+                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

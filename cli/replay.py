@@ -64,12 +64,17 @@ def on_terminal() -> bool:
 @click.option("--at", "at", type=int, default=None, help="Print the state after event SEQ and exit.")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="Show only what this seat could see.")
 @click.option("--json", "as_json", is_flag=True, help="With or without --at: print that state as JSON and exit.")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as SVG.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as PNG.")
 @pass_kifu
-def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: bool) -> None:
+def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: bool,
+           svg_out: str | None, png_out: str | None) -> None:
     """Step through a recorded match (a .kifu.jsonl file or a stored match id).
 
     On a terminal: the full-screen stepper (keys below; ? shows them). Without a terminal, or
     with --at: the state after SEQ (default the last event) is printed and the command exits."""
+    if (svg_out or png_out) and at is None:
+        raise click.BadParameter("a picture needs --at SEQ", param_hint="--svg/--png")
     ruleset, header, envelopes = kifu.load(source)
     timeline = Timeline(ruleset, header, envelopes)
     position = Position(timeline, seat)
@@ -81,6 +86,10 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: b
         ReplayApp(position).run()
         return
     position.go(timeline.last_seq if at is None else at)
+    if at is not None and (svg_out or png_out):
+        from .web import draw_board
+
+        return draw_board(timeline, at, seat, svg_out, png_out)
     if as_json:
         click.echo(msgspec.json.encode(state_json(position)).decode())
         return
