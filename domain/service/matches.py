@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import msgspec
@@ -30,6 +31,11 @@ EVENTS_PAGE_MAX = 5000
 
 Caller = int | None  # a seat, or None for the judge
 
+
+
+def utc_now() -> str:
+    """When the service took a decision or created a match (ISO 8601 UTC): the service stamps time, never decide."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 class Unauthorized(KifuError):
     """No token, or a token that is no token of this match (HTTP 401)."""
@@ -78,7 +84,8 @@ class MatchService:
         seed = int.from_bytes(os.urandom(8), "big") >> 1          # drawn here: no creator chooses it
         nonce = os.urandom(16).hex()
         match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=decks, players=request.players,
-                             seed_commitment=seed_commitment(seed, nonce), seed_nonce=nonce)
+                             seed_commitment=seed_commitment(seed, nonce), seed_nonce=nonce,
+                             event=request.event, round=request.round, table=request.table, date=utc_now())
         issued = self.tokens.issue(match.header.match_id)   # first: a match never exists without its tokens
         self.store.create(match)
         self.on_change(match.header.match_id)
@@ -150,7 +157,7 @@ class MatchService:
             command = msgspec.convert(decision.command, rules.command_type)
         except msgspec.ValidationError as exc:
             raise Malformed(f"not a {rules.name} command: {exc}", "command") from None
-        self.store.submit(match_id, caller, command, expected_seq=decision.seq)
+        self.store.submit(match_id, caller, command, expected_seq=decision.seq, received=utc_now())
         self.on_change(match_id)
         match = self.store.load(match_id)  # the events since decision.seq: ours, and any that followed
         awaiting = match.awaiting

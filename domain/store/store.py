@@ -121,7 +121,8 @@ class MatchStore:
         key = _key(match_id)
         self._append(key, self._header(key, match_id).ruleset, match_id, expected_seq, envelopes, outcome)
 
-    def submit(self, match_id: str, seat: int, command: Any, expected_seq: int | None = None) -> list[Envelope[Any]]:
+    def submit(self, match_id: str, seat: int, command: Any, expected_seq: int | None = None,
+               received: str | None = None) -> list[Envelope[Any]]:
         """Decide ``command`` for ``seat`` on the stored match and store the result.
 
         ``expected_seq`` is the seq the client saw; it is stale (``Conflict``) only when *this
@@ -133,7 +134,7 @@ class MatchStore:
         for _ in range(SUBMIT_ATTEMPTS):
             match = self._take(key, match_id)
             try:
-                envelopes, state = match.decide(seat, command, expected_seq)  # changes nothing; raises
+                envelopes, state = match.decide(seat, command, expected_seq, received)  # changes nothing; raises
                 try:
                     self._append(key, match.header.ruleset, match_id, match.seq, envelopes,
                                  match.ruleset.outcome(state))
