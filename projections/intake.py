@@ -38,6 +38,10 @@ def admit(record: Record, source: str) -> Match:
     for seat, name in enumerate(header.players, start=1):
         if not 1 <= len(name) <= NAME_MAX:
             raise Malformed(f"player {seat}'s name has {len(name)} characters; 1 to {NAME_MAX} are allowed", source)
+    for field in ("event", "round", "table", "date"):    # the tournament's labels, where the header has them
+        value = getattr(header, field, None)
+        if isinstance(value, str) and len(value) > NAME_MAX * 2:
+            raise Malformed(f"header {field} has {len(value)} characters; at most {NAME_MAX * 2} are allowed", source)
     for seat, deck in enumerate(header.decks, start=1):
         size = len(msgspec.json.encode(deck))
         if size > DECK_MAX:
