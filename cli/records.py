@@ -14,7 +14,6 @@ from rich.table import Table
 from rich.text import Text
 
 from domain.core.errors import Malformed
-from domain.core.match import Match
 from domain.core.commit import ChoiceRevealed, SeedRevealed
 from domain.core.record import first_broken_link, first_broken_seal
 from domain.core.ruleset import find_ruleset, ruleset_names
@@ -234,26 +233,53 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
 
 
 @click.command("import")
-@click.argument("file", type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE|DIR…")
 @pass_kifu
-def import_(kifu: Kifu, file: str) -> None:
-    """Store a .kifu.jsonl record: read within the limits, sizes capped, its chain, commitments
-    and end mark intact, and re-adjudicated clean by today's engine (as `kifu audit`). Importing
-    the same record again changes nothing."""
+def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
+    """Store .kifu.jsonl records (files, and every record under a folder), one transaction each:
+    read within the limits, sizes capped, chain, commitments and end mark intact, re-adjudicated
+    clean by today's engine (as `kifu audit`). A record already stored as it is changes nothing;
+    a refused one is named with its reason on stderr and the others go on (exit 2 if any was)."""
+    from domain.core.errors import KifuError
     from domain.store.errors import MatchExists
     from projections.intake import admit, describe, same_match
 
-    record = read_record(file)
-    match = admit(record, file)
-    try:
-        kifu.store.create(match)
-    except MatchExists:
-        if same_match(kifu.store.load(match.header.match_id), record):
-            click.echo(f"match {record.header.match_id} is already stored, as in this record: nothing to do")
-            return
-        raise
-    click.echo(f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
-               f"{describe(match)})")
+    files = find_records(paths)
+    if not files:
+        raise Malformed("no .kifu.jsonl records there", ", ".join(paths))
+
+    def one(file: Path) -> str:
+        record = read_record(file)
+        match = admit(record, str(file))
+        try:
+            kifu.store.create(match)
+        except MatchExists:
+            if same_match(kifu.store.load(match.header.match_id), record):
+                return f"match {record.header.match_id} is already stored, as in this record: nothing to do"
+            raise
+        return (f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
+                f"{describe(match)})")
+
+    if len(files) == 1:
+        click.echo(one(files[0]))
+        return
+    counts = {"imported": 0, "unchanged": 0, "refused": 0}
+    con = render.console()
+    columns = (SpinnerColumn(), TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True, disable=not con.is_terminal) as bar:
+        task = bar.add_task("import", total=len(files))
+        for file in files:
+            try:
+                said = one(file)
+                counts["unchanged" if said.endswith("nothing to do") else "imported"] += 1
+            except KifuError as exc:
+                counts["refused"] += 1
+                click.echo(f"{file}: refused: {exc}", err=True)
+            bar.advance(task)
+    click.echo(f"{len(files)} records: {counts['imported']} imported, {counts['unchanged']} already stored, "
+               f"{counts['refused']} refused")
+    if counts["refused"]:
+        raise SystemExit(2)
 
 
 MATCH_FIELDS = ("match_id", "date", "ruleset", "players", "decks", "turns", "events", "status", "result",
