@@ -138,8 +138,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
          tags=["play"], security=SECURITY, responses=_problems(401, 404))
     async def view(request: Request[Any, Any, Any], match_id: MatchId, position: Position = False) -> api.SeatView:
-        who = await caller(request, match_id)
-        return await run(service.view, match_id, who, position)
+        token = _bearer(request)
+        return await run(lambda: service.view(match_id, service.caller(match_id, token), position))
 
     @post("/matches/{match_id:str}/decisions", summary="Submit a decision", tags=["play"], security=SECURITY,
           responses=_problems(400, 401, 403, 404, 409, 413, 422),
@@ -149,8 +149,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                       "Nothing is stored in either case.")
     async def decide(request: Request[Any, Any, Any], match_id: MatchId, data: DecisionBody) -> api.DecisionResult:
         decision = await _strict(request, _decision_decoder)
-        who = await caller(request, match_id)
-        return await run(service.decide, match_id, who, decision)
+        token = _bearer(request)
+        # one worker-thread hop per decision: the token check and the decision run together
+        return await run(lambda: service.decide(match_id, service.caller(match_id, token), decision))
 
     @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
          tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))
