@@ -22,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/kifu audit demo.kifu.jsonl
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto   # every test and the replays corpus, on all cores (pytest-xdist)
 
 clean:
 	rm -rf $(VENV) demo.kifu.jsonl kifu.db

@@ -11,6 +11,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Generic, TypeVar
 
+import msgspec
+
 from .errors import InvalidDeck, Malformed
 
 D = TypeVar("D")
@@ -63,3 +65,26 @@ class DeckBook(Generic[D]):
         if spec.endswith(".toml") or Path(spec).is_file():
             return self.parse(read_text(spec), spec)
         return self.preset(spec)
+
+
+def line_of(text: str, key: str) -> int | None:
+    """The line of a deck file where ``key`` is written (quoted or bare), to name it in an error."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith((f'"{key}"', f"{key} ", f"{key}=")):
+            return number
+    return None
+
+
+def normalize_pair(decks: list[Any], deck_type: type[D], validate: Callable[[D, str], D], clause: str) -> list[D]:
+    """A match's two decks, as deck structs or their decoded dicts (a record header), each validated."""
+    if len(decks) != 2:
+        raise InvalidDeck(clause, f"a match has two players and so two decks, got {len(decks)}")
+    out = []
+    for seat, deck in enumerate(decks, start=1):
+        if not isinstance(deck, deck_type):
+            try:
+                deck = msgspec.convert(deck, deck_type)
+            except msgspec.ValidationError as exc:
+                raise Malformed(f"deck of seat {seat}: {exc}") from None
+        out.append(validate(deck, f"seat {seat}"))
+    return out

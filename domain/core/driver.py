@@ -108,7 +108,7 @@ def drive(table: Table | Match, seats: dict[int, Bot], *, shown: Shown | None = 
                 raise NoDecision(f"match {table.match_id}: nobody is awaited and the match is not over")
             table.wait(ours)
             continue
-        for seat in sorted(awaited):
+        for seat in sorted(awaited) if len(awaited) > 1 else awaited:
             if seat not in table.awaiting or (until is not None and until()):
                 continue          # an earlier seat's decision settled this one's too
             seen = table.seen(seat)

@@ -62,6 +62,7 @@ class Grid(msgspec.Struct, tag="grid", **_opts):  # type: ignore[misc]
     cells: tuple[Cell, ...] = ()
     row_labels: tuple[str, ...] = ()
     col_labels: tuple[str, ...] = ()
+    cell_format: str = "{row} {col}"   # how the game names a square from its labels: "{col}{row}" says c3
 
 
 class Counter(msgspec.Struct, tag="counter", **_opts):  # type: ignore[misc]
@@ -138,4 +139,4 @@ def cell_name(grid: Grid, cell: Cell) -> str:
     """A cell as people say it: the grid's own labels where it has them, else ``r2c3``."""
     row = grid.row_labels[cell.row - 1] if len(grid.row_labels) >= cell.row else f"r{cell.row}"
     col = grid.col_labels[cell.col - 1] if len(grid.col_labels) >= cell.col else f"c{cell.col}"
-    return f"{row} {col}" if grid.row_labels or grid.col_labels else f"{row}{col}"
+    return grid.cell_format.format(row=row, col=col) if grid.row_labels or grid.col_labels else f"{row}{col}"

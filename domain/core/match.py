@@ -59,13 +59,14 @@ def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
 
 
 class Match:
-    __slots__ = ("ruleset", "header", "state", "envelopes", "head", "since", "seals", "_evolve")
+    __slots__ = ("ruleset", "header", "_state", "_awaited", "envelopes", "head", "since", "seals", "_evolve")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
                  envelopes: list[Envelope[Any]], head: str) -> None:
         self.ruleset = ruleset
         self.header = header
-        self.state = state
+        self._state = state
+        self._awaited: frozenset[int] | None = None       # awaiting, kept until the state changes
         self.envelopes = envelopes
         self.head = head
         self.since: dict[int, int] = {}                        # seat -> seq its pending decision is based on
@@ -119,11 +120,22 @@ class Match:
         return len(self.envelopes)
 
     @property
+    def state(self) -> Any:
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        self._state = state
+        self._awaited = None
+
+    @property
     def awaiting(self) -> frozenset[int]:
         """The seats the rules wait for now (none once the match is over)."""
-        if self.ruleset.outcome(self.state) is not None:
-            return NOBODY
-        return self.ruleset.awaiting(self.state)
+        awaited = self._awaited
+        if awaited is None:
+            state = self._state
+            awaited = self._awaited = NOBODY if self.ruleset.outcome(state) is not None else self.ruleset.awaiting(state)
+        return awaited
 
     @property
     def deciding(self) -> int | None:
@@ -177,6 +189,9 @@ class Match:
         """Record a secret choice as its commitment; reveal every seal once nobody is left choosing."""
         rules = self.ruleset
         if command not in rules.legal(self.state, seat):
+            # the ruleset's own decide says which clause forbids it (on a scratch draft, thrown away)
+            scratch: Draft[Any, Any] = Draft(self.state, draft.next_seq, Rng.for_seq(self.header.seed, 0), self._evolve)
+            rules.decide(self.state, seat, command, scratch)
             clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
             raise Illegal(clause or SEAL_CLAUSE, f"{command!r} is not one of seat {seat}'s choices now")
         salt = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"

@@ -99,6 +99,8 @@ class Ruleset(Generic[S, C, E]):
     played: Callable[[Any, E], str | None] = lambda state, event: None   # the card an event puts into play
     sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
     mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
+    concede: Callable[[int], C] | None = None            # the command a seat concedes with: offered to people,
+    #   never in ``legal`` (a random bot would take it)
     turn: Callable[[S], int] = lambda state: getattr(state, "turn", 0)
     long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
     #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)

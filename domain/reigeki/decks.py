@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, parse_toml
+from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import COPIES_MAX, SPELL_COPIES_MAX, catalog
@@ -31,10 +31,8 @@ class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 def _line_of(text: str, key: str) -> str:
-    for n, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith((f'"{key}"', f"{key} ", f"{key}=")):
-            return f" (line {n})"
-    return ""
+    number = line_of(text, key)
+    return f" (line {number})" if number else ""
 
 
 def parse_deck(text: str, source: str) -> DeckList:
@@ -96,14 +94,4 @@ BOOK = DeckBook("domain.reigeki", parse_deck, "R-4.1")
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:
-    if len(decks) != 2:
-        raise InvalidDeck("R-4.1", f"a match has two players and so two decks, got {len(decks)}")
-    out = []
-    for seat, deck in enumerate(decks, start=1):
-        if not isinstance(deck, DeckList):
-            try:
-                deck = msgspec.convert(deck, DeckList)
-            except msgspec.ValidationError as exc:
-                raise Malformed(f"deck of seat {seat}: {exc}") from None
-        out.append(validate(deck, f"seat {seat}"))
-    return out
+    return normalize_pair(decks, DeckList, validate, "R-4.1")

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, parse_toml
+from domain.core.decks import DeckBook, normalize_pair, parse_toml
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
@@ -69,15 +69,5 @@ load = BOOK.load
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:
-    """Accept DeckList structs or their decoded dicts (from a record header); validate each."""
-    if len(decks) != 2:
-        raise InvalidDeck("W-1.1", f"a match has two players and so two decks, got {len(decks)}")
-    out = []
-    for seat, deck in enumerate(decks, start=1):
-        if not isinstance(deck, DeckList):
-            try:
-                deck = msgspec.convert(deck, DeckList)
-            except msgspec.ValidationError as exc:
-                raise Malformed(f"deck of seat {seat}: {exc}") from None
-        out.append(validate(deck, f"seat {seat}"))
-    return out
+    """W-1.1: two decks, each a DeckList or its decoded dict (a record header), validated (W-4.1)."""
+    return normalize_pair(decks, DeckList, validate, "W-1.1")

@@ -26,7 +26,7 @@ def test_create_returns_an_id_and_three_distinct_tokens(api: TestClient) -> None
 
 
 def test_decks_by_preset_name_or_deck_list(api: TestClient) -> None:
-    presets = api.get("/rulesets").json()["rulesets"][0]["presets"]
+    presets = next(r["presets"] for r in api.get("/rulesets").json()["rulesets"] if r["name"] == "worlfard")
     assert "flame-gale" in presets
     by_name = create(api, decks=["tide-stone", "four-winds"])
     record = api.get(f"/matches/{by_name['match_id']}/record", headers=bearer(by_name["tokens"]["judge"])).text

@@ -49,13 +49,13 @@ def test_all_cores_and_one_core_agree(folder: Path) -> None:
 
 def test_the_summary_table_names_the_first_divergence_of_each(folder: Path) -> None:
     (folder / "b" / LEGACY.name).unlink()
-    result = CliRunner().invoke(cli, ["audit", str(folder), "--jobs", "2"], terminal_width=200)
+    result = CliRunner().invoke(cli, ["audit", str(folder), "--jobs", "2"], env={"COLUMNS": "200"})
     assert result.exit_code == 2
     out = result.output
     assert "audit summary" in out and "6 clean · 1 diverged · 1 unreadable (8 records)" in out
     assert "junk.kifu.jsonl" in out and "W-12.6" in out
     assert out.count("clean     ") == 0   # clean records are counted, not listed (-v lists them)
-    verbose = CliRunner().invoke(cli, ["audit", str(folder), "-v"], terminal_width=200).output
+    verbose = CliRunner().invoke(cli, ["audit", str(folder), "-v"], env={"COLUMNS": "200"}).output
     assert verbose.count("│ clean") == 6
 
 

@@ -16,11 +16,11 @@ from msgspec.structs import replace
 from domain.core.bot import Seen
 from domain.core.catalogue import Catalogue, CardRow, Column
 from domain.core.commit import ChoiceSealed
-from domain.core.decks import DeckBook, parse_toml
+from domain.core.decks import DeckBook, normalize_pair, parse_toml
 from domain.core.draft import Draft
 from domain.core.envelope import Envelope
 from domain.core.errors import Illegal, InvalidDeck, Malformed
-from domain.core.layout import Counter, Face, Layout, Note, SeatPanel, Zone
+from domain.core.layout import Counter, Face, Layout, SeatPanel, Zone
 from domain.core.reference import RulesReference
 from domain.core.rng import Rng
 from domain.core.roles import HIDDEN, Amount, CardId, SeatNo
@@ -327,17 +327,7 @@ def validate(deck: Deck, where: str | None = None) -> Deck:
 
 
 def normalize(decks: list[Any]) -> list[Deck]:
-    if len(decks) != 2:
-        raise InvalidDeck("S-1.1", f"two players bring two decks, not {len(decks)}")
-    out = []
-    for seat, deck in enumerate(decks, start=1):
-        if not isinstance(deck, Deck):
-            try:
-                deck = msgspec.convert(deck, Deck)
-            except msgspec.ValidationError as exc:
-                raise Malformed(f"deck of seat {seat}: {exc}") from None
-        out.append(validate(deck, f"seat {seat}"))
-    return out
+    return normalize_pair(decks, Deck, validate, "S-1.1")
 
 
 BOOK = DeckBook(__name__, parse_deck, "S-1.1")

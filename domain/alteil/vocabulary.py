@@ -1,0 +1,64 @@
+"""Alteil's words and numbers, in one place: gods, squares, the phases and the interpretation flags.
+
+Every constant that carries a reading of the seed names its clause; the flags that the digest asks
+to keep switchable (A-Q1 preparation for both players, A-Q8 hand limit for both) live here.
+"""
+from __future__ import annotations
+
+from typing import Final
+
+GODS: Final = ("Lifes", "Lotia", "Gouen", "Falkau")          # A-2.2 リフェス ローティア ゴウエン ファルカウ
+GOD_JA: Final = {"Lifes": "リフェス", "Lotia": "ローティア", "Gouen": "ゴウエン", "Falkau": "ファルカウ"}
+
+DECK_SIZE: Final = 51          # A-2.1 51枚ちょうど
+COPIES_MAX: Final = 3          # A-2.1 同一番号カードはデッキに3枚まで
+HAND_START: Final = 6          # A-4.1 開始手札: 6枚
+HAND_LIMIT: Final = 7          # A-5.6 上限は7枚
+SQUARES: Final = 6             # A-3.1 3*2マス; A-4.3 6枚
+COLUMNS: Final = 3
+FRONT: Final = (1, 2, 3)       # A-3.1 squares 1-3 are the front row,
+BACK: Final = (4, 5, 6)        #       squares 4-6 the back row
+DEATHS_TO_LOSE: Final = 7      # A-1.2 相手のユニットが7体以上死亡する
+SECOND_PLAYER_SOUL: Final = 1  # A-4.4 後攻は1
+
+BOTH_PREPARE: Final = True     # A-Q1 PROPOSAL: both players untap, draw and gain soul every turn
+LIMIT_BOTH: Final = True       # A-Q8 PROPOSAL: both players discard down to 7 at every end phase
+
+# the steps of a match (State.step)
+MULLIGAN: Final = "mulligan"
+OPENING: Final = "opening"          # A-4.5 opening influence, chosen sealed by both seats
+PREPARATION: Final = "preparation"
+INFLUENCE: Final = "influence"
+SET: Final = "set"
+START: Final = "start"
+ACTION: Final = "action"
+END: Final = "end"
+OVER: Final = "over"
+
+# sub-steps (State.sub)
+WINDOW: Final = "window"       # A-Q3 grimoire window (action) / A-5.4 START grimoires (start)
+AFTER: Final = "after"         # both seats have passed the window
+TIE: Final = "tie"             # A-5.5 a tie choice is awaited
+ACT: Final = "act"             # a unit's action is awaited
+SOUL: Final = "soul"           # A-5.6 discard for soul
+LIMIT: Final = "limit"         # A-5.6 hand limit
+CLEANUP: Final = "cleanup"
+
+HIDDEN: Final = 0
+
+
+def other(seat: int) -> int:
+    return 3 - seat
+
+
+def owner(card: int) -> int:
+    """Card ids are seat*1000 + position in the registered deck list (1-based), never 0."""
+    return card // 1000
+
+
+def row_of(square: int) -> str:
+    return "front" if square in FRONT else "back"
+
+
+def square_name(square: int) -> str:
+    return f"{row_of(square)}-{(square - 1) % COLUMNS + 1}"

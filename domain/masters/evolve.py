@@ -1,0 +1,271 @@
+"""``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from msgspec.structs import replace
+
+from domain.core.ruleset import Outcome
+
+from . import events as ev
+from domain.core import priority as prio
+from .state import Combat, Mana, Piece, Side, StackItem, State
+from .board import parse
+from .vocabulary import other
+
+
+def _side(state: State, seat: int, **fields: Any) -> State:
+    sides = list(state.sides)
+    sides[seat - 1] = replace(sides[seat - 1], **fields)
+    return replace(state, sides=tuple(sides))
+
+
+def _piece(state: State, cid: int, **fields: Any) -> State:
+    return replace(state, pieces=tuple(replace(p, **fields) if p.card == cid else p for p in state.pieces))
+
+
+def _acted(state: State, seat: int) -> State:
+    return replace(state, priority=prio.acted(state.priority, seat)) if state.priority is not None else state
+
+
+def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
+    """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
+    out = []
+    for m in side.mana:
+        if amount and not m.tapped:
+            m = replace(m, tapped=True)
+            amount -= 1
+        out.append(m)
+    return tuple(out)
+
+
+def coin(s: State, e: ev.CoinTossed) -> State:
+    return replace(s, first=e.first, active=e.first)
+
+
+def master_placed(s: State, e: ev.MasterPlaced) -> State:
+    return _side(s, e.seat, master=parse(e.square))
+
+
+def shuffled(s: State, e: ev.DeckShuffled) -> State:
+    return _side(s, e.seat, deck=e.order)
+
+
+def drawn(s: State, e: ev.CardsDrawn) -> State:
+    side = s.side(e.seat)
+    n = len(e.cards)
+    return _side(s, e.seat, hand=side.hand + e.cards, deck=side.deck[n:])
+
+
+def mulligan(s: State, e: ev.MulliganTaken) -> State:
+    return _side(s, e.seat, mulligans=s.side(e.seat).mulligans + 1)
+
+
+def returned(s: State, e: ev.HandReturned) -> State:
+    side = s.side(e.seat)
+    return _side(s, e.seat, hand=(), deck=side.deck + e.cards)
+
+
+def kept(s: State, e: ev.HandKept) -> State:
+    side = s.side(e.seat)
+    return _side(s, e.seat, kept=True, bottom_due=min(side.mulligans, len(side.hand)))
+
+
+def bottomed(s: State, e: ev.CardBottomed) -> State:
+    side = s.side(e.seat)
+    return _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), deck=side.deck + (e.card,),
+                 bottom_due=side.bottom_due - 1)
+
+
+def turn_began(s: State, e: ev.TurnBegan) -> State:
+    s = replace(s, turn=e.turn, active=e.seat, phase="standby", pending="draw", priority=None, combat=None,
+                moved_in_action=False)
+    return _side(s, e.seat, master_moved=False, charged=False)
+
+
+def untapped(s: State, e: ev.Untapped) -> State:
+    side = s.side(e.seat)
+    s = _side(s, e.seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in side.mana))
+    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == e.seat else p
+                                   for p in s.pieces))
+
+
+def draw_chosen(s: State, e: ev.DrawChosen) -> State:
+    return replace(s, pending="", priority=prio.opened(s.active))
+
+
+charge_chosen = draw_chosen
+
+
+def mana_charged(s: State, e: ev.ManaCharged) -> State:
+    side = s.side(e.seat)
+    if e.face_up:
+        s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
+                  mana=side.mana + (Mana(card=e.card, face_up=True),))
+        return _acted(s, e.seat)
+    return _side(s, e.seat, deck=side.deck[1:], mana=side.mana + (Mana(card=e.card),))
+
+
+def passed(s: State, e: ev.PriorityPassed) -> State:
+    return replace(s, priority=prio.passed(s.priority)) if s.priority is not None else s
+
+
+def phase_began(s: State, e: ev.PhaseBegan) -> State:
+    return replace(s, phase=e.phase, priority=prio.opened(e.seat), moved_in_action=False)  # type: ignore[arg-type]
+
+
+def resolved(s: State, e: ev.Resolved) -> State:
+    top = s.stack[-1]
+    first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
+    s = replace(s, stack=s.stack[:-1], priority=prio.opened(first))
+    if top.kind == "spell":
+        s = _side(s, top.seat, grave=s.side(top.seat).grave + (top.card,))
+    return s
+
+
+def turn_ended(s: State, e: ev.TurnEnded) -> State:
+    return replace(s, pieces=tuple(replace(p, atk_bonus=0, shield=0) if p.atk_bonus or p.shield else p
+                                   for p in s.pieces), priority=None, pending="")
+
+
+def hand_limit(s: State, e: ev.HandLimitReached) -> State:
+    return replace(s, pending="discard", priority=None)
+
+
+def discarded(s: State, e: ev.HandDiscarded) -> State:
+    side = s.side(e.seat)
+    return _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), grave=side.grave + (e.card,))
+
+
+def master_moved(s: State, e: ev.MasterMoved) -> State:
+    return _acted(_side(s, e.seat, master=parse(e.to), master_moved=True), e.seat)
+
+
+def summoned(s: State, e: ev.PieceSummoned) -> State:
+    side = s.side(e.seat)
+    s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
+    s = replace(s, pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),))
+    return _acted(s, e.seat)
+
+
+def cast(s: State, e: ev.SpellCast) -> State:
+    side = s.side(e.seat)
+    s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
+    s = replace(s, stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),))
+    return _acted(s, e.seat)
+
+
+def activated(s: State, e: ev.SkillActivated) -> State:
+    side = s.side(e.seat)
+    s = _side(s, e.seat, mana=_pay(side, e.paid))
+    if e.tapped:
+        s = _piece(s, e.card, tapped=True)
+    s = replace(s, stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),))
+    return _acted(s, e.seat)
+
+
+def moved(s: State, e: ev.PieceMoved) -> State:
+    s = _piece(s, e.card, square=parse(e.path[-1]), tapped=True)
+    return _acted(replace(s, moved_in_action=True), e.seat)
+
+
+def attack_moved(s: State, e: ev.AttackMoved) -> State:
+    p = s.piece(e.card)
+    before = parse(e.path[-2]) if len(e.path) > 1 else (p.square if p is not None else 0)
+    s = _piece(s, e.card, square=before, tapped=True)
+    return replace(s, moved_in_action=True)
+
+
+def combat_began(s: State, e: ev.CombatBegan) -> State:
+    combat = Combat(seat=e.seat, attacker=e.attacker, defender=e.defender, origin=parse(e.origin),
+                    before=parse(e.before), square=parse(e.square))
+    return replace(s, combat=combat, priority=prio.opened(other(e.seat)))
+
+
+def avoided(s: State, e: ev.CombatAvoided) -> State:
+    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+
+
+def combat_damage(s: State, e: ev.CombatDamage) -> State:
+    pieces = []
+    for p in s.pieces:
+        if p.card == e.defender and e.dealt:
+            p = replace(p, damage=p.damage + e.dealt)
+        elif p.card == e.attacker and e.taken:
+            p = replace(p, damage=p.damage + e.taken)
+        pieces.append(p)
+    return replace(s, pieces=tuple(pieces))
+
+
+def damaged(s: State, e: ev.PieceDamaged) -> State:
+    p = s.piece(e.card)
+    return _piece(s, e.card, damage=p.damage + e.amount) if p is not None else s
+
+
+def healed(s: State, e: ev.PieceHealed) -> State:
+    p = s.piece(e.card)
+    return _piece(s, e.card, damage=max(0, p.damage - e.amount)) if p is not None else s
+
+
+def atk_raised(s: State, e: ev.AtkRaised) -> State:
+    p = s.piece(e.card)
+    return _piece(s, e.card, atk_bonus=p.atk_bonus + e.amount) if p is not None else s
+
+
+def shielded(s: State, e: ev.Shielded) -> State:
+    p = s.piece(e.card)
+    return _piece(s, e.card, shield=p.shield + e.amount) if p is not None else s
+
+
+def destroyed(s: State, e: ev.PieceDestroyed) -> State:
+    s = replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card))
+    return _side(s, e.seat, grave=s.side(e.seat).grave + (e.card,))
+
+
+def completed(s: State, e: ev.MoveCompleted) -> State:
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+
+
+def stopped(s: State, e: ev.AttackStopped) -> State:
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+
+
+def combat_ended(s: State, e: ev.CombatEnded) -> State:
+    return replace(s, combat=None, priority=prio.opened(s.active))
+
+
+def master_damaged(s: State, e: ev.MasterDamaged) -> State:
+    return _side(s, e.seat, life=e.life)
+
+
+def doom(s: State, e: ev.DoomAdded) -> State:
+    return _side(s, e.seat, doom=e.count)
+
+
+def lost(s: State, e: ev.PlayerLost) -> State:
+    return _side(s, e.seat, lost=e.reason)
+
+
+def ended(s: State, e: ev.MatchEnded) -> State:
+    return replace(s, phase="over", pending="", priority=None,
+                   outcome=Outcome(termination=e.reason, winner=e.winner, clause="M-1.2"))
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    ev.CoinTossed: coin, ev.MasterPlaced: master_placed, ev.DeckShuffled: shuffled, ev.CardsDrawn: drawn,
+    ev.MulliganTaken: mulligan, ev.HandReturned: returned, ev.HandKept: kept, ev.CardBottomed: bottomed,
+    ev.TurnBegan: turn_began, ev.Untapped: untapped, ev.DrawChosen: draw_chosen, ev.ChargeChosen: charge_chosen,
+    ev.ManaCharged: mana_charged, ev.PriorityPassed: passed, ev.PhaseBegan: phase_began, ev.Resolved: resolved,
+    ev.TurnEnded: turn_ended, ev.HandLimitReached: hand_limit, ev.HandDiscarded: discarded, ev.MasterMoved: master_moved,
+    ev.PieceSummoned: summoned, ev.SpellCast: cast, ev.SkillActivated: activated, ev.PieceMoved: moved,
+    ev.AttackMoved: attack_moved, ev.CombatBegan: combat_began, ev.CombatAvoided: avoided,
+    ev.CombatDamage: combat_damage, ev.PieceDamaged: damaged, ev.PieceHealed: healed, ev.AtkRaised: atk_raised,
+    ev.Shielded: shielded, ev.PieceDestroyed: destroyed, ev.MoveCompleted: completed, ev.AttackStopped: stopped,
+    ev.CombatEnded: combat_ended, ev.MasterDamaged: master_damaged, ev.DoomAdded: doom, ev.PlayerLost: lost,
+    ev.MatchEnded: ended,
+}
+
+
+def evolve(state: State, event: Any) -> State:
+    handler = _HANDLERS.get(type(event))
+    return handler(state, event) if handler is not None else state

@@ -1,0 +1,129 @@
+"""The state of a masters match: plain frozen Structs, folded by ``evolve``, read by the rules."""
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.core.roles import HIDDEN, CardId
+from domain.core.ruleset import Outcome
+
+from .cards import UNKNOWN, CardDef, catalog
+from domain.core.priority import Priority
+from .vocabulary import Phase
+
+_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
+_DEFS = catalog()      # name -> card definition (read once: the card set is package data)
+
+
+class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
+    card: CardId
+    seat: int
+    square: int
+    damage: int = 0             # M-Q9: persists until healed
+    tapped: bool = False        # M-5.2: a piece that moved is tapped
+    fresh: bool = False         # M-4.2: summoned this turn (cannot move unless 【速攻】)
+    atk_bonus: int = 0          # until end of turn
+    shield: int = 0             # damage taken reduced, until end of turn
+
+
+class Mana(msgspec.Struct, **_opts):  # type: ignore[misc]
+    card: CardId
+    face_up: bool = False       # M-3.2 face-down from the deck; M-3.3 / M-7.1 a face-up piece
+    tapped: bool = False
+
+
+class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
+    deck: tuple[CardId, ...] = ()       # top first
+    hand: tuple[CardId, ...] = ()
+    grave: tuple[CardId, ...] = ()
+    mana: tuple[Mana, ...] = ()
+    life: int = 0
+    master: int = 0                     # the master's square
+    master_moved: bool = False          # M-4.1 / M-6.1: once per turn
+    charged: bool = False               # M-Q13: a face-up piece charge this turn
+    mulligans: int = 0
+    bottom_due: int = 0                 # M-1.7: cards still to put on the bottom
+    kept: bool = False
+    doom: int = 0                       # M-C9: the special victory's counters
+    lost: str = ""
+
+
+class StackItem(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """A spell cast or an activated skill, waiting on the stack (M-2)."""
+
+    seat: int
+    card: CardId
+    kind: Literal["spell", "skill"]
+    target: CardId = 0          # the targeted piece, 0 if none
+
+
+class Combat(msgspec.Struct, **_opts):  # type: ignore[misc]
+    """A combat begun by a move into an enemy's square (M-5.3, M-8): waits for both passes."""
+
+    seat: int                   # the attacker's controller
+    attacker: CardId
+    defender: CardId            # a piece, or 0 when the square holds the enemy master (M-Q4)
+    origin: int                 # the attacker's original square (before the move, M-8.3)
+    before: int                 # the last square on its path before the combat (M-8.3)
+    square: int                 # the attacked square
+
+
+class State(msgspec.Struct, **_opts):  # type: ignore[misc]
+    names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    sides: tuple[Side, Side] = (Side(), Side())
+    first: int = 0
+    turn: int = 0
+    active: int = 0
+    phase: Phase = "mulligan"
+    pending: Literal["", "mulligan", "bottom", "draw", "discard"] = ""
+    pieces: tuple[Piece, ...] = ()
+    stack: tuple[StackItem, ...] = ()   # bottom first
+    priority: Priority | None = None
+    combat: Combat | None = None
+    moved_in_action: bool = False       # M-Q7: "the start of the action phase" lasts until a piece moves
+    outcome: Outcome | None = None
+
+    def side(self, seat: int) -> Side:
+        return self.sides[seat - 1]
+
+    def name(self, cid: int) -> str:
+        if cid == HIDDEN or cid < 100:
+            return ""
+        seat, index = divmod(cid, 100)
+        names = self.names[seat - 1]
+        return names[index] if 1 <= seat <= 2 and index < len(names) else ""
+
+    def card(self, cid: int) -> CardDef:
+        return _DEFS.get(self.name(cid), UNKNOWN)
+
+    def owner(self, cid: int) -> int:
+        return cid // 100
+
+    def piece(self, cid: int) -> Piece | None:
+        for p in self.pieces:
+            if p.card == cid:
+                return p
+        return None
+
+    def at(self, square: int) -> Piece | None:
+        for p in self.pieces:
+            if p.square == square:
+                return p
+        return None
+
+    def occupied(self) -> dict[int, int]:
+        """Square -> the seat whose piece or master stands there."""
+        occ = {p.square: p.seat for p in self.pieces}
+        for seat in (1, 2):
+            occ[self.sides[seat - 1].master] = seat
+        return occ
+
+    def master_at(self, square: int) -> int:
+        for seat in (1, 2):
+            if self.sides[seat - 1].master == square:
+                return seat
+        return 0
+
+    def untapped_mana(self, seat: int) -> int:
+        return sum(1 for m in self.sides[seat - 1].mana if not m.tapped)

@@ -1,0 +1,177 @@
+"""The fold: one small function per event, no checks (the decider checked)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import msgspec
+
+from domain.core.commit import ChoiceSealed
+
+from . import events as ev
+from .state import Card, Side, State
+
+replace = msgspec.structs.replace
+
+
+def _card(state: State, card: Card) -> State:
+    cards = list(state.cards)
+    cards[card.id - 1] = card
+    return replace(state, cards=tuple(cards))
+
+
+def _side(state: State, side: Side) -> State:
+    sides = list(state.sides)
+    sides[side.seat - 1] = side
+    return replace(state, sides=tuple(sides))  # type: ignore[arg-type]
+
+
+def _leave_rows(state: State, cid: int) -> State:
+    c = state.card(cid)
+    s = state.side(c.owner)
+    if cid in s.front or cid in s.back or cid in s.magic:
+        s = replace(s, front=tuple(x for x in s.front if x != cid), back=tuple(x for x in s.back if x != cid),
+                    magic=tuple(x for x in s.magic if x != cid))
+        state = _side(state, s)
+    return state
+
+
+def _enter_row(state: State, cid: int, row: str) -> State:
+    state = _leave_rows(state, cid)
+    c = state.card(cid)
+    s = state.side(c.owner)
+    s = replace(s, **{row: getattr(s, row) + (cid,)})
+    return _side(state, s)
+
+
+def _phase(state: State, e: ev.PhaseBegun) -> State:
+    if e.phase in ("first", "select", "skill"):   # a new selection; or the last one is summoned
+        sides = tuple(replace(s, picks=(), reveals=(), spent=0, done=False, sealed=False, act=None)
+                      for s in state.sides)
+        state = replace(state, sides=sides)  # type: ignore[arg-type]
+    if e.phase == "select" and e.turn != state.turn:
+        # a new turn: the acted/stunned marks of the last one are cleared
+        state = replace(state, cards=tuple(replace(c, acted=False, stunned=False) if (c.acted or c.stunned) else c
+                                           for c in state.cards))
+    phase = {"first": "first", "select": "select", "skill": "skill"}.get(e.phase, state.phase)
+    return replace(state, turn=e.turn, phase=phase, group=())
+
+
+def _sealed(state: State, e: ChoiceSealed) -> State:
+    return _side(state, replace(state.side(e.seat), sealed=True))
+
+
+def _picked(state: State, e: ev.Picked) -> State:
+    from .cards import card
+    s = state.side(e.seat)
+    cost = card(state.card(e.card).name).cost if e.card else 0     # 0: a pick hidden from this seat
+    return _side(state, replace(s, picks=s.picks + (e,), spent=s.spent + cost, sealed=False))
+
+
+def _reveal_chosen(state: State, e: ev.RevealChosen) -> State:
+    s = state.side(e.seat)
+    return _side(state, replace(s, reveals=s.reveals + (e,), sealed=False))
+
+
+def _select_done(state: State, e: ev.SelectDone) -> State:
+    return _side(state, replace(state.side(e.seat), done=True, sealed=False))
+
+
+def _summoned(state: State, e: ev.Summoned) -> State:
+    c = state.card(e.card)
+    state = _card(state, replace(c, zone=e.row, summoned=state.turn))
+    return _enter_row(state, e.card, e.row)
+
+
+def _equipped(state: State, e: ev.Equipped) -> State:
+    state = _leave_rows(state, e.card)
+    return _card(state, replace(state.card(e.card), zone="attached", attached_to=e.target, summoned=state.turn))
+
+
+def _magic_set(state: State, e: ev.MagicSet) -> State:
+    if not e.card:
+        return state          # another seat's face-down magic, as a seat's redacted stream shows it
+    c = state.card(e.card)
+    state = _card(state, replace(c, zone="magic", face_down=e.face_down, live=not e.face_down, target=e.target,
+                                 summoned=state.turn))
+    return _enter_row(state, e.card, "magic")
+
+
+def _flipped(state: State, e: ev.MagicFlipped) -> State:
+    return _card(state, replace(state.card(e.card), face_down=False, live=True, target=e.target))
+
+
+def _stat(state: State, e: ev.StatChanged) -> State:
+    key = "def_" if e.stat == "def" else e.stat
+    return _card(state, replace(state.card(e.card), **{key: e.after}))
+
+
+def _moved(state: State, e: ev.Moved) -> State:
+    state = _card(state, replace(state.card(e.card), zone=e.row))
+    return _enter_row(state, e.card, e.row)
+
+
+def _hp(state: State, e: ev.HpChanged) -> State:
+    return _card(state, replace(state.card(e.card), hp=e.hp))
+
+
+def _died(state: State, e: ev.Died) -> State:
+    state = _leave_rows(state, e.card)
+    if e.card in state.group:
+        state = replace(state, group=tuple(c for c in state.group if c != e.card))
+    return _card(state, replace(state.card(e.card), zone="grave", hp=0))
+
+
+def _revived(state: State, e: ev.Revived) -> State:
+    state = _card(state, replace(state.card(e.card), zone=e.row, hp=e.hp, summoned=state.turn, acted=False))
+    return _enter_row(state, e.card, e.row)
+
+
+def _stunned(state: State, e: ev.Stunned) -> State:
+    return _card(state, replace(state.card(e.card), stunned=True))
+
+
+def _spent(state: State, e: ev.CardSpent) -> State:
+    state = _leave_rows(state, e.card)
+    return _card(state, replace(state.card(e.card), zone="grave", live=False, face_down=False))
+
+
+def _lit(state: State, e: ev.GroupLit) -> State:
+    sides = tuple(replace(s, act=None, sealed=False) for s in state.sides)
+    return replace(state, group=e.cards, sides=sides)  # type: ignore[arg-type]
+
+
+def _acted(state: State, e: ev.Acted) -> State:
+    state = _side(state, replace(state.side(e.seat), act=e, sealed=False))
+    state = _card(state, replace(state.card(e.card), acted=True))
+    return replace(state, group=tuple(c for c in state.group if c != e.card))
+
+
+def _cannot(state: State, e: ev.CannotAct) -> State:
+    state = _card(state, replace(state.card(e.card), acted=True))
+    return replace(state, group=tuple(c for c in state.group if c != e.card))
+
+
+def _lost(state: State, e: ev.Lost) -> State:
+    return _side(state, replace(state.side(e.seat), lost=e.reason))
+
+
+def _ended(state: State, e: ev.MatchEnded) -> State:
+    return replace(state, ended=e, phase="over")
+
+
+def _noop(state: State, e: Any) -> State:
+    return state
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    ev.PhaseBegun: _phase, ChoiceSealed: _sealed, ev.Picked: _picked, ev.RevealChosen: _reveal_chosen,
+    ev.SelectDone: _select_done, ev.Summoned: _summoned, ev.Equipped: _equipped, ev.MagicSet: _magic_set,
+    ev.MagicFlipped: _flipped, ev.MagicResolved: _noop, ev.MagicFizzled: _noop, ev.OrderFixed: _noop,
+    ev.StatChanged: _stat, ev.Moved: _moved, ev.HpChanged: _hp, ev.Died: _died, ev.Revived: _revived,
+    ev.Stunned: _stunned, ev.CardSpent: _spent, ev.GroupLit: _lit, ev.Acted: _acted, ev.CannotAct: _cannot,
+    ev.Lost: _lost, ev.MatchEnded: _ended,
+}
+
+
+def evolve(state: State, event: Any) -> State:
+    return _HANDLERS[type(event)](state, event)

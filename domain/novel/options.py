@@ -1,0 +1,144 @@
+"""What a seat may choose now (``legal``), and the geometry behind it (N-7): rows, distance, range.
+N-3 the field: two character rows and the magic zone per side (``state.Side``).
+
+N-7.1 distance: from one's own back row, own front = 1, enemy front = 2, enemy back = 3 (one
+more per row crossed); N-Q3 the same line for every row, so the same row is distance 0.
+N-7.2 a skill's target must be within range (range ≥ distance) unless the text says otherwise;
+magic is not a character's skill and names its targets by side only.
+"""
+from __future__ import annotations
+
+from .cards import CardDef, card
+from .commands import Act, Command, Done, Pick, Reveal
+from .state import BUDGET, MAGIC_SLOTS, ROW_SLOTS, Card, State
+
+LINE = {"back": 0, "front": 1}
+
+
+def line_of(state: State, viewer: int, cid: int) -> int:
+    """N-7.1: where ``cid`` stands on the line seen from ``viewer``'s side (own back = 0 … enemy back = 3)."""
+    c = state.card(cid)
+    own = LINE[c.zone]
+    return own if c.owner == viewer else 3 - own
+
+
+def distance(state: State, a: int, b: int) -> int:
+    """N-7.1 / N-Q3: the number of row steps between two characters."""
+    viewer = state.card(a).owner
+    return abs(line_of(state, viewer, a) - line_of(state, viewer, b))
+
+
+def in_range(state: State, a: int, b: int) -> bool:
+    """N-7.2: range ≥ distance."""
+    return state.card(a).rng >= distance(state, a, b)
+
+
+def skill_targets(state: State, cid: int) -> list[int]:
+    """The targets the acting character ``cid`` may pick (N-Q1 attack, or its own skill)."""
+    c = state.card(cid)
+    d = card(c.name)
+    if d.action == "heal":
+        return [t for t in state.field(c.owner) if in_range(state, cid, t)]
+    if d.action in ("attack", "attack_row"):
+        return [t for t in state.field(3 - c.owner) if in_range(state, cid, t)]
+    return []
+
+
+def magic_targets(state: State, seat: int, d: CardDef) -> list[int]:
+    """Targets of a magic card chosen at select (N-5.2.1); [0] where it takes none."""
+    match d.target:
+        case "enemy":
+            return list(state.field(3 - seat))
+        case "ally":
+            return list(state.field(seat))
+        case "ally_dead":
+            return [c.id for c in state.cards if c.owner == seat and c.zone == "grave" and card(c.name).kind == "character"]
+        case _:
+            return [0]
+
+
+def _first_of_each_kind(deck: list[Card]) -> list[Card]:
+    seen: dict[str, Card] = {}
+    for c in deck:
+        seen.setdefault(c.name, c)
+    return list(seen.values())
+
+
+def pick_options(state: State, seat: int) -> list[Pick]:
+    """N-5.2.1 / N-3.2: one Pick per card kind left in the deck (copies are alike: the lowest id
+    stands for them) and per target, within the cost left of 6 and the room on the field (N-Q2)."""
+    side = state.side(seat)
+    first = state.phase == "first"
+    left = BUDGET - side.spent
+    picked = {p.card for p in side.picks}
+    kinds = _first_of_each_kind([c for c in state.cards
+                                 if c.owner == seat and c.zone == "deck" and c.id not in picked])
+    picked_defs = [card(state.card(p.card).name) for p in side.picks]
+    chars_picked = sum(1 for d in picked_defs if d.kind == "character")
+    magic_picked = sum(1 for d in picked_defs if d.kind == "magic")
+    room_chars = 2 * ROW_SLOTS - len(side.front) - len(side.back) - chars_picked
+    room_magic = MAGIC_SLOTS - len(side.magic) - magic_picked
+    defs = [(c, card(c.name)) for c in kinds]
+    cheapest_char = min((d.cost for _, d in defs if d.kind == "character"), default=99)
+    out: list[Pick] = []
+    for c, d in defs:
+        if d.cost > left:
+            continue
+        if first and not chars_picked and d.kind != "character" and cheapest_char > left - d.cost:
+            continue   # N-5.1: the first phase must still have room for a character
+        if d.kind == "character":
+            if room_chars > 0:
+                out.append(Pick(card=c.id))
+        elif d.kind == "equipment":
+            if not first:
+                out.extend(Pick(card=c.id, target=t) for t in state.field(seat))
+        elif room_magic > 0:
+            out.append(Pick(card=c.id, face_down=True))
+            if not first:
+                out.extend(Pick(card=c.id, target=t) for t in magic_targets(state, seat, d))
+    return out
+
+
+def reveal_options(state: State, seat: int) -> list[Reveal]:
+    """N-Q6: a face-down magic set in an earlier turn may be turned up at no cost, with its target."""
+    side = state.side(seat)
+    if state.phase != "select":
+        return []
+    chosen = {r.card for r in side.reveals}
+    out: list[Reveal] = []
+    for cid in side.magic:
+        c = state.card(cid)
+        if c.face_down and cid not in chosen and c.summoned < state.turn:
+            out.extend(Reveal(card=cid, target=t) for t in magic_targets(state, seat, card(c.name)))
+    return out
+
+
+def may_finish(state: State, seat: int) -> bool:
+    """N-5.1 a character must be among the first phase's cards; N-5.2.1 at least one card a turn."""
+    side = state.side(seat)
+    if state.phase == "first":
+        return any(card(state.card(p.card).name).kind == "character" for p in side.picks)
+    return bool(side.picks)
+
+
+def act_options(state: State, seat: int) -> list[Act]:
+    return [Act(card=cid, target=t) for cid in state.group if state.card(cid).owner == seat
+            for t in skill_targets(state, cid)]
+
+
+def legal(state: State, seat: int) -> list[Command]:
+    if state.ended is not None:
+        return []
+    side = state.side(seat)
+    if state.phase in ("first", "select"):
+        if side.done or side.sealed:
+            return []
+        out: list[Command] = [*pick_options(state, seat), *reveal_options(state, seat)]
+        if may_finish(state, seat):
+            out.append(Done())
+        return out
+    if state.phase == "skill":
+        if side.sealed or side.act is not None:
+            return []
+        return list(act_options(state, seat))
+    return []

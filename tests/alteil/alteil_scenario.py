@@ -1,0 +1,43 @@
+"""Helpers for the alteil rule tests; positions come from ``domain.alteil.positions``."""
+from __future__ import annotations
+
+from typing import Any
+
+
+from domain.core.errors import Illegal
+from domain.core.match import Match
+from domain.core.ruleset import find_ruleset
+from domain.alteil import commands as c
+from domain.alteil import events as ev
+from domain.alteil.positions import TEST_DECK, Position
+from domain.alteil.vocabulary import ACT, ACTION, END, INFLUENCE, SET, START, WINDOW
+
+RULES = find_ruleset("alteil")
+
+__all__ = ["RULES", "TEST_DECK", "Position", "c", "ev", "kinds", "of", "one", "illegal", "ACT", "ACTION", "END",
+           "INFLUENCE", "SET", "START", "WINDOW"]
+
+
+def kinds(envelopes: list[Any]) -> list[str]:
+    return [type(e.event).__name__ for e in envelopes]
+
+
+def of(envelopes: list[Any], kind: type) -> list[Any]:
+    return [e.event for e in envelopes if isinstance(e.event, kind)]
+
+
+def one(envelopes: list[Any], kind: type) -> Any:
+    found = of(envelopes, kind)
+    assert len(found) == 1, (kind.__name__, kinds(envelopes))
+    return found[0]
+
+
+def illegal(match: Match, seat: int, command: Any, clause: str) -> Illegal:
+    seq, state = match.seq, match.state
+    try:
+        match.submit(seat, command)
+    except Illegal as exc:
+        assert exc.clause == clause, (exc.clause, exc.reason)
+        assert match.seq == seq and match.state == state
+        return exc
+    raise AssertionError(f"{command!r} was accepted; expected Illegal({clause})")

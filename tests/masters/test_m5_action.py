@@ -1,0 +1,72 @@
+"""M-5 action phase: ambush at its start, movement, attacks, activated skills, repetition."""
+from __future__ import annotations
+
+from domain.masters import events as ev
+
+from .scenario import Pos, c, illegal, kinds, of, sq
+
+
+def test_M_5_the_action_phase_follows_main_1_and_precedes_main_2():
+    p = Pos().phase("main1")
+    assert of(p.passes(), ev.PhaseBegan)[0].event.phase == "action"
+    assert of(p.passes(), ev.PhaseBegan)[0].event.phase == "main2"
+
+
+def test_M_5_1_ambush_at_the_start_of_the_action_phase_until_a_piece_moves():
+    p = Pos().phase("action").mana(1, 4)
+    runner = p.piece(1, "槍兵", "a2")
+    archer = p.hand(1, "伏兵の弓手")
+    envs = p.do(1, c.Summon(card=archer, square="b2"))
+    assert envs[0].event.ambush and envs[0].clause == "M-Q7"
+    p.do(1, c.Move(piece=runner, path=("a3",)))
+    second = p.hand(1, "伏兵の弓手")
+    illegal(p, 1, c.Summon(card=second, square="d2"), "M-5.1")
+
+
+def test_M_5_2_a_piece_moves_along_a_path_and_is_tapped():
+    p = Pos().phase("action")
+    scout = p.piece(1, "斥候", "a2")
+    envs = p.do(1, c.Move(piece=scout, path=("a3", "b3")))
+    assert kinds(envs) == ["PieceMoved"] and envs[0].clause == "M-5.2"
+    assert p.state.piece(scout).square == sq("b3") and p.state.piece(scout).tapped
+    illegal(p, 1, c.Move(piece=scout, path=("b4",)), "M-5.2")
+
+
+def test_M_5_2_pieces_move_only_in_the_action_phase_with_an_empty_stack():
+    p = Pos().phase("main1")
+    a = p.piece(1, "槍兵", "a2")
+    illegal(p, 1, c.Move(piece=a, path=("a3",)), "M-5.2")
+
+
+def test_M_5_3_moving_into_an_enemy_piece_begins_a_combat():
+    p = Pos().phase("action")
+    a = p.piece(1, "槍兵", "c3")
+    d = p.piece(2, "槍兵", "c4")
+    envs = p.do(1, c.Move(piece=a, path=("c4",)))
+    assert kinds(envs) == ["AttackMoved", "CombatBegan"] and envs[0].clause == "M-5.3"
+    assert envs[1].clause == "M-8.1" and envs[1].cause == envs[0].seq and envs[1].event.defender == d
+
+
+def test_M_5_4_activated_skills_at_any_priority_with_costs():
+    p = Pos().phase("main1", holder=2).mana(2, 1)
+    healer = p.piece(2, "癒し手", "c5")
+    hurt = p.piece(2, "剣士", "d5", damage=2)
+    envs = p.do(2, c.Activate(card=healer, target="d5"))
+    assert envs[0].clause == "M-5.4" and envs[0].event.paid == 1 and envs[0].event.tapped
+    assert p.state.piece(healer).tapped and p.state.untapped_mana(2) == 0
+    illegal(p, 2, c.Activate(card=healer, target="d5"), "M-5.4")
+    p.do(2, c.Pass())
+    envs = p.do(1, c.Pass())
+    assert of(envs, ev.PieceHealed)[0].event.amount == 2 and p.state.piece(hurt).damage == 0
+
+
+def test_M_5_5_the_action_phase_repeats_until_both_do_nothing():
+    p = Pos().phase("action")
+    a = p.piece(1, "槍兵", "a2")
+    b = p.piece(1, "槍兵", "e2")
+    p.do(1, c.Move(piece=a, path=("a3",)))
+    p.do(1, c.Move(piece=b, path=("e3",)))
+    p.do(1, c.Pass())
+    assert p.state.phase == "action"
+    p.do(2, c.Pass())
+    assert p.state.phase == "main2"
