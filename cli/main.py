@@ -8,7 +8,7 @@ import click
 from domain.core.errors import Conflict, Illegal, KifuError, Malformed
 
 from .context import Kifu
-from . import bench, cards, client, loadtest, play, records, replay, selfplay, serve, stats, whatif
+from . import bench, cards, client, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
 
 
 EXIT_CODES = {Malformed: 2, Illegal: 3, Conflict: 4}
@@ -47,7 +47,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
-                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards):
+                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer):
     cli.add_command(command)
 
 

@@ -187,9 +187,16 @@ def verify(file: str) -> None:
 @click.command()
 @click.argument("match_id")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: MATCH_ID.kifu.jsonl")
+@click.option("--html", type=click.Path(dir_okay=False), default=None,
+              help="Write the viewer page instead: one self-contained HTML file (MATCH_ID may be a record file).")
+@click.option("--seat", type=click.IntRange(1, 2), default=None, help="With --html: only what this seat could see.")
 @pass_kifu
-def export(kifu: Kifu, match_id: str, out: str | None) -> None:
-    """Write a stored match to a portable .kifu.jsonl record."""
+def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: int | None) -> None:
+    """Write a stored match to a portable .kifu.jsonl record (or, with --html, a viewer page)."""
+    if html is not None:
+        from .web import export_html
+
+        return export_html(kifu, match_id, html, seat)
     match = kifu.store.load(match_id)
     path = out or f"{match_id}.kifu.jsonl"
     size = write_record(path, match.header, match.envelopes)

@@ -85,9 +85,13 @@ class Stepper:
 @click.argument("source", metavar="FILE|MATCH_ID")
 @click.option("--at", "at", type=int, default=None, help="Print the state after event SEQ and exit.")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="Show only what this seat could see.")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as SVG.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as PNG.")
 @pass_kifu
-def replay(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
+def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, svg_out: str | None, png_out: str | None) -> None:
     """Step through a recorded match (a .kifu.jsonl file or a stored match id)."""
+    if (svg_out or png_out) and at is None:
+        raise click.BadParameter("a picture needs --at SEQ", param_hint="--svg/--png")
     ruleset, header, envelopes = kifu.load(source)
     timeline = Timeline(ruleset, header, envelopes)
     stepper = Stepper(timeline, seat)
@@ -96,6 +100,10 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
         if not 0 <= at <= timeline.last_seq:
             raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
         stepper.seq = at
+        if svg_out or png_out:
+            from .web import draw_board
+
+            return draw_board(timeline, at, seat, svg_out, png_out)
         con.print(stepper.screen())
         return
     interactive = con.is_terminal
@@ -112,3 +120,4 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
             stepper.apply(action, target)
         elif action is not None:
             stepper.apply(action)
+

@@ -11,6 +11,7 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     GET  /matches/{id}/events?after=N     envelopes after N, redacted for the caller (token)
     GET  /matches/{id}/stream?after=N     the same, live (server-sent events)       (token)
     GET  /matches/{id}/record             the .kifu.jsonl record                    (judge token)
+    GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (domain.service.viewer)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
 Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
@@ -42,6 +43,7 @@ from . import api
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized, for_seat
 from .tokens import TokenStore
+from .viewer import viewer_routes
 from .warmup import warm_rulesets, warm_signatures
 
 log = logging.getLogger("kifu.service")
@@ -226,7 +228,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
 
     app = Litestar(
-        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health],
+        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health,
+                        *viewer_routes(store, run, caller)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         request_max_body_size=MAX_BODY,

@@ -84,6 +84,10 @@ class TokenStore:
                 found = role
         return found
 
+    def has_tokens(self, match_id: str) -> bool:
+        """Whether tokens were ever issued for ``match_id`` (they are issued once, never replaced)."""
+        return bool(self._digests(match_id))
+
     def close(self) -> None:
         self._backend.close()
 

@@ -1,0 +1,41 @@
+"""``kifu viewer MATCH_ID``: links to the web viewer for a match stored without tokens (imported, played).
+
+A match created through the service got its tokens then (shown once); a match stored by
+``kifu import`` or ``kifu play`` has none, so a judge could not open it in the viewer. This
+issues that match's tokens (once: a match that has tokens keeps them) and prints the links.
+"""
+from __future__ import annotations
+
+import click
+
+from domain.core.errors import KifuError
+from domain.service.tokens import TokenStore
+from domain.store import resolve
+
+from .context import Kifu, pass_kifu
+
+
+class HasTokens(KifuError):
+    """The match already has tokens (the service issued them at creation)."""
+
+
+@click.command()
+@click.argument("match_id")
+@click.option("--server", default="http://127.0.0.1:8080", show_default=True, help="Where `kifu serve` listens.")
+@click.option("--at", "seq", type=int, default=0, help="Open at this event.")
+@pass_kifu
+def viewer(kifu: Kifu, match_id: str, server: str, seq: int) -> None:
+    """Issue a stored match's tokens and print its viewer links (judge, seat 1, seat 2)."""
+    kifu.store.summary(match_id)          # UnknownMatch: a one-line error naming it
+    tokens = TokenStore.open(resolve(kifu.db))
+    try:
+        if tokens.has_tokens(match_id):
+            raise HasTokens(f"match {match_id} already has tokens (issued when the service created it, or by an earlier kifu viewer); open "
+                            f"{server.rstrip('/')}/matches/{match_id}/viewer and give one of those")
+        issued = tokens.issue(match_id)
+    finally:
+        tokens.close()
+    base = f"{server.rstrip('/')}/matches/{match_id}/viewer#seq={seq}"
+    click.echo(f"viewer of match {match_id} (serve it with: kifu serve); each link holds its token, keep them private:")
+    for role, label in (("judge", "judge "), ("seat1", "seat 1"), ("seat2", "seat 2")):
+        click.echo(f"{label}: {base}&token={issued[role]}")

@@ -1,0 +1,37 @@
+"""The viewer outside the service: ``kifu export … --html`` (a match and the web viewer in one HTML
+file, no server, no network) and ``kifu replay … --at SEQ --svg/--png`` (one board as a picture)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from domain.service.viewer import page
+from projections.picture import picture_of, png
+from projections.viewdata import ViewSource, viewer_name
+
+from .context import Kifu
+
+
+def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
+    """Every frame of the match is computed now and inlined, so the page steps with no server."""
+    ruleset, header, envelopes = kifu.load(source)
+    bundle = ViewSource(ruleset, header, envelopes, seat).bundle()
+    body = page(bundle).encode()
+    Path(path).write_bytes(body)
+    click.echo(f"{path}: {len(envelopes)} events as the {viewer_name(seat)} saw them, {len(body)} bytes; "
+               "open it in a browser (it needs no server and loads nothing)")
+
+
+def draw_board(timeline: Any, seq: int, seat: int | None, svg_out: str | None, png_out: str | None) -> None:
+    """The board after ``seq`` as SVG and/or PNG (``projections.picture``)."""
+    text = picture_of(timeline, seq, seat)
+    for path, raster in ((svg_out, False), (png_out, True)):
+        if path:
+            try:
+                body = png(text) if raster else text.encode()
+            except RuntimeError as exc:   # no CairoSVG or libcairo2: say so in one line
+                raise click.ClickException(str(exc)) from None
+            Path(path).write_bytes(body)
+            click.echo(f"{path}: the board after #{seq}")

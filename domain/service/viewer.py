@@ -1,0 +1,167 @@
+"""The web replay viewer: one page per match, and the JSON it reads, each as a token may see it.
+
+Routes (added to the service by ``create_app``):
+
+    GET /matches/{id}/viewer                   the page (HTML, everything inlined; no token: it asks)
+    GET /matches/{id}/viewer/data?after=N&as=  the events after N described by role, and (N = 0)
+                                               the clause texts and the catalogue         (token)
+    GET /matches/{id}/viewer/frame?seq=S&as=   the layout after event S and the why of S  (token)
+
+``as`` picks the view: a seat token sees only its own seat (asking for another is 403); the
+judge token may look as the judge or as either seat. The page keeps the token in the tab's
+``sessionStorage`` and sends it as a header, like every other route: never in a URL. The same
+page with a bundle inlined (``page(bundle)``) is ``kifu export --html``: no server, no network.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import threading
+from collections import OrderedDict
+from importlib.resources import files
+from typing import Annotated, Any, Awaitable, Callable
+
+import msgspec
+from litestar import MediaType, Request, Response, get
+from litestar.params import Parameter
+
+from domain.core.match import Match
+from projections.timeline import Timeline
+from projections.viewdata import ViewSource, turns_of
+
+from .matches import Caller, Forbidden
+
+SOURCES_KEPT = 16
+GZIP_OVER = 1024          # bytes: smaller answers go as they are
+As = Annotated[str, Parameter(query="as", description="judge, 1 or 2 (default: the token's own view)")]
+Seq = Annotated[int, Parameter(ge=0)]
+# The page may talk to its own origin only; the exported page to nothing at all.
+CSP_SERVED = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
+CSP_FILE = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+
+def _asset(name: str) -> str:
+    return (files("domain.service.viewer_assets") / name).read_text(encoding="utf-8")
+
+
+def page(bundle: dict[str, Any] | None = None) -> str:
+    """The viewer as one HTML document: stylesheet and script inlined, and ``bundle`` (a whole
+    match from ``ViewSource.bundle``) when the page must work without a server."""
+    data = "" if bundle is None else json.dumps(bundle, ensure_ascii=False, separators=(",", ":"))
+    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")   # stays inside its <script> element
+    values = {"css": _asset("viewer.css"), "js": _asset("viewer.js"), "bundle": data,
+              "csp": CSP_SERVED if bundle is None else CSP_FILE}
+    return re.sub(r"\{(css|js|bundle|csp)\}", lambda m: values[m.group(1)], _asset("viewer.html"))
+
+
+def view_seat(caller: Caller, asked: str) -> int | None:
+    """The seat whose view ``caller`` gets for ``as=asked`` (None: the judge's)."""
+    asked = asked.strip().lower()
+    if asked in ("", "me"):
+        return caller
+    if asked not in ("judge", "1", "2"):
+        raise Forbidden(f"as={asked!r}: give judge, 1 or 2")
+    wanted = None if asked == "judge" else int(asked)
+    if caller is not None and wanted != caller:
+        raise Forbidden(f"seat {caller}'s token shows seat {caller}'s view only, not the {asked} view")
+    return wanted
+
+
+def may_see(caller: Caller) -> list[Any]:
+    return ["judge", 1, 2] if caller is None else [caller]
+
+
+class Sources:
+    """The last few matches folded for the viewer, per view; refreshed when the match has moved."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._matches: OrderedDict[str, tuple[Match, Timeline, list[int]]] = OrderedDict()
+        self._views: dict[tuple[str, int | None], tuple[int, ViewSource]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str, seat: int | None) -> ViewSource:
+        with self._lock:
+            cached = self._matches.get(match_id)
+        if cached is None:
+            match = self.store.load(match_id)
+        else:
+            match = cached[0]
+            newer = self.store.events(match_id, match.seq)
+            if newer:
+                match = Match.fold(match.ruleset, match.header, [*match.envelopes, *newer])
+        with self._lock:
+            known = self._matches.get(match_id)
+            if known is None or known[0].seq != match.seq:
+                known = (match, Timeline(match.ruleset, match.header, match.envelopes),
+                         turns_of(match.ruleset, match.header, match.envelopes))
+                self._matches[match_id] = known
+                for key in [k for k in self._views if k[0] == match_id]:
+                    del self._views[key]
+            self._matches.move_to_end(match_id)
+            while len(self._matches) > SOURCES_KEPT:
+                gone, _ = self._matches.popitem(last=False)
+                for key in [k for k in self._views if k[0] == gone]:
+                    del self._views[key]
+            view = self._views.get((match_id, seat))
+            if view is None or view[0] != match.seq:
+                m, timeline, turns = known
+                view = (m.seq, ViewSource(m.ruleset, m.header, m.envelopes, seat, timeline=timeline, turns=turns))
+                self._views[(match_id, seat)] = view
+            return view[1]
+
+
+def _send(request: Request[Any, Any, Any], body: bytes, media_type: str, headers: dict[str, str]) -> Response[bytes]:
+    """Gzipped when the browser takes it: a 2,000-event match's events are ~460 KB of JSON, ~10× less."""
+    headers = {**headers, "Vary": "Accept-Encoding"}
+    if len(body) > GZIP_OVER and "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, compresslevel=5)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def _json(request: Request[Any, Any, Any], body: Any) -> Response[bytes]:
+    return _send(request, msgspec.json.encode(body), MediaType.JSON, {"Cache-Control": "no-store"})
+
+
+def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
+                  caller: Callable[[Request[Any, Any, Any], str], Awaitable[Caller]]) -> list[Any]:
+    """The viewer's route handlers on the service's store, worker-thread runner and token check."""
+    sources = Sources(store)
+    html = page().encode()
+
+    def data(match_id: str, seat: int | None, may: list[Any], after: int) -> dict[str, Any]:
+        src = sources.get(match_id, seat)
+        after = max(0, min(after, src.last_seq))
+        body: dict[str, Any] = {"events": src.events(after), "last_seq": src.last_seq,
+                                "outcome": src.outcome.describe() if src.outcome else "", "may": may}
+        if after == 0:
+            body["meta"] = src.meta()
+        return body
+
+    def frame(match_id: str, seat: int | None, seq: int) -> dict[str, Any]:
+        return sources.get(match_id, seat).frame(seq)
+
+    @get("/matches/{match_id:str}/viewer", summary="The web viewer of a match (asks for a token)", tags=["viewer"],
+         media_type=MediaType.HTML, include_in_schema=True)
+    async def viewer_page(request: Request[Any, Any, Any], match_id: str) -> Response[bytes]:
+        return _send(request, html, MediaType.HTML,
+                     {"Content-Security-Policy": CSP_SERVED, "Referrer-Policy": "no-referrer",
+                      "X-Content-Type-Options": "nosniff"})
+
+    @get("/matches/{match_id:str}/viewer/data", summary="The viewer's events (and meta), as the token may see them",
+         tags=["viewer"], security=[{"token": []}])
+    async def viewer_data(request: Request[Any, Any, Any], match_id: str, as_: As = "",
+                          after: Seq = 0) -> Response[bytes]:
+        who = await caller(request, match_id)
+        return _json(request, await run(data, match_id, view_seat(who, as_), may_see(who), after))
+
+    @get("/matches/{match_id:str}/viewer/frame", summary="The layout after a seq and the why of that seq",
+         tags=["viewer"], security=[{"token": []}])
+    async def viewer_frame(request: Request[Any, Any, Any], match_id: str, seq: Seq,
+                           as_: As = "") -> Response[bytes]:
+        who = await caller(request, match_id)
+        return _json(request, await run(frame, match_id, view_seat(who, as_), seq))
+
+    return [viewer_page, viewer_data, viewer_frame]

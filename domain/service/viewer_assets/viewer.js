@@ -1,0 +1,526 @@
+/* Kifu viewer: draws the ruleset's neutral layout (seat panels of counters, zones, grids and
+   notes, a shared board) at any seq of a match. It names no game's fields: events come with
+   the role of each field, cards are looked up in the ruleset's catalogue by name, clause texts
+   in its rules reference. Two sources: a served match (JSON routes with a token in a header,
+   live through the SSE stream) or a bundle inlined in the page (`kifu export --html`). */
+"use strict";
+(function () {
+  const $ = (sel) => document.querySelector(sel);
+  const KEY_PREFIX = "kifu-token:";
+  const FRAMES_KEPT = 400;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+    return node;
+  }
+  function fill(node, ...children) {   // replaceChildren, skipping the parts a condition left out
+    node.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false && c !== ""));
+  }
+
+  // -- sources ---------------------------------------------------------------------------------
+  function inlineSource(bundle) {
+    const parts = bundle.parts;
+    const resolve = (ids) => ids.map((i) => (typeof i === "number" ? parts[i] : i));
+    return {
+      kind: "inline", meta: bundle.meta, events: bundle.events, may: [], live: false,
+      frame(seq) {
+        const f = bundle.frames[Math.max(0, Math.min(seq, bundle.frames.length - 1))];
+        const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
+          seats: (f.layout.seats || []).map((p) => Object.assign({}, p, { parts: resolve(p.parts || []) })) });
+        return Promise.resolve({ seq: f.seq, layout, why: f.why });
+      },
+    };
+  }
+
+  function servedSource(base, token, as) {
+    const headers = { Authorization: "Bearer " + token };
+    const q = as ? "&as=" + encodeURIComponent(as) : "";
+    const cache = new Map();
+    async function get(path) {
+      const r = await fetch(base + path, { headers, cache: "no-store" });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.message || r.status + " " + r.statusText);
+      return body;
+    }
+    const src = {
+      kind: "served", live: false, meta: null, events: [], may: [], stop: new AbortController(),
+      async open() {
+        const d = await get("/data?after=0" + q);
+        src.meta = d.meta; src.events = d.events; src.may = d.may; src.live = !d.meta.outcome;
+        return src;
+      },
+      async more() {
+        const d = await get("/data?after=" + src.events.length + q);
+        src.events.push(...d.events);
+        src.meta.last_seq = src.events.length;
+        src.meta.outcome = d.outcome;
+        return d.events.length;
+      },
+      frame(seq) {
+        let p = cache.get(seq);
+        if (!p) {
+          p = get("/frame?seq=" + seq + q);
+          p.catch(() => cache.delete(seq));
+          if (cache.size >= FRAMES_KEPT) cache.delete(cache.keys().next().value);
+          cache.set(seq, p);
+        }
+        return p;
+      },
+      forget(seq) { cache.delete(seq); },
+      async stream(onChange, onEnd) {
+        // EventSource cannot send a header, and a token never goes into a URL: read the SSE by hand.
+        const streamUrl = base.replace(/\/viewer$/, "/stream") + "?after=" + src.events.length;
+        const r = await fetch(streamUrl, { headers, signal: src.stop.signal });
+        if (!r.ok || !r.body) return;
+        const reader = r.body.getReader();
+        const dec = new TextDecoder();
+        let buf = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += dec.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+          let cut;
+          while ((cut = buf.indexOf("\n\n")) >= 0) {
+            const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
+            const ev = (block.match(/^event: ?(.*)$/m) || [])[1];
+            if (ev === "status") onChange();
+            if (ev === "end") { onEnd(); return; }
+          }
+        }
+      },
+    };
+    return src;
+  }
+
+  // -- state -----------------------------------------------------------------------------------
+  const ui = { src: null, seq: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now() };
+  const catalogue = new Map();
+  let columns = [];
+
+  function lastSeq() { return ui.src.events.length; }
+  function eventAt(seq) { return seq >= 1 ? ui.src.events[seq - 1] : null; }
+  function turnAt(seq) { const e = eventAt(seq); return e ? e.turn : 0; }
+
+  function describe(e) {
+    return e.type + " " + e.fields.map(([k, v]) => k + "=" + v).join(" ");
+  }
+
+  // -- drawing a layout ------------------------------------------------------------------------
+  function face(f, named) {
+    if (!f.name) return el("span", { class: "card down", role: "img", "aria-label": "face-down card", text: "▒" });
+    const node = el("span", { class: "card" + (f.tone ? " t-" + f.tone : "") + (named.has(f.id) ? " named" : ""),
+                              tabindex: "0", "data-card": f.name, "data-id": f.id || "" },
+      el("span", { class: "name", text: f.name }),
+      f.stats ? el("span", { class: "stats", text: f.stats }) : null,
+      f.marks && f.marks.length ? el("span", { class: "marks", text: f.marks.join(", ") }) : null,
+      f.owner ? el("span", { class: "marks", text: "owner: seat " + f.owner }) : null);
+    return node;
+  }
+
+  function part(p, named) {
+    switch (p.type) {
+      case "counter":
+        return el("span", { class: "counter" }, el("span", { class: "label", text: p.label + " " }),
+                  el("b", { text: String(p.value) + (p.max !== undefined && p.max !== null ? "/" + p.max : "") }));
+      case "note":
+        return el("p", { class: "note" + (p.tone ? " t-" + p.tone : ""), text: p.text });
+      case "zone": {
+        const cards = p.cards || [];
+        const n = p.count || cards.length;
+        const box = el("div", { class: "zone", "data-zone": p.id },
+                       el("div", { class: "zlabel", text: p.label + " (" + n + ")" }));
+        const row = el("div", { class: "cards" });
+        if (!n) row.append(el("span", { class: "zlabel", text: "—" }));
+        else if (p.show === "count" || !cards.length) row.append(el("span", { class: "count", text: n + " face down" }));
+        else if (p.show === "top") row.append(face(cards[cards.length - 1], named));
+        else for (const c of cards) row.append(face(c, named));
+        box.append(row);
+        return box;
+      }
+      case "grid": return grid(p, named);
+    }
+    return el("span", { text: "" });
+  }
+
+  function grid(g, named) {
+    const hasRow = (g.row_labels || []).length > 0, hasCol = (g.col_labels || []).length > 0;
+    const node = el("div", { class: "grid", role: "group", "aria-label": g.label, "data-grid": g.id });
+    node.style.gridTemplateColumns = (hasRow ? "auto " : "") + "repeat(" + g.cols + ", minmax(64px, 1fr))";
+    const dr = hasCol ? 1 : 0, dc = hasRow ? 1 : 0;
+    if (hasCol) g.col_labels.forEach((l, i) => { const a = el("span", { class: "axis", text: l }); a.style.gridRow = 1; a.style.gridColumn = i + 1 + dc; node.append(a); });
+    if (hasRow) g.row_labels.forEach((l, i) => { const a = el("span", { class: "axis", text: l }); a.style.gridRow = i + 1 + dr; a.style.gridColumn = 1; node.append(a); });
+    const cells = new Map((g.cells || []).map((c) => [c.row + ":" + c.col, c]));
+    for (let r = 1; r <= g.rows; r++) for (let c = 1; c <= g.cols; c++) {
+      const cell = cells.get(r + ":" + c);
+      const box = el("div", { class: "cell" + (cell && cell.owner ? " o" + cell.owner : "") });
+      box.style.gridRow = r + dr; box.style.gridColumn = c + dc;
+      if (cell) {
+        if (cell.label) box.append(el("span", { class: "clabel", text: cell.label }));
+        for (const f of cell.cards || []) box.append(face(f, named));
+      }
+      node.append(box);
+    }
+    return el("div", {}, el("div", { class: "zlabel", text: g.label }), node);
+  }
+
+  function parts(list, named) {
+    const out = [];
+    const counters = list.filter((p) => p.type === "counter");
+    if (counters.length) out.push(el("div", { class: "counters" }, ...counters.map((p) => part(p, named))));
+    for (const p of list) if (p.type !== "counter") out.push(part(p, named));
+    return out;
+  }
+
+  function drawBoard(frame) {
+    const L = frame.layout, meta = ui.src.meta;
+    const ev = eventAt(frame.seq);
+    const named = new Set(ev && ev.cards ? ev.cards : []);
+    const status = $("#status");
+    fill(status, 
+      el("span", { text: "turn " + (L.turn || 0) + (L.step ? " · " + L.step : "") }),
+      L.active ? el("span", { text: "seat " + L.active + "'s turn" }) : null,
+      (L.awaiting || []).length ? el("span", { class: "awaiting", text: "awaiting " + L.awaiting.map((s) => "seat " + s).join(" and ") }) : null,
+      L.outcome ? el("span", { class: "over", text: "over: " + L.outcome }) : null,
+      el("span", { text: (L.viewer ? "seat " + L.viewer + "'s view" : "judge view") }));
+    const bottom = L.viewer || 1;
+    const order = (L.seats || []).slice().sort((a, b) => (a.seat === bottom) - (b.seat === bottom));
+    const out = [];
+    order.forEach((panel, i) => {
+      if (i === order.length - 1 && (L.board || []).length) out.push(el("section", { class: "panel shared", "aria-label": "shared board" }, ...parts(L.board, named)));
+      const player = meta.players[panel.seat - 1] || "";
+      const h = el("h2", {}, el("span", { class: panel.seat === L.active ? "turn" : "", text: "Seat " + panel.seat + " " + player }),
+        (L.awaiting || []).includes(panel.seat) ? el("span", { class: "tag awaited", text: "to decide" }) : null,
+        (L.chosen || []).includes(panel.seat) ? el("span", { class: "tag chosen", text: "chosen" }) :
+          (L.choosing || []).includes(panel.seat) ? el("span", { class: "tag choosing", text: "choosing" }) : null,
+        panel.lost ? el("span", { class: "lost", text: "lost: " + panel.lost }) : null);
+      out.push(el("section", { class: "panel" + (panel.seat === L.viewer ? " mine" : ""), "data-seat": panel.seat, "aria-label": "seat " + panel.seat }, h, ...parts(panel.parts || [], named)));
+    });
+    if (!(L.seats || []).length) out.push(el("section", { class: "panel shared" }, ...parts(L.board || [], named)));
+    fill($("#board"), ...out);
+  }
+
+  function clauseBlock(id) {
+    const c = ui.src.meta.clauses[id];
+    if (!id) return [];
+    return [el("div", {}, el("span", { class: "clause", text: id }), c ? " " + c.title : " (not in the rules reference)"),
+            c && c.text ? el("p", { class: "clause-text", text: c.text }) : null,
+            c && c.original ? el("p", { class: "clause-text original", lang: "ja", text: c.original }) : null];
+  }
+
+  function drawCurrent(frame) {
+    const ev = eventAt(frame.seq);
+    const box = $("#current");
+    if (!ev) { fill(box, el("p", { text: "Before the first event. → steps forward." })); return; }
+    fill(box, 
+      el("div", {}, el("b", { text: "#" + ev.seq + " " }), el("span", { class: "k-" + ev.kind, text: ev.kind }),
+         ev.seat ? " · seat " + ev.seat : "", " · turn " + ev.turn,
+         ev.cause ? el("button", { type: "button", class: "cause", onclick: () => go(ev.cause), title: "go to the cause", text: "← #" + ev.cause }) : null,
+         el("button", { type: "button", id: "why-toggle", "aria-pressed": String(ui.whyOpen), "aria-controls": "why", onclick: toggleWhy, text: "why? (w)" })),
+      el("p", { class: "ev", text: describe(ev) }),
+      ...clauseBlock(ev.clause));
+  }
+
+  function drawWhy(frame) {
+    const box = $("#why");
+    box.hidden = !ui.whyOpen;
+    if (!ui.whyOpen) return;
+    const links = frame.why || [];
+    if (!links.length) { fill(box, el("h2", { text: "Why" }), el("p", { text: "No event selected." })); return; }
+    const ol = el("ol", {});
+    for (const link of links) {
+      const ev = eventAt(link.seq);
+      const c = ui.src.meta.clauses[ev.clause || ""];
+      const ins = Object.entries(link.inputs || {}).map(([k, v]) => k + " " + v).join(", ");
+      const outs = Object.entries(link.results || {}).map(([k, v]) => k + " " + v).join(", ");
+      const formula = ins && outs ? ins + " → " + outs : ins || (outs ? "→ " + outs : "");
+      ol.append(el("li", { "data-seq": link.seq },
+        el("button", { type: "button", onclick: () => go(link.seq), text: "#" + link.seq }), " ",
+        el("span", { class: "k-" + ev.kind, text: ev.kind }), " ",
+        ev.clause ? el("span", { class: "clause", text: ev.clause }) : null, c ? " " + c.title : "",
+        el("div", { class: "ev", text: describe(ev) }),
+        formula ? el("div", { class: "formula", text: "ruling: " + formula }) : null,
+        ...(link.cards || []).map((k) => el("div", { class: "at", text: "after #" + link.at + ": " + k.name + "#" + k.card + " at " + k.where +
+          Object.entries(k.values || {}).map(([n, v]) => " · " + (Array.isArray(v) ? v.join(", ") : v)).join("") })),
+        ...Object.entries(link.seats || {}).map(([s, vals]) => el("div", { class: "at", text: "after #" + link.at + ": seat " + s + " " +
+          Object.entries(vals).map(([n, v]) => n + " " + v).join(", ") })),
+        c && c.text ? el("details", {}, el("summary", { text: "clause text" }), el("p", { class: "clause-text", text: c.text })) : null));
+    }
+    const root = eventAt(links[links.length - 1].seq);
+    fill(box, el("h2", { text: "Why #" + frame.seq }), ol,
+      el("p", { text: root.kind === "decision" ? "⇐ decided by seat " + root.seat + " at #" + root.seq : "⇐ from " + root.kind + " #" + root.seq }));
+  }
+
+  // -- timeline --------------------------------------------------------------------------------
+  let lastTurnRow = null;
+  function timelineRow(e) {
+    const li = el("li", { class: e.kind, "data-seq": e.seq, id: "ev-" + e.seq },
+      el("span", { class: "k-" + e.kind, text: "#" + e.seq + " " }), (e.clause ? e.clause + " " : "") + describe(e));
+    return li;
+  }
+  function addTimeline(events) {
+    const ol = $("#timeline");
+    const frag = document.createDocumentFragment();
+    for (const e of events) {
+      if (lastTurnRow === null || e.turn !== lastTurnRow) {
+        lastTurnRow = e.turn;
+        frag.append(el("li", { class: "turn", "data-turn": e.turn, text: "turn " + e.turn }));
+      }
+      frag.append(timelineRow(e));
+    }
+    ol.append(frag);
+  }
+  function markTimeline(seq) {
+    const old = document.querySelector("#timeline li.here");
+    if (old) old.classList.remove("here");
+    const li = document.getElementById("ev-" + seq);
+    if (li) {
+      li.classList.add("here");
+      const ol = $("#timeline");
+      const top = li.offsetTop - ol.offsetTop;
+      if (top < ol.scrollTop || top > ol.scrollTop + ol.clientHeight - li.offsetHeight) ol.scrollTop = top - ol.clientHeight / 2;
+    }
+  }
+
+  // -- moving ----------------------------------------------------------------------------------
+  function target(how) {
+    const n = lastSeq(), s = ui.seq, evs = ui.src.events;
+    switch (how) {
+      case "start": return 0;
+      case "end": return n;
+      case "next": return Math.min(n, s + 1);
+      case "prev": return Math.max(0, s - 1);
+      case "next-decision": for (let i = s; i < n; i++) if (evs[i].kind === "decision") return i + 1; return n;
+      case "prev-decision": for (let i = s - 2; i >= 0; i--) if (evs[i].kind === "decision") return i + 1; return 0;
+      case "next-turn": { const t = turnAt(s); for (let i = s; i < n; i++) if (evs[i].turn > t) return i + 1; return n; }
+      case "prev-turn": {
+        // to the first event of this turn; from there, to the first event of the turn before
+        const firstOf = (i) => { const t = turnAt(i); while (i > 1 && turnAt(i - 1) === t) i--; return i; };
+        if (s === 0) return 0;
+        const f = firstOf(s);
+        return f < s ? f : f > 1 ? firstOf(f - 1) : 0;
+      }
+    }
+    return s;
+  }
+
+  async function go(seq, opts) {
+    seq = Math.max(0, Math.min(Number(seq) || 0, lastSeq()));
+    ui.seq = seq; ui.want = seq;
+    $("#jump").value = seq; $("#scrub").value = seq;
+    if (!(opts && opts.keepHash)) writeHash();
+    let frame;
+    try { frame = await ui.src.frame(seq); } catch (err) { fill($("#current"), el("p", { role: "alert", text: "cannot load #" + seq + ": " + err.message })); return; }
+    if (ui.want !== seq) return;        // a newer step superseded this one
+    drawBoard(frame); drawCurrent(frame); drawWhy(frame); markTimeline(seq);
+    ui.shown = seq;
+    document.body.dataset.seq = String(seq);
+    if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now();   // ms since navigation began
+    if (ui.src.kind === "served") { for (const k of [seq + 1, seq - 1]) if (k >= 0 && k <= lastSeq()) ui.src.frame(k); }
+  }
+  function step(how) { go(target(how)); }
+
+  function writeHash() {
+    const h = "#seq=" + ui.seq + (ui.as ? "&as=" + ui.as : "");
+    if (location.hash !== h) history.replaceState(null, "", h);
+  }
+  function readHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    return { seq: p.has("seq") ? Number(p.get("seq")) : null, as: p.get("as") || "", token: p.get("token") };
+  }
+
+  function toggleWhy() {
+    ui.whyOpen = !ui.whyOpen;
+    const b = $("#why-toggle"); if (b) b.setAttribute("aria-pressed", String(ui.whyOpen));
+    ui.src.frame(ui.seq).then((f) => { if (ui.seq === f.seq) drawWhy(f); });
+  }
+
+  function play(on) {
+    const btn = $("#play");
+    if (ui.timer) { clearInterval(ui.timer); ui.timer = null; }
+    if (on === undefined) on = !ui.timerWanted;
+    ui.timerWanted = on;
+    btn.textContent = on ? "⏸" : "▶"; btn.setAttribute("aria-label", on ? "pause" : "play"); btn.setAttribute("aria-pressed", String(on));
+    if (!on) return;
+    ui.timer = setInterval(() => {
+      if (ui.seq >= lastSeq()) { if (!ui.src.live) play(false); return; }
+      if (ui.shown === ui.seq) step("next");
+    }, Number($("#speed").value));
+  }
+  function speed(delta) {
+    const s = $("#speed"); s.selectedIndex = Math.max(0, Math.min(s.options.length - 1, s.selectedIndex + delta));
+    if (ui.timerWanted) play(true);
+  }
+
+  // -- card text on hover or focus ---------------------------------------------------------------
+  function showTip(node) {
+    const row = catalogue.get(node.dataset.card);
+    const tip = $("#tip");
+    const gloss = row ? columns.filter((c) => c.key !== "name" && c.key !== "text" && row.values && row.values[c.key])
+      .map((c) => c.title + " " + row.values[c.key]).join(" · ") : "";
+    fill(tip, el("b", { text: node.dataset.card + (node.dataset.id ? " #" + node.dataset.id : "") }),
+      row && row.text ? el("div", { lang: "ja", text: row.text }) : el("div", { text: "(not in the catalogue)" }),
+      gloss ? el("div", { class: "gloss", text: gloss }) : null,
+      ...((ui.src.meta.glossary || {})[node.dataset.card] || []).map((g) =>
+        el("div", { class: "gloss" }, el("span", { lang: "ja", text: g.term }), " — " + g.clause + " " + g.title + ": " + g.text)),
+      row && row.invented && row.invented.length ? el("div", { class: "gloss", text: "invented: " + row.invented.join(", ") }) : null);
+    const r = node.getBoundingClientRect();
+    tip.hidden = false;
+    const left = Math.min(window.innerWidth - tip.offsetWidth - 4, Math.max(4, r.left));
+    const top = r.bottom + 4 + tip.offsetHeight > window.innerHeight ? r.top - tip.offsetHeight - 4 : r.bottom + 4;
+    tip.style.left = left + "px"; tip.style.top = Math.max(4, top) + "px";
+    node.setAttribute("aria-describedby", "tip");
+  }
+  function hideTip() { $("#tip").hidden = true; }
+
+  // -- wiring ----------------------------------------------------------------------------------
+  function bindOnce() {
+    document.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => step(b.dataset.go)));
+    $("#play").addEventListener("click", () => play());
+    $("#speed").addEventListener("change", () => { if (ui.timerWanted) play(true); });
+    $("#jump").addEventListener("change", () => go($("#jump").value));
+    $("#scrub").addEventListener("input", () => go($("#scrub").value));
+    $("#timeline").addEventListener("click", (e) => { const li = e.target.closest("li[data-seq]"); if (li) go(li.dataset.seq); });
+    $("#timeline").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { const li = document.querySelector("#timeline li.here"); if (li) li.scrollIntoView({ block: "nearest" }); }
+    });
+    $("#filters").addEventListener("change", (e) => $("#timeline").classList.toggle("hide-" + e.target.value, !e.target.checked));
+    $("#help-open").addEventListener("click", () => $("#help").showModal());
+    $("#follow").addEventListener("change", (e) => { ui.follow = e.target.checked; });
+    $("#board").addEventListener("mouseover", (e) => { const c = e.target.closest(".card[data-card]"); if (c) showTip(c); });
+    $("#board").addEventListener("mouseout", (e) => { if (e.target.closest(".card[data-card]")) hideTip(); });
+    $("#board").addEventListener("focusin", (e) => { const c = e.target.closest(".card[data-card]"); if (c) showTip(c); });
+    $("#board").addEventListener("focusout", hideTip);
+    window.addEventListener("hashchange", () => { const h = readHash(); if (h.seq !== null && h.seq !== ui.seq) go(h.seq, { keepHash: true }); });
+    document.addEventListener("keydown", (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target;
+      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) {
+        if (e.key === "Escape") t.blur();
+        return;
+      }
+      if ($("#help").open || $("#viewer").hidden) return;
+      const keys = { ArrowRight: "next", n: "next", ArrowLeft: "prev", p: "prev", "]": "next-decision", ArrowDown: "next-decision",
+        "[": "prev-decision", ArrowUp: "prev-decision", T: "next-turn", PageDown: "next-turn", t: "prev-turn", PageUp: "prev-turn",
+        Home: "start", End: "end" };
+      if (keys[e.key]) { e.preventDefault(); step(keys[e.key]); return; }
+      switch (e.key) {
+        case " ": if (t && t.tagName === "BUTTON") return; e.preventDefault(); play(); break;
+        case "g": e.preventDefault(); $("#jump").focus(); $("#jump").select(); break;
+        case "w": toggleWhy(); break;
+        case "?": $("#help").showModal(); break;
+        case "+": case "=": speed(1); break;
+        case "-": speed(-1); break;
+        case "v": { const s = $("#as"); if (!$("#as-wrap").hidden && s.options.length > 1) { s.selectedIndex = (s.selectedIndex + 1) % s.options.length; s.dispatchEvent(new Event("change")); } break; }
+      }
+    });
+  }
+
+  function title() {
+    const m = ui.src.meta;
+    $("#title").textContent = m.ruleset + " · " + m.players.join(" vs ") + " · " + lastSeq() + " events" +
+      (m.outcome ? " · " + m.outcome : ui.src.live ? " · live" : "") + " · " + (m.viewer ? "seat " + m.viewer + "'s view" : "judge view");
+    $("#of").textContent = "of " + lastSeq();
+    $("#jump").max = lastSeq(); $("#scrub").max = lastSeq();
+    $("#live-wrap").hidden = !ui.src.live;
+    document.title = "Kifu · " + m.ruleset + " · " + m.players.join(" vs ");
+  }
+
+  function start(src, seq) {
+    if (ui.src && ui.src.stop) ui.src.stop.abort();   // the view changed: close the old live stream
+    ui.src = src;
+    catalogue.clear();
+    columns = src.meta.catalogue.columns || [];
+    for (const row of src.meta.catalogue.rows || []) catalogue.set(row.name, row);
+    fill($("#timeline"), ); lastTurnRow = null;
+    addTimeline(src.events);
+    $("#login").hidden = true; $("#viewer").hidden = false;
+    title();
+    const may = src.may || [];
+    $("#as-wrap").hidden = may.length < 2;
+    fill($("#as"), ...may.map((v) => el("option", { value: v, text: v === "judge" ? "judge" : "seat " + v })));
+    $("#as").value = src.meta.viewer ? String(src.meta.viewer) : "judge";
+    go(seq === null || seq === undefined ? 0 : seq);
+    if (src.live) follow(src);
+  }
+
+  async function follow(src) {
+    let busy = false, again = false;
+    const refresh = async () => {
+      if (busy) { again = true; return; }
+      busy = true;
+      try {
+        do {
+          again = false;
+          const atEnd = ui.seq === src.events.length;
+          const before = src.events.length;
+          const added = await src.more();
+          if (ui.src !== src) return;
+          if (added) {
+            src.forget(before);   // the frame at the old end may have been fetched while the match moved on
+            addTimeline(src.events.slice(before));
+          }
+          src.live = !src.meta.outcome;
+          title();
+          if (added && atEnd && ui.follow) go(src.events.length);
+        } while (again);
+      } finally { busy = false; }
+    };
+    const stop = () => { refresh(); };
+    for (let tries = 0; src.live && tries < 50 && ui.src === src; tries++) {
+      try { await src.stream(refresh, stop); } catch (err) { /* dropped: resume below */ }
+      await refresh();
+      if (!src.live) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  async function boot() {
+    bindOnce();
+    const inline = $("#kifu-bundle").textContent.trim();
+    const hash = readHash();
+    if (inline) { start(inlineSource(JSON.parse(inline)), hash.seq); return; }
+    const m = location.pathname.match(/\/matches\/([^/]+)\/viewer\/?$/);
+    if (!m) { $("#title").textContent = "open /matches/<id>/viewer"; return; }
+    const base = location.pathname.replace(/\/$/, "");
+    const key = KEY_PREFIX + m[1];
+    if (hash.token) { sessionStorage.setItem(key, hash.token); }
+    ui.as = hash.as;
+    writeHashOnly(hash.seq);
+    const open = async (token, as, seq) => {
+      const src = await servedSource(base, token, as).open();
+      ui.as = as;
+      start(src, seq);
+    };
+    $("#as").addEventListener("change", () => {
+      const v = $("#as").value;
+      open(sessionStorage.getItem(key), v, ui.seq).catch((err) => alert(err.message));
+    });
+    $("#login").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const token = $("#token").value.trim();
+      open(token, ui.as, readHash().seq).then(() => sessionStorage.setItem(key, token))
+        .catch((err) => { $("#login-error").textContent = err.message; });
+    });
+    const token = sessionStorage.getItem(key);
+    if (!token) { $("#login").hidden = false; $("#token").focus(); return; }
+    open(token, ui.as, hash.seq).catch((err) => {
+      sessionStorage.removeItem(key);
+      $("#login").hidden = false; $("#login-error").textContent = err.message;
+    });
+  }
+  function writeHashOnly(seq) {   // drop a token from the address at once: it must not stay in history
+    const h = "#seq=" + (seq === null ? 0 : seq) + (ui.as ? "&as=" + ui.as : "");
+    history.replaceState(null, "", h);
+  }
+
+  window.kifuViewer = { go, step, ui };
+  boot();
+})();

@@ -1,0 +1,218 @@
+"""A picture of a layout without a browser: SVG drawn from the core's neutral parts, PNG from it.
+
+Like the terminal renderer and the web viewer, this knows no game: it draws seat panels of
+counters, zones, grids and notes and the shared board, the other seat on top and the viewer's
+(or seat 1's) below, then the event the picture is "after" with its clause. PNG is the SVG
+rasterised by CairoSVG (which needs the system's libcairo2).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from xml.sax.saxutils import escape
+
+from domain.core.layout import Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
+
+WIDTH = 1040
+PAD = 12
+LINE = 18
+CARD_W, CARD_H = 92, 46
+CELL_H = 60
+FONT = "'Noto Sans CJK JP', 'Noto Sans', 'DejaVu Sans', sans-serif"
+INK, MUTED, LINE_C, CARD_BG, DOWN = "#1b1f24", "#4f5863", "#c9ced6", "#fffdf5", "#2c3e63"
+TONES = {"good": "#0a6b2d", "bad": "#a31515", "hot": "#8a1538", "dim": "#5b6470", "": MUTED}
+MAX_CARDS = 10            # a longer zone shows this many and "+N"
+
+
+@dataclass
+class Canvas:
+    items: list[str] = field(default_factory=list)
+    y: float = PAD
+
+    def text(self, x: float, y: float, s: str, *, size: int = 13, fill: str = INK, bold: bool = False,
+             anchor: str = "start") -> None:
+        weight = ' font-weight="700"' if bold else ""
+        self.items.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" fill="{fill}"{weight} '
+                          f'text-anchor="{anchor}">{escape(s)}</text>')
+
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str = "none", stroke: str = LINE_C,
+             dash: bool = False, r: int = 4) -> None:
+        extra = ' stroke-dasharray="4 3"' if dash else ""
+        self.items.append(f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="{r}" '
+                          f'fill="{fill}" stroke="{stroke}"{extra}/>')
+
+
+def _fit(s: str, width: float, size: int) -> str:
+    """Cut ``s`` to about ``width`` pixels (wide characters count double)."""
+    room = width / (size * 0.55)
+    used, out = 0.0, ""
+    for ch in s:
+        used += 2 if ord(ch) > 0x2E80 else 1
+        if used > room:
+            return out + "…"
+        out += ch
+    return out
+
+
+def _face(c: Canvas, face: Face, x: float, y: float, w: float = CARD_W, h: float = CARD_H) -> None:
+    if face.hidden:
+        c.rect(x, y, w, h, fill=DOWN, stroke=DOWN)
+        c.text(x + w / 2, y + h / 2 + 4, "face down", size=10, fill="#ffffff", anchor="middle")
+        return
+    c.rect(x, y, w, h, fill=CARD_BG, stroke=TONES.get(face.tone, MUTED) if face.tone else MUTED)
+    c.text(x + 4, y + 14, _fit(face.name, w - 8, 12), size=12, bold=True)
+    if face.stats:
+        c.text(x + 4, y + 28, _fit(face.stats, w - 8, 10), size=10)
+    if face.marks:
+        c.text(x + 4, y + 41, _fit(", ".join(face.marks), w - 8, 10), size=10, fill="#7a3e00")
+
+
+def _zone(c: Canvas, zone: Zone, x0: float, width: float) -> None:
+    n = zone.count or len(zone.cards)
+    c.text(x0, c.y + 12, f"{zone.label} ({n})", size=11, fill=MUTED)
+    c.y += 16
+    if not n:
+        c.text(x0, c.y + 12, "—", size=12, fill=MUTED)
+        c.y += LINE
+        return
+    if zone.show == "count" or not zone.cards:
+        c.rect(x0, c.y, 110, 22, fill=DOWN, stroke=DOWN)
+        c.text(x0 + 55, c.y + 15, f"{n} face down", size=11, fill="#ffffff", anchor="middle")
+        c.y += 28
+        return
+    shown = zone.cards[-1:] if zone.show == "top" else zone.cards[:MAX_CARDS]
+    per_row = max(1, int(width // (CARD_W + 4)))
+    for i, face in enumerate(shown):
+        if i and i % per_row == 0:
+            c.y += CARD_H + 4
+        _face(c, face, x0 + (i % per_row) * (CARD_W + 4), c.y)
+    if len(zone.cards) > len(shown) and zone.show != "top":
+        c.text(x0 + min(len(shown), per_row) * (CARD_W + 4), c.y + 26, f"+{len(zone.cards) - len(shown)}", size=12)
+    c.y += CARD_H + 6
+
+
+def _grid(c: Canvas, grid: Grid, x0: float, width: float) -> None:
+    c.text(x0, c.y + 12, grid.label, size=11, fill=MUTED)
+    c.y += 16
+    label_w = 56 if grid.row_labels else 0
+    col_w = (width - label_w) / max(1, grid.cols)
+    if grid.col_labels:
+        for col, label in enumerate(grid.col_labels[: grid.cols]):
+            c.text(x0 + label_w + col * col_w + col_w / 2, c.y + 11, _fit(label, col_w, 11), size=11, fill=MUTED,
+                   anchor="middle")
+        c.y += 16
+    cells = {(cell.row, cell.col): cell for cell in grid.cells}
+    stacked = max([len(cell.cards) for cell in grid.cells] + [1])
+    cell_h = max(CELL_H, 8 + stacked * (CARD_H + 2))
+    for row in range(1, grid.rows + 1):
+        if grid.row_labels and row <= len(grid.row_labels):
+            c.text(x0, c.y + cell_h / 2 + 4, _fit(grid.row_labels[row - 1], label_w - 4, 11), size=11, fill=MUTED)
+        for col in range(1, grid.cols + 1):
+            x = x0 + label_w + (col - 1) * col_w
+            cell = cells.get((row, col))
+            fill = {1: "#f2f7ff", 2: "#fff6f0"}.get(cell.owner or 0, "#fbfbfc") if cell else "#fbfbfc"
+            c.rect(x + 1, c.y, col_w - 2, cell_h - 2, fill=fill, dash=True)
+            if cell is None:
+                continue
+            if cell.label and not cell.cards:
+                c.text(x + 5, c.y + 14, _fit(cell.label, col_w - 10, 10), size=10, fill=MUTED)
+            for i, face in enumerate(cell.cards):
+                _face(c, face, x + 4, c.y + 3 + i * (CARD_H + 2), w=col_w - 8)
+        c.y += cell_h
+    c.y += 6
+
+
+def _parts(c: Canvas, parts: tuple[Part, ...], x0: float, width: float) -> None:
+    counters = [p for p in parts if isinstance(p, Counter)]
+    if counters:
+        c.text(x0, c.y + 13, "   ".join(f"{p.label} {p.value}" + (f"/{p.max}" if p.max is not None else "")
+                                      for p in counters), size=13)
+        c.y += LINE + 2
+    for part in parts:
+        if isinstance(part, Grid):
+            _grid(c, part, x0, width)
+        elif isinstance(part, Zone):
+            _zone(c, part, x0, width)
+        elif isinstance(part, Note):
+            c.text(x0, c.y + 13, part.text, size=13, fill=TONES.get(part.tone, INK) if part.tone else INK)
+            c.y += LINE
+
+
+def _panel(c: Canvas, panel: SeatPanel, layout: Layout, player: str) -> None:
+    top = c.y
+    c.y += 6
+    title = f"Seat {panel.seat} {player}"
+    tags = [t for t, on in (("to decide", panel.seat in layout.awaiting), ("chosen", panel.seat in layout.chosen),
+                            ("choosing", panel.seat in layout.choosing and panel.seat not in layout.chosen),
+                            (f"lost: {panel.lost}", bool(panel.lost))) if on]
+    c.text(PAD + 8, c.y + 14, title + ("  · " + " · ".join(tags) if tags else ""), size=14, bold=True,
+           fill="#a31515" if panel.lost else INK)
+    c.y += LINE + 4
+    _parts(c, panel.parts, PAD + 8, WIDTH - 2 * PAD - 16)
+    c.rect(PAD, top, WIDTH - 2 * PAD, c.y - top + 4, stroke="#0b5cad" if panel.seat == layout.viewer else LINE_C)
+    c.y += 12
+
+
+def svg(layout: Layout, players: tuple[str, ...] = (), caption: tuple[str, ...] = ()) -> str:
+    """The layout as one SVG document; ``caption``: lines drawn below it (the event, its clause)."""
+    c = Canvas()
+    status = [f"{layout.ruleset}", f"turn {layout.turn}" + (f" · {layout.step}" if layout.step else "")]
+    if layout.active:
+        status.append(f"seat {layout.active}'s turn")
+    if layout.awaiting:
+        status.append("awaiting " + " and ".join(f"seat {s}" for s in layout.awaiting))
+    status.append("judge view" if layout.viewer is None else f"seat {layout.viewer}'s view")
+    c.text(PAD, c.y + 14, " · ".join(status), size=14)
+    if layout.outcome:
+        c.text(WIDTH - PAD, c.y + 14, f"over: {layout.outcome}", size=14, bold=True, fill="#a31515", anchor="end")
+    c.y += LINE + 10
+    bottom = layout.viewer or 1
+    order = sorted(layout.seats, key=lambda p: p.seat == bottom)
+    for i, panel in enumerate(order):
+        if i == len(order) - 1 and layout.board:
+            top = c.y
+            c.y += 6
+            _parts(c, layout.board, PAD + 8, WIDTH - 2 * PAD - 16)
+            c.rect(PAD, top, WIDTH - 2 * PAD, c.y - top + 4, stroke=MUTED)
+            c.y += 12
+        player = players[panel.seat - 1] if 0 < panel.seat <= len(players) else ""
+        _panel(c, panel, layout, player)
+    if not layout.seats:
+        _parts(c, layout.board, PAD, WIDTH - 2 * PAD)
+    for line in caption:
+        c.text(PAD, c.y + 14, _fit(line, WIDTH - 2 * PAD, 13), size=13)
+        c.y += LINE
+    height = int(c.y + PAD)
+    body = "\n".join(c.items)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+            f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">\n'
+            f'<rect width="100%" height="100%" fill="#ffffff"/>\n{body}\n</svg>\n')
+
+
+def png(svg_text: str, scale: float = 1.0) -> bytes:
+    """The SVG rasterised; a clear error when CairoSVG or libcairo2 is missing."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as exc:
+        raise RuntimeError(f"PNG needs CairoSVG and the system's libcairo2 ({exc}); --svg needs neither") from exc
+    out: Any = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
+    return bytes(out)
+
+
+def picture_of(timeline: Any, seq: int, seat: int | None) -> str:
+    """The SVG of the board after event ``seq`` as ``seat`` saw it, captioned with that event."""
+    from domain.core.visibility import redact
+
+    from .viewdata import ViewSource
+
+    rules = timeline.ruleset
+    layout = rules.layout(rules.view(timeline.state_at(seq), seat))
+    caption: tuple[str, ...] = ()
+    env = timeline.envelope(seq)
+    if env is not None:
+        source = ViewSource(rules, timeline.header, [], seat, timeline=timeline, turns=[])
+        ev = source.describe(redact(rules, env, seat), 0)
+        entry = rules.clauses().get(env.clause or "")
+        line = f"#{env.seq} {env.kind} {ev['type']} " + " ".join(f"{k}={v}" for k, v, _ in ev["fields"])
+        caption = (line,) + ((f"{env.clause} {entry.title}",) if entry else ())
+    return svg(layout, timeline.header.players, caption)

@@ -1,0 +1,252 @@
+"""What the web viewer draws, as JSON-ready data: a match as one seat (or the judge) may see it.
+
+The viewer knows no game. It gets the record's envelopes already redacted for the viewer
+(``domain.core.visibility``) and described by the roles of their fields, the ruleset's
+``Layout`` at any seq (through ``Timeline``), the clause texts and the card catalogue. The
+"why" of an event is the cause chain of ``projections.causes``, with the values each ruling
+used read from the *viewer's* layout just before it, so a seat's why never names a card the
+seat could not see.
+
+The same data feeds the served page (one frame per request) and the exported page (every
+frame inlined, each distinct layout part stored once: consecutive layouts share most parts).
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable
+
+import msgspec
+
+from domain.core.envelope import Envelope
+from domain.core.header import Header
+from domain.core.layout import Counter, Layout
+from domain.core.match import record_evolve
+from domain.core.roles import HIDDEN, roles_of
+from domain.core.ruleset import Ruleset
+from domain.core.visibility import redact
+
+from .causes import _cards_in, _split, cause_chain
+from .timeline import Timeline
+
+LAYOUTS_KEPT = 256        # layouts a source remembers (stepping back and forth, why's "before" states)
+SHOWN_CARDS = 8           # a longer list of cards in an event (a shuffled deck) is cut after this many
+LONG_VALUE = 80           # a nested value (a whole prepared state) longer than this is summarised
+
+
+def viewer_name(seat: int | None) -> str:
+    return "judge" if seat is None else f"seat {seat}"
+
+
+class ViewSource:
+    """One record as ``seat`` (None: the judge) may see it; built once, asked for any seq."""
+
+    def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]],
+                 seat: int | None, *, timeline: Timeline | None = None, turns: list[int] | None = None) -> None:
+        self.ruleset = ruleset
+        self.header = header
+        self.seat = seat
+        self.timeline = timeline or Timeline(ruleset, header, envelopes)
+        self.seen = [redact(ruleset, env, seat) for env in envelopes]
+        self.turns = turns if turns is not None else turns_of(ruleset, header, envelopes)
+        self._layouts: dict[int, Layout] = {}
+        final = self.timeline.final
+        self._names = ruleset.card_names(final) if ruleset.card_names else None
+        self.outcome = ruleset.outcome(final)
+
+    @property
+    def last_seq(self) -> int:
+        return self.timeline.last_seq
+
+    # -- the match as a whole ---------------------------------------------------------------------
+    def meta(self) -> dict[str, Any]:
+        """Everything the page needs once: who, the clause texts, the catalogue, the roles."""
+        rules = self.ruleset
+        catalogue = rules.catalogue()
+        reference = rules.clauses()
+        clauses = {cid: {"title": c.title, "text": c.text, "original": c.original} for cid, c in reference.items()}
+        return {
+            "match_id": self.header.match_id,
+            "ruleset": rules.name,
+            "rules_version": rules.rules_version,
+            "players": list(self.header.players),
+            "viewer": self.seat,
+            "last_seq": self.last_seq,
+            "outcome": self.outcome.describe() if self.outcome else "",
+            "clauses": clauses,
+            "catalogue": {"columns": msgspec.to_builtins(catalogue.columns),
+                          "rows": msgspec.to_builtins(catalogue.rows)},
+            "glossary": glossary(catalogue.rows, reference),
+        }
+
+    def events(self, after: int = 0) -> list[dict[str, Any]]:
+        """The envelopes after ``after`` as the viewer may see them, each field with its role."""
+        return [self.describe(env, self.turns[env.seq] if env.seq < len(self.turns) else 0)
+                for env in self.seen[after:]]
+
+    def describe(self, env: Envelope[Any], turn: int) -> dict[str, Any]:
+        event = env.event
+        raw = msgspec.to_builtins(event)
+        kind = raw.pop("type", type(event).__name__) if isinstance(raw, dict) else type(event).__name__
+        roles = {f.key or f.name: f.role for f in roles_of(type(event))}
+        fields = []
+        cards: list[int] = []
+        for key, value in (raw.items() if isinstance(raw, dict) else ()):
+            role = roles.get(key, "")
+            if role == "card":
+                many = isinstance(value, (list, tuple))
+                ids = list(value) if many else [value]
+                cards.extend(v for v in ids if isinstance(v, int) and v != HIDDEN)
+                shown = ", ".join(self.card_label(v) for v in ids[:SHOWN_CARDS])
+                if len(ids) > SHOWN_CARDS:
+                    shown += f", … {len(ids)} cards"
+                text = f"[{shown}]" if many else shown
+            else:
+                text = _short(value)
+            fields.append([key, text, role])
+        out: dict[str, Any] = {"seq": env.seq, "kind": env.kind, "type": kind, "fields": fields, "turn": turn}
+        for key in ("seat", "clause", "cause"):
+            value = getattr(env, key)
+            if value is not None:
+                out[key] = value
+        if cards:
+            out["cards"] = cards
+        return out
+
+    def card_label(self, card: Any) -> str:
+        if not isinstance(card, int) or card == HIDDEN:
+            return "?"
+        if self._names is None:
+            return str(card)
+        try:
+            return f"{self._names(card)}#{card}"
+        except (IndexError, KeyError, TypeError):
+            return str(card)
+
+    # -- one position -----------------------------------------------------------------------------
+    def layout(self, seq: int) -> Layout:
+        seq = max(0, min(seq, self.last_seq))
+        found = self._layouts.get(seq)
+        if found is None:
+            rules = self.ruleset
+            found = rules.layout(rules.view(self.timeline.state_at(seq), self.seat))
+            if len(self._layouts) >= LAYOUTS_KEPT:
+                self._layouts.pop(next(iter(self._layouts)))
+            self._layouts[seq] = found
+        return found
+
+    def why(self, seq: int) -> list[dict[str, Any]]:
+        """The cause chain of ``seq`` (``causes.cause_chain``), each link with its clause and the
+        values its ruling used, read from the viewer's own layout just before it."""
+        if not 1 <= seq <= self.last_seq:
+            return []
+        out = []
+        for env in cause_chain(self.seen, seq):
+            subject, inputs, results = _split(env.event)
+            before = self.layout(env.seq - 1)
+            found = _cards_in(before)
+            named = [c for v in subject.values() for c in (v if isinstance(v, (list, tuple)) else [v])
+                     if isinstance(c, int)]
+            cards = [msgspec.to_builtins(found[c]) for c in dict.fromkeys(named) if c in found]
+            seats = {}
+            for f in roles_of(type(env.event)):
+                number = getattr(env.event, f.name, None)
+                panel = before.panel(number) if f.role == "seat" and isinstance(number, int) else None
+                if panel is not None:
+                    seats[str(number)] = {p.label: p.value for p in panel.parts if isinstance(p, Counter)}
+            link: dict[str, Any] = {"seq": env.seq, "at": env.seq - 1}   # the page has the event and clause
+            for key, values in (("inputs", inputs), ("results", results)):
+                if values:
+                    link[key] = {k: _short(v) for k, v in values.items()}
+            if cards:
+                link["cards"] = cards
+            if seats:
+                link["seats"] = seats
+            out.append(link)
+        return out
+
+    def frame(self, seq: int) -> dict[str, Any]:
+        seq = max(0, min(seq, self.last_seq))
+        return {"seq": seq, "layout": msgspec.to_builtins(self.layout(seq)), "why": self.why(seq)}
+
+    # -- everything, for a page with no server behind it -----------------------------------------
+    def bundle(self, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """Meta, events and every frame; each distinct layout part is stored once in ``parts``
+        and frames name parts by index (a 2,000-event match shares most parts between seqs)."""
+        parts: list[Any] = []
+        index: dict[str, int] = {}
+
+        def intern(part: Any) -> int:
+            key = json.dumps(part, sort_keys=True, ensure_ascii=False)
+            if key not in index:
+                index[key] = len(parts)
+                parts.append(part)
+            return index[key]
+
+        frames = []
+        for seq in range(self.last_seq + 1):
+            frame = self.frame(seq)
+            layout = frame["layout"]
+            layout["board"] = [intern(p) for p in layout.get("board", [])]
+            for panel in layout.get("seats", []):
+                panel["parts"] = [intern(p) for p in panel.get("parts", [])]
+            frames.append(frame)
+            if progress is not None:
+                progress(seq)
+        return {"meta": self.meta(), "events": self.events(), "parts": parts, "frames": frames}
+
+
+TERM = re.compile(r"[『【〔「\[{〈《]([^』】〕」\]}〉》]{1,24})[』】〕」\]}〉》]")
+KEY_CUT = re.compile(r"[:：+\-−=＝0-9０-９*＊/]")
+SENTENCE = re.compile(r"(?<=[.;:])\s+|\n+")
+GLOSS_CHARS = 220
+
+
+def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """An English gloss of each card's text, from the rules reference: for every bracketed term of
+    the seed's notation in the text (『強襲:1』, 【ユニット1体】, [AGI+2]), the first clause whose
+    English text names it, with the sentence that does. Cards are data in the seed's language;
+    the clauses are where Kifu says in English what the notation means."""
+    out: dict[str, list[dict[str, str]]] = {}
+    found: dict[str, dict[str, str] | None] = {}
+    for row in rows:
+        notes = []
+        for term in dict.fromkeys(TERM.findall(row.text)):
+            key = KEY_CUT.split(term)[0].strip()
+            if len(key) < 2 or key.isascii():      # [AGI+2] is English already
+                continue
+            if key not in found:
+                found[key] = None
+                best = 0
+                for cid, clause in clauses.items():   # the clause naming it in its title, else quoting it, else any
+                    score = 3 if key in clause.title else 2 if f"『{key}" in clause.text else 1 if key in clause.text else 0
+                    if score > best:
+                        best = score
+                        sentence = next((s for s in SENTENCE.split(clause.text) if key in s), clause.text).strip()
+                        found[key] = {"clause": cid, "title": clause.title, "text": sentence[:GLOSS_CHARS]}
+            if found[key] is not None:
+                notes.append({"term": term, **found[key]})   # type: ignore[dict-item]
+        if notes:
+            out[row.name] = notes
+    return out
+
+
+def turns_of(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]]) -> list[int]:
+    """The turn after each seq (index 0: before the first event), for the timeline's turn marks."""
+    evolve = record_evolve(ruleset)
+    state = ruleset.initial_state(header)
+    turns = [ruleset.turn(state)]
+    for env in envelopes:
+        state = evolve(state, env.event)
+        turns.append(ruleset.turn(state))
+    return turns
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, (dict, list, tuple)) and len(json.dumps(value, ensure_ascii=False)) > LONG_VALUE:
+        return "{…}" if isinstance(value, dict) else f"[… {len(value)}]"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+    return value
