@@ -6,6 +6,7 @@ import json
 import click
 import msgspec
 from rich.table import Table
+from rich.text import Text
 
 from domain.core.catalogue import Catalogue, CardRow
 from domain.core.ruleset import find_ruleset, ruleset_names
@@ -28,6 +29,17 @@ def _filters(catalogue: Catalogue, where: tuple[str, ...]) -> list[tuple[str, st
     return out
 
 
+def _known_values(catalogue: Catalogue, filters: list[tuple[str, str]]) -> None:
+    """A filter value no card holds at all is a typo (``type=XX``, ``element=fire``), not "0 cards"."""
+    for key, value in filters:
+        cells = {row.get(key) for row in catalogue.rows}
+        if any(value.casefold() == c.casefold() or value in c for c in cells):
+            continue
+        shown = sorted(c for c in cells if c)
+        hint = ", ".join(shown[:12]) + (", …" if len(shown) > 12 else "")
+        raise click.BadParameter(f"no card has {key} {value!r}; {key} values: {hint}", param_hint="--where")
+
+
 def _matches(row: CardRow, filters: list[tuple[str, str]], text: str | None) -> bool:
     for key, value in filters:
         cell = row.get(key)
@@ -46,9 +58,28 @@ def cards(ruleset: str, where: tuple[str, ...], text: str | None, as_json: bool)
     """List the cards Kifu knows for RULESET, with which of their numbers are invented."""
     catalogue = find_ruleset(ruleset).catalogue()
     filters = _filters(catalogue, where)
+    _known_values(catalogue, filters)
     found = [row for row in catalogue.rows if _matches(row, filters, text)]
     if as_json:
         click.echo(json.dumps(msgspec.to_builtins(found), ensure_ascii=False, indent=1))
+        return
+    con = render.console()
+    if not con.is_terminal:       # piped: one card a line, tab-separated, every column whole
+        click.echo("\t".join(c.key for c in catalogue.columns))
+        for row in found:
+            click.echo("\t".join(row.get(c.key).replace("\n", " ").replace("\t", " ") for c in catalogue.columns))
+        click.echo(f"{len(found)} cards", err=True)      # the count on stderr: stdout stays rows only
+        return
+    if con.width < 120:           # narrow: a card is a line of its numbers, then its text below
+        short = [c for c in catalogue.columns if c.kind != "text"]
+        for row in found:
+            con.print(Text.assemble(*[(f"{row.get(c.key)}  ", "bold" if c.kind == "name" else "")
+                                      for c in short if row.get(c.key) and c.key != "invented"]))
+            if row.text:
+                con.print(Text(row.text, style="green"), soft_wrap=False)
+            if row.invented:
+                con.print(Text("invented: " + ", ".join(row.invented), style="dim"))
+        con.print(f"{len(found)} cards")
         return
     table = Table(show_lines=True, expand=True)
     for column in catalogue.columns:
@@ -60,6 +91,5 @@ def cards(ruleset: str, where: tuple[str, ...], text: str | None, as_json: bool)
             table.add_column(column.title, no_wrap=column.key != "invented")
     for row in found:
         table.add_row(*[row.get(c.key) or ("-" if c.key == "invented" else "") for c in catalogue.columns])
-    con = render.console()
     con.print(table)
     con.print(f"{len(found)} cards")

@@ -16,8 +16,10 @@ from typing import Any
 import click
 import msgspec
 
+from domain.core.layout import Layout
 from domain.core.ruleset import find_ruleset
 
+from . import decks as deck_spec
 from . import render
 from .human import HumanSeat
 
@@ -79,6 +81,7 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
                             position=bot == "greedy")
         if bot == "human":
             player: Any = HumanSeat(rules, first.players, con, lambda card: table.names.get(card, str(card)))
+            _say_conflicts(table, con)
         else:
             player = rules.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
         try:
@@ -89,16 +92,65 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
     con.print(f"[bold]{outcome.describe() if outcome else 'stopped'}[/] at seq {table.seq} (you were seat {seat})")
 
 
+def _say_conflicts(table: Any, con: Any) -> None:
+    """A decision that lost a race (409) is said, with the position it lost to, before the new prompt."""
+    submit = table.submit
+
+    def said(seat: int, command: Any) -> list[Any]:
+        before = table.conflicts
+        out = submit(seat, command)
+        if table.conflicts > before:
+            con.print(f"[bold yellow]conflict:[/] your decision was not taken: the match had moved on to "
+                      f"event {table.seq} (another decision landed first). The position now:")
+        return out
+
+    table.submit = said
+
+
+@client.command()
+@_server
+@_match
+@_token
+@click.pass_context
+def watch(ctx: click.Context, server: str | None, match_id: str | None, token: str | None) -> None:
+    """Follow a served match live as a judge (or a seat): every event as it lands, until the end."""
+    from domain.service.client import KifuClient
+    from domain.service.player import card_names
+
+    server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
+    con = render.console()
+    with KifuClient(server, token) as http:
+        first = http.view(match_id)
+        rules = find_ruleset(first.ruleset)
+        names = card_names(first.layout, {})
+        who = "judge" if first.seat is None else f"seat {first.seat}"
+        con.print(f"watching match [bold]{match_id}[/] · {rules.name} · {' vs '.join(first.players)} · as {who}")
+        for message in http.stream(match_id, 0):
+            if message.event == "envelope":
+                env = rules.envelope_converter(msgspec.json.decode(message.data))
+                con.print(render.event_line(env, lambda card: names.get(card, str(card))))
+            elif message.event == "status":      # after each batch: names of cards that came into view
+                names = card_names(http.view(match_id).layout, names)
+            elif message.event == "end":
+                break
+        final = http.view(match_id)
+    con.print(render.board(msgspec.convert(final.layout, Layout), final.players))
+    con.print(f"[bold]{final.outcome.describe() if final.outcome else 'stream ended'}[/]")
+
+
 @client.command()
 @_server
 @click.option("--ruleset", default="worlfard", show_default=True)
-@click.option("--deck", "decks", multiple=True, metavar="PRESET",
-              help="Preset deck for seat 1, then seat 2 (default: the service's).")
+@click.option("--deck", "decks", multiple=True, metavar="PRESET|FILE",
+              help="Deck for seat 1, then seat 2: a preset name or a deck file (sent as its list).")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Player names, seat 1 then seat 2.")
+@click.option("--event", default=None, help="Tournament metadata for the header: the event,")
+@click.option("--round", "round_", default=None, help="the round,")
+@click.option("--table", default=None, help="and the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.pass_context
 def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[str, ...],
-           names: tuple[str, ...], as_json: bool) -> None:
+           names: tuple[str, ...], event: str | None, round_: str | None, table: str | None, as_json: bool) -> None:
     """Create a match on the service; prints its id, both seat tokens and the judge token.
 
     The service draws the seed (no creator chooses the shuffles) and commits to it; the record
@@ -111,8 +163,12 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
     if len(names) > 2:
         raise click.UsageError("give --name at most twice")
     players = (names[0] if names else "seat 1", names[1] if len(names) > 1 else "seat 2")
+    # a deck file is read here (the service never reads a client's files) and sent as its deck list
+    specs = [msgspec.to_builtins(deck_spec.load(find_ruleset(ruleset), d)) if deck_spec.is_file(d) else d
+             for d in decks]
     with KifuClient(server) as http:
-        created = http.create(ruleset=ruleset, decks=(decks[0], decks[1]) if decks else None, players=players)
+        created = http.create(ruleset=ruleset, decks=(specs[0], specs[1]) if specs else None, players=players,
+                              event=event, round=round_, table=table)
     if as_json:
         click.echo(msgspec.json.encode(created).decode())
         return

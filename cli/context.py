@@ -35,8 +35,21 @@ class Kifu:
         if Path(source).exists() or source.endswith((".jsonl", ".gz")):
             record = read_record(source)
             return record.ruleset, record.header, record.envelopes
-        match = self.store.load(source)
+        match = self.store.load(self.resolve(source))
         return match.ruleset, match.header, match.envelopes
+
+    def resolve(self, match_id: str) -> str:
+        """A stored match's full id from the id or an unambiguous prefix of it (``e79d47``)."""
+        ids = [row.match_id for row in self.store.list_matches()]
+        if match_id in ids:
+            return match_id
+        found = [i for i in ids if i.startswith(match_id.lower())] if len(match_id) >= 4 else []
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise click.UsageError(f"{match_id!r} is the start of {len(found)} match ids "
+                                   f"({', '.join(sorted(found)[:3])}, …): give more of it")
+        return match_id     # the store names the unknown match
 
 
 pass_kifu = click.make_pass_decorator(Kifu)

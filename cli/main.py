@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from domain.core.errors import Conflict, Illegal, KifuError, Malformed
+from projections.fork import ForkError
 
 from .context import Kifu
 from . import bench, cards, client, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
 
 
-EXIT_CODES = {Malformed: 2, Illegal: 3, Conflict: 4}
+EXIT_CODES = {Malformed: 2, ForkError: 2, Illegal: 3, Conflict: 4}
+USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input
 
 
 class KifuFailure(click.ClickException):
@@ -32,6 +35,41 @@ class KifuGroup(click.Group):
         except KifuError as exc:
             raise KifuFailure(exc) from None
 
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """Click's own errors as one line too: ``error: kifu replay: …`` (no usage block)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
+            click.echo(f"error: {where}{exc.format_message()} (see --help)", err=True)
+            sys.exit(USAGE)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except (click.Abort, EOFError):
+            click.echo("error: aborted (no more input)", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """``--db`` after the command name (``kifu play --db memory …``) sets the same store as before it."""
+    if value is not None:
+        kifu = ctx.find_object(Kifu)
+        if kifu is not None:
+            kifu.db = value
+
+
+def _db_option() -> click.Option:
+    return click.Option(["--db"], default=None, metavar="PATH|URL", expose_value=False, callback=_set_db,
+                        is_eager=True, help="Match store: SQLite file, postgresql:// URL, or 'memory'.")
+
 
 @click.group(cls=KifuGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="KIFU_DB", default=None, metavar="PATH|URL",
@@ -49,6 +87,10 @@ for command in (play.play, replay.replay, records.why, records.audit, records.ve
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
                 whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer):
     cli.add_command(command)
+    targets = command.commands.values() if isinstance(command, click.Group) else (command,)
+    for target in (command, *targets):
+        if not any("--db" in p.opts for p in target.params):
+            target.params.append(_db_option())
 
 
 def main() -> None:
@@ -56,3 +98,7 @@ def main() -> None:
         cli(prog_name="kifu")
     except BrokenPipeError:
         sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from domain.core.visibility import redact
 from projections.recordfile import write_record
 
 from . import render
+from . import decks as deck_spec
 from .context import Kifu, pass_kifu
 from .human import HumanSeat
 
@@ -27,8 +29,15 @@ def seat_option(seat: int) -> Any:
                         help=f"Seat {seat}: 'human' or a bot of the ruleset (random, greedy).")
 
 
+def now() -> str:
+    """When a decision was taken (or a match created), as the record keeps it: ISO 8601 UTC."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 @click.command()
-@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False), required=False)
+@click.option("--resume", metavar="MATCH_ID", default=None,
+              help="Go on with an unfinished stored match (an id or an unambiguous prefix) instead of a new one.")
 @click.option("--seed", type=int, default=None, help="Match seed (default: random, printed).")
 @seat_option(1)
 @seat_option(2)
@@ -38,17 +47,41 @@ def seat_option(seat: int) -> Any:
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also export the finished record to this .kifu.jsonl file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@click.option("--event", default=None, metavar="NAME", help="Tournament metadata for the header: the event,")
+@click.option("--round", "round_", default=None, metavar="ROUND", help="the round,")
+@click.option("--table", default=None, metavar="TABLE", help="and the table.")
 @pass_kifu
-def play(kifu: Kifu, ruleset: str, seed: int | None, p1: str, p2: str, decks: tuple[str, ...],
-         names: tuple[str, ...], out: str | None, quiet: bool) -> None:
-    """Play a match of RULESET into the store; humans are prompted with their legal decisions."""
+def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, p1: str, p2: str,
+         decks: tuple[str, ...], names: tuple[str, ...], out: str | None, quiet: bool,
+         event: str | None, round_: str | None, table: str | None) -> None:
+    """Play a match of RULESET into the store; humans are prompted with their legal decisions.
+
+    With --resume MATCH_ID an unfinished match (a human who quit, a crash) goes on from where
+    it stopped, with the seats given by --p1/--p2."""
+    if resume is not None:
+        if ruleset or decks or names or seed is not None or event or round_ or table:
+            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: the match's header is already written")
+        resumed = kifu.store.load(kifu.resolve(resume))
+        if resumed.outcome is not None:
+            raise click.UsageError(f"match {resumed.header.match_id} is over ({resumed.outcome.describe()}): "
+                                   "nothing to resume")
+        con = render.console()
+        header = resumed.header
+        seats = make_seats(resumed.ruleset, p1, p2, header.seed, con, header.players, resumed)
+        if not quiet:
+            con.print(f"resuming match [bold]{header.match_id}[/] · {header.ruleset} at event {resumed.seq}")
+        run_match(con, kifu, resumed, seats, quiet=quiet, out=out)
+        return
+    if ruleset is None:
+        raise click.UsageError("give a RULESET (or --resume MATCH_ID)")
     rules = find_ruleset(ruleset)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     specs = default_decks(rules, decks)
     players = (names[0] if names else p1, names[1] if len(names) > 1 else p2)
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
-                         decks=[rules.load_deck(s) for s in specs], players=players)
+                         decks=[deck_spec.load(rules, s) for s in specs], players=players,
+                         event=event, round=round_, table=table, date=now())
     con = render.console()
     seats = make_seats(rules, p1, p2, seed, con, players, match)
     kifu.store.create(match)
@@ -97,7 +130,7 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
     viewer = humans[0] if len(humans) == 1 else None
 
     def submit(m: Match, seat: int, command: Any, basis: int) -> list[Envelope[Any]]:
-        envelopes, state = m.decide(seat, command, basis)
+        envelopes, state = m.decide(seat, command, basis, received=now())
         store.append(m.header.match_id, m.seq, envelopes, outcome=rules.outcome(state))
         m.accept(envelopes, state)
         return envelopes

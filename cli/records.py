@@ -24,6 +24,7 @@ from projections.recordfile import find_records, read_record, write_record
 from projections.timeline import Timeline
 
 from . import render
+from .tui.model import integrity
 from .context import Kifu, pass_kifu
 
 
@@ -39,10 +40,15 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         raise click.BadParameter(f"seq {seq} is outside 1..{len(envelopes)}", param_hint="SEQ")
     timeline = Timeline(ruleset, header, envelopes)
     chain = explain(ruleset, envelopes, seq, timeline)
+    warning = integrity(timeline)
+    if warning:          # what follows may be edited values: say so first, on stderr for scripts too
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(msgspec.json.encode(chain).decode())
         return
     con = render.console()
+    if warning:
+        con.print(Text(warning, style="bold white on red"))
     names = ruleset.card_names(timeline.final) if ruleset.card_names else None
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
@@ -51,7 +57,11 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         con.print(Text(prefix) + render.event_line(env, names))
         if link.clause:
             title = f"{link.clause} {link.clause_title}".strip()
-            con.print(Text(indent + title + (f": {link.clause_text}" if link.clause_text else ""), style="green"))
+            body = render.clause_body(link.clause_title, link.clause_text).strip()
+            first, *more = body.splitlines() or [""]
+            con.print(Text(indent + title + (f": {first}" if first else ""), style="green"))
+            for line in more:   # a clause's list items stay under it, indented
+                con.print(Text(indent + "  " + line, style="green"))
         if link.ruling is not None:
             _print_ruling(con, link.ruling, indent)
     last = chain[-1]
@@ -76,6 +86,8 @@ def _print_ruling(con: Any, ruling: Any, indent: str) -> None:
 
 
 def _value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value)
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
@@ -197,8 +209,8 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
         from .web import export_html
 
         return export_html(kifu, match_id, html, seat)
-    match = kifu.store.load(match_id)
-    path = out or f"{match_id}.kifu.jsonl"
+    match = kifu.store.load(kifu.resolve(match_id))
+    path = out or f"{match.header.match_id}.kifu.jsonl"
     size = write_record(path, match.header, match.envelopes)
     click.echo(f"{path}: {len(match.envelopes)} events, {size} bytes")
 
@@ -220,28 +232,81 @@ def import_(kifu: Kifu, file: str) -> None:
     click.echo(f"imported match {record.header.match_id} ({len(record.envelopes)} events)")
 
 
+MATCH_FIELDS = ("match_id", "date", "ruleset", "players", "decks", "turns", "events", "status", "result",
+                "event", "round", "table")
+
+
+def _deck_name(deck: Any) -> str:
+    raw = msgspec.to_builtins(deck)
+    return str(raw.get("name", "?")) if isinstance(raw, dict) else str(raw)
+
+
+def match_row(kifu: Kifu, row: Any) -> dict[str, Any]:
+    """One stored match as ``kifu matches`` lists it: header metadata, turns, result."""
+    match = kifu.store.load(row.match_id)
+    header = match.header
+    return {"match_id": row.match_id, "date": header.date or "", "ruleset": row.ruleset,
+            "players": list(header.players), "decks": [_deck_name(d) for d in header.decks],
+            "turns": int(match.ruleset.turn(match.state) or 0), "events": row.seq, "status": row.status,
+            "result": row.outcome.describe() if row.outcome else "in progress",
+            "event": header.event or "", "round": header.round or "", "table": header.table or ""}
+
+
 @click.command()
+@click.option("--event", default=None, help="Only matches of this event.")
+@click.option("--round", "round_", default=None, help="Only matches of this round.")
+@click.option("--status", type=click.Choice(["ongoing", "over"]), default=None, help="Only ongoing or finished matches.")
+@click.option("--ruleset", default=None, help="Only matches of this ruleset.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON list, for scripts.")
 @pass_kifu
-def matches(kifu: Kifu) -> None:
-    """List stored matches."""
-    rows = kifu.store.list_matches()
-    table = Table("match id", "ruleset", "players", "events", "status")
-    for row in rows:
-        table.add_row(row.match_id, row.ruleset, " vs ".join(row.players), str(row.seq),
-                      row.outcome.describe() if row.outcome else "in progress")
-    render.console().print(table)
-    if not rows:
-        click.echo("no matches stored yet: try `kifu play worlfard --seed 7`")
+def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | None, ruleset: str | None,
+            as_json: bool) -> None:
+    """List stored matches: full id, date, ruleset, players, decks, turns and result.
+
+    On a terminal a table; piped, tab-separated values with a header line (whole ids, one
+    match per line); --json for scripts. Any command takes an unambiguous prefix of an id."""
+    rows = [r for r in kifu.store.list_matches()
+            if (status is None or r.status == status) and (ruleset is None or r.ruleset == ruleset)]
+    listed = [match_row(kifu, r) for r in rows]
+    listed = [m for m in listed if (event is None or m["event"] == event) and (round_ is None or m["round"] == round_)]
+    if as_json:
+        click.echo(json.dumps(listed, ensure_ascii=False))
+        return
+    con = render.console()
+    if not con.is_terminal:
+        click.echo("\t".join(MATCH_FIELDS))
+        for m in listed:
+            click.echo("\t".join(" vs ".join(v) if isinstance(v, list) else str(v) for v in (m[f] for f in MATCH_FIELDS)))
+        return
+    if not listed:
+        click.echo("no matches stored yet: try `kifu play worlfard --seed 7`" if not rows and not (event or round_)
+                   else "no stored match fits these filters")
+        return
+    for m in listed:     # two lines a match: legible at 80 columns, the id always whole
+        date = m["date"][:16].replace("T", " ") or "—"
+        con.print(Text.assemble((m["match_id"], "bold"), f"  {date:<16}  {m['ruleset']:<9} {m['turns']:>4} turns"))
+        who = " vs ".join(f"{p} ({d})" for p, d in zip(m["players"], m["decks"]))
+        where = " ".join(x for x in (m["event"], f"round {m['round']}" if m["round"] else "",
+                                     f"table {m['table']}" if m["table"] else "") if x)
+        con.print(Text.assemble("  ", (m["result"], "green" if m["status"] == "over" else "yellow"),
+                                (f" · {who}" + (f" · {where}" if where else ""), "dim")))
 
 
 @click.command()
 @click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
 @click.argument("clause", required=False)
 @click.option("--coverage", is_flag=True, help="Summarise how many clauses are implemented and tested.")
-def rules(ruleset: str, clause: str | None, coverage: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The clauses (or the coverage) as JSON.")
+def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> None:
     """Print a ruleset's rules reference, or one CLAUSE of it."""
     reference = find_ruleset(ruleset).clauses()
     entries = list(reference.values())
+    if coverage and as_json:
+        click.echo(json.dumps({"ruleset": ruleset, "clauses": len(entries),
+                               "implemented": sum(1 for e in entries if e.implemented_in),
+                               "tested": sum(1 for e in entries if e.tested_in),
+                               "not_tested": [e.id for e in entries if not e.tested_in]}))
+        return
     if coverage:
         implemented = [e for e in entries if e.implemented_in]
         tested = [e for e in entries if e.tested_in]
@@ -256,10 +321,13 @@ def rules(ruleset: str, clause: str | None, coverage: bool) -> None:
         entries = [e for e in entries if e.id.upper() == key or e.id.upper().startswith(key + ".")]
         if not entries:
             raise click.BadParameter(f"no clause {clause!r} in {ruleset}", param_hint="CLAUSE")
+    if as_json:
+        click.echo(json.dumps([msgspec.to_builtins(e) for e in entries], ensure_ascii=False))
+        return
     con = render.console()
     for e in entries:
         con.print(f"[bold green]{e.id}[/] [bold]{e.title}[/]")
-        con.print(f"  {e.text}")
+        con.print(f"  {escape(render.clause_body(e.title, e.text))}")
         if e.original:
             con.print(f"  [dim]{e.original}[/]")
         if e.interpretation:

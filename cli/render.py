@@ -6,6 +6,7 @@ counters, zones and grids, a shared board), and events from the roles their fiel
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 import msgspec
@@ -39,33 +40,53 @@ def _value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+        return "(" + " ".join(f"{k} {_value(v)}" for k, v in value.items()) + ")"
     return str(value)
 
 
 def describe_event(event: Any, names: Callable[[int], str] | None = None) -> str:
     """``TypeName key=value …`` with card-role fields shown as names; hidden cards as ``?``.
 
-    Nested values (a whole prepared state) are summarised, never printed as Python."""
-    raw = msgspec.to_builtins(event)
-    if not isinstance(raw, dict):
-        return str(raw)
-    kind = raw.pop("type", type(event).__name__)
-    cards = {f.key or f.name for f in roles_of(type(event)) if f.role == "card"}
+    A nested Struct (a trigger, a battle window) is described the same way in parentheses, in
+    words, never as a Python dict; a long nested value (a whole prepared state) is summarised."""
+    if not isinstance(event, msgspec.Struct):
+        raw = msgspec.to_builtins(event)
+        return _value(raw) if not isinstance(raw, dict) else _plain(raw)
+    kind = getattr(type(event), "__struct_config__").tag or type(event).__name__
+    return f"{kind} " + _fields(event, names)
+
+
+def _fields(obj: Any, names: Callable[[int], str] | None) -> str:
+    cards = {f.name for f in roles_of(type(obj)) if f.role == "card"}
+    defaults = {f.name: f.default for f in msgspec.structs.fields(obj)}
     parts = []
-    for key, value in raw.items():
+    for field in msgspec.structs.fields(obj):
+        key, value = field.name, getattr(obj, field.name)
         if key in cards:
             if isinstance(value, (list, tuple)):
                 shown = [card_name(names, v) for v in value]
-                value = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
+                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
             elif isinstance(value, int):
-                value = card_name(names, value)
-        elif isinstance(value, dict) and len(str(value)) > 60:
-            value = "{…}"
+                text = card_name(names, value)
+            else:
+                text = _value(msgspec.to_builtins(value))
+        elif isinstance(value, msgspec.Struct):
+            inner = _fields(value, names)
+            text = f"({inner})" if len(inner) <= 80 else "(…)"
         else:
-            value = _value(value)
-        parts.append(f"{key}={value}")
-    return f"{kind} " + " ".join(parts)
+            raw = msgspec.to_builtins(value)
+            if value is None and defaults.get(key) is None:
+                continue
+            text = _value(raw)
+            if len(text) > 80 and isinstance(raw, (dict, list)):
+                text = "{…}" if isinstance(raw, dict) else f"[… {len(raw)} items]"
+        parts.append(f"{field.encode_name}={text}")
+    return " ".join(parts)
+
+
+def _plain(raw: dict[str, Any]) -> str:
+    kind = raw.pop("type", "")
+    return (f"{kind} " if kind else "") + " ".join(f"{k}={_value(v)}" for k, v in raw.items())
 
 
 def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) -> Text:
@@ -78,6 +99,30 @@ def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) ->
     if env.cause:
         text.append(f"  ← #{env.cause}", style="dim")
     return text
+
+
+def clause_body(title: str, text: str) -> str:
+    """The clause text without a lead-in that repeats its title ("Combat damage: …" under the
+    title "Combat damage", "Battle: …" under "Battle phase"), so a title shows once."""
+    head, sep, rest = text.partition(":")
+    if not sep or "\n" in head or len(head) > 40 or not rest.strip():
+        return text
+    def words(s: str) -> list[str]:
+        return [w for w in re.findall(r"\w+", s.lower()) if w not in ("the", "a", "an")]
+    h, t = words(head), words(title)
+    if h and t and (h[0][:5] == t[0][:5] or head.strip().lower() == title.strip().lower()):
+        return rest.lstrip(" ").lstrip("\n") if rest.startswith(("\n", " \n")) else rest.strip(" ")
+    return text
+
+
+def clause_text(clause: str, title: str, text: str) -> Text:
+    """``W-12.6 Combat damage: …``: the id, the title once, the body."""
+    t = Text(f"{clause} {title}".strip(), style="bold green")
+    body = clause_body(title, text)
+    if body:
+        t.append(": " if "\n" not in body[:1] else "", style="green")
+        t.append(body, style="green")
+    return t
 
 
 # -- layouts --------------------------------------------------------------------------------------
@@ -189,26 +234,35 @@ def status_line(layout: Layout) -> Text:
     return status
 
 
-def board(layout: Layout, players: tuple[str, ...]) -> Group:
-    """The whole layout: the other seat's panel on top, the shared board, then the viewer's (or
-    seat 1's) panel, then the status line."""
+def board_parts(layout: Layout, players: tuple[str, ...]) -> list[tuple[int | None, Group]]:
+    """The layout in drawing order, one group per seat panel (seat number) and one for the
+    shared board (None): the other seat on top, the shared board, then the viewer's (or seat
+    1's) panel. The stepper scrolls to the part of the seat an event concerns."""
     bottom = layout.viewer or 1
     order = sorted(layout.seats, key=lambda p: p.seat == bottom)
-    out: list[Any] = []
+    out: list[tuple[int | None, Group]] = []
     for i, panel in enumerate(order):
         player = players[panel.seat - 1] if 0 < panel.seat <= len(players) else ""
         if i == len(order) - 1 and layout.board:
-            out.extend(_parts(layout.board))
-        out.append(_panel_header(panel, player, layout))
-        out.extend(_parts(panel.parts))
+            out.append((None, Group(*_parts(layout.board))))
+        out.append((panel.seat, Group(_panel_header(panel, player, layout), *_parts(panel.parts))))
     if not layout.seats:
-        out.extend(_parts(layout.board))
-    out.append(status_line(layout))
-    return Group(*out)
+        out.append((None, Group(*_parts(layout.board))))
+    return out
+
+
+def board(layout: Layout, players: tuple[str, ...]) -> Group:
+    """The whole layout (``board_parts`` in order), then the status line."""
+    return Group(*[group for _, group in board_parts(layout, players)], status_line(layout))
 
 
 def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    """On a terminal, lines wrap at its width; piped, a line stays one line (no wrap at 80
+    columns inserted into what a script reads)."""
+    con = Console(highlight=False, soft_wrap=False)
+    if not con.is_terminal:
+        con.soft_wrap = True
+    return con
 
 
 def panel(body: Any, title: str) -> Panel:

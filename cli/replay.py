@@ -1,9 +1,17 @@
-"""``kifu replay``: step a match forward and backward, event by event or decision by decision."""
+"""``kifu replay``: the full-screen stepper on a terminal; the state at a seq anywhere else.
+
+On a terminal (stdin and stdout both) it runs the Textual stepper (``cli/tui``). Without one —
+a pipe, a script, CI — it prints the state as ``--at`` does (at the last event unless ``--at``
+says otherwise) and never asks for a key; ``--json`` prints that state for scripts.
+"""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
+import msgspec
+from rich.console import Group
 from rich.text import Text
 
 from domain.core.visibility import redact
@@ -11,113 +19,78 @@ from projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu
+from .tui.keys import help_lines
+from .tui.model import Position
 
-KEYS = {
-    "next event": ("n", "l", " ", "\x1b[C"),
-    "previous event": ("p", "h", "\x1b[D"),
-    "next decision": ("N", "]", "\x1b[B", "j"),
-    "previous decision": ("P", "[", "\x1b[A", "k"),
-    "first event": ("0", "g0"),
-    "last event": ("$", "G"),
-    "jump to seq": ("g", ":"),
-    "quit": ("q", "\x1b", "\x03", "\x04"),
-}
-HELP = "n/→ next · p/← prev · N/] next decision · P/[ prev decision · g jump · 0 start · G end · q quit"
+KEYS_HELP = "\b\nKeys on a terminal:\n" + "\n".join("  " + line for line in help_lines())
 
 
-def _key_action(key: str) -> str | None:
-    for action, keys in KEYS.items():
-        if key in keys:
-            return action
-    return None
+def screen(position: Position) -> Any:
+    """What ``--at`` prints: the warning if the record does not verify, board, events, clause, status."""
+    parts: list[Any] = []
+    if position.warning:
+        parts.append(Text(position.warning, style="bold white on red"))
+    parts.append(position.board())
+    parts.extend(position.event_lines())
+    clause = position.clause()
+    if clause:
+        parts.append(clause)
+    parts.append(Text(f"event {position.seq}/{position.last} · {position.who()}", style="dim"))
+    return Group(*parts)
 
 
-class Stepper:
-    """Screen state of the stepper: a seq into a timeline, rendered for a seat or the judge."""
-
-    def __init__(self, timeline: Timeline, seat: int | None) -> None:
-        self.timeline = timeline
-        self.seat = seat
-        self.seq = 0
-
-    def screen(self) -> Any:
-        tl = self.timeline
-        rules = tl.ruleset
-        state = tl.state_at(self.seq)
-        names = rules.card_names(state) if rules.card_names else None
-        lines: list[Any] = [render.board(rules.layout(rules.view(state, self.seat)), tl.header.players)]
-        for seq in range(max(1, self.seq - 4), self.seq + 1):
-            env = tl.envelope(seq)
-            if env is not None:
-                line = render.event_line(redact(rules, env, self.seat), names)
-                if seq == self.seq:
-                    line.stylize("reverse")
-                lines.append(line)
-        env = tl.envelope(self.seq)
-        if env is not None and env.clause:
-            entry = rules.clauses().get(env.clause)
-            if entry is not None:
-                lines.append(Text(f"{env.clause} {entry.title}: {entry.text}", style="green"))
-        who = "judge view" if self.seat is None else f"seat {self.seat}'s view"
-        lines.append(Text(f"event {self.seq}/{tl.last_seq} · {who} · {HELP}", style="dim"))
-        return render.Group(*lines)
-
-    def apply(self, action: str, target: int | None = None) -> None:
-        tl = self.timeline
-        match action:
-            case "next event":
-                self.seq = min(tl.last_seq, self.seq + 1)
-            case "previous event":
-                self.seq = max(0, self.seq - 1)
-            case "next decision":
-                self.seq = tl.next_decision(self.seq)
-            case "previous decision":
-                self.seq = tl.prev_decision(self.seq)
-            case "first event":
-                self.seq = 0
-            case "last event":
-                self.seq = tl.last_seq
-            case "jump to seq" if target is not None:
-                self.seq = max(0, min(tl.last_seq, target))
+def state_json(position: Position) -> dict[str, Any]:
+    """The state after ``position.seq`` for scripts: the layout, the event, its clause, the warning."""
+    tl = position.timeline
+    env = tl.envelope(position.seq)
+    shown = redact(tl.ruleset, env, position.seat) if env is not None else None
+    entry = tl.ruleset.clauses().get(env.clause or "") if env is not None else None
+    return {
+        "match_id": tl.header.match_id, "ruleset": tl.header.ruleset, "seq": position.seq, "last": position.last,
+        "seat": position.seat, "verified": not position.warning, "warning": position.warning or None,
+        "turn": position.turn_of(position.seq),
+        "envelope": msgspec.to_builtins(shown) if shown is not None else None,
+        "clause": {"id": entry.id, "title": entry.title, "text": entry.text} if entry is not None else None,
+        "layout": msgspec.to_builtins(position.layout()),
+    }
 
 
-@click.command()
+def on_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+@click.command(epilog=KEYS_HELP)
 @click.argument("source", metavar="FILE|MATCH_ID")
 @click.option("--at", "at", type=int, default=None, help="Print the state after event SEQ and exit.")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="Show only what this seat could see.")
+@click.option("--json", "as_json", is_flag=True, help="With or without --at: print that state as JSON and exit.")
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as SVG.")
 @click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None, help="With --at: draw the board as PNG.")
 @pass_kifu
-def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, svg_out: str | None, png_out: str | None) -> None:
-    """Step through a recorded match (a .kifu.jsonl file or a stored match id)."""
+def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: bool,
+           svg_out: str | None, png_out: str | None) -> None:
+    """Step through a recorded match (a .kifu.jsonl file or a stored match id).
+
+    On a terminal: the full-screen stepper (keys below; ? shows them). Without a terminal, or
+    with --at: the state after SEQ (default the last event) is printed and the command exits."""
     if (svg_out or png_out) and at is None:
         raise click.BadParameter("a picture needs --at SEQ", param_hint="--svg/--png")
     ruleset, header, envelopes = kifu.load(source)
     timeline = Timeline(ruleset, header, envelopes)
-    stepper = Stepper(timeline, seat)
-    con = render.console()
-    if at is not None:
-        if not 0 <= at <= timeline.last_seq:
-            raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
-        stepper.seq = at
-        if svg_out or png_out:
-            from .web import draw_board
+    position = Position(timeline, seat)
+    if at is not None and not 0 <= at <= timeline.last_seq:
+        raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
+    if at is None and not as_json and on_terminal():
+        from .tui.app import ReplayApp   # Textual only where it is drawn
 
-            return draw_board(timeline, at, seat, svg_out, png_out)
-        con.print(stepper.screen())
+        ReplayApp(position).run()
         return
-    interactive = con.is_terminal
-    while True:
-        if interactive:
-            con.clear()
-        con.print(stepper.screen())
-        key = click.getchar()
-        action = _key_action(key)
-        if action == "quit":
-            break
-        if action == "jump to seq":
-            target = click.prompt("jump to seq", type=click.IntRange(0, timeline.last_seq), err=True)
-            stepper.apply(action, target)
-        elif action is not None:
-            stepper.apply(action)
+    position.go(timeline.last_seq if at is None else at)
+    if at is not None and (svg_out or png_out):
+        from .web import draw_board
 
+        return draw_board(timeline, at, seat, svg_out, png_out)
+    if as_json:
+        click.echo(msgspec.json.encode(state_json(position)).decode())
+        return
+    render.console().print(screen(position))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import time
 import uuid
 from collections import Counter
@@ -35,8 +36,11 @@ def _seed_range(text: str) -> range:
 @click.option("--seeds", default="20", show_default=True, help="How many seeds (N) or which (A-B).")
 @click.option("--deck", "decks", multiple=True, help="Decks to rotate through (default: every preset).")
 @click.option("--out-dir", type=click.Path(file_okay=False), default=None, help="Write each record here.")
-def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...], out_dir: str | None) -> None:
-    """Play bot matches over every pairing of the decks; print results and which cards were played."""
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...], out_dir: str | None,
+             as_json: bool) -> None:
+    """Play one bot match per seed, the ordered deck pairings taken in rotation (seed i plays
+    pairing i mod P); print results, how many pairings were played, and which cards were played."""
     rules = find_ruleset(ruleset)
     for kind, flag in ((p1, "--p1"), (p2, "--p2")):
         if kind not in rules.bots:
@@ -70,14 +74,25 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
                 write_record(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match.header, match.envelopes)
     elapsed = time.perf_counter() - started
     n = len(span)
+    in_decks = {row.name for row in rules.catalogue().rows} & {name for deck in lists.values()
+                                                               for name in _names(msgspec.to_builtins(deck))}
+    never = sorted(in_decks - set(played))
+    covered = min(n, len(pairs))
+    if as_json:
+        click.echo(json.dumps({
+            "ruleset": rules.name, "p1": p1, "p2": p2, "matches": n, "results": dict(sorted(results.items())),
+            "decisions": decisions, "events_per_match": round(events / max(1, n), 1), "seconds": round(elapsed, 3),
+            "matches_per_second": round(n / elapsed, 2), "pairings": {"played": covered, "total": len(pairs)},
+            "coverage": {"played": len(in_decks) - len(never), "cards": len(in_decks), "never": never}},
+            ensure_ascii=False))
+        return
     con = render.console()
     table = Table("matches", "results", "decisions", "events/match", "seconds", "matches/s")
     table.add_row(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
                   f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")
     con.print(table)
-    in_decks = {row.name for row in rules.catalogue().rows} & {name for deck in lists.values()
-                                                               for name in _names(msgspec.to_builtins(deck))}
-    never = sorted(in_decks - set(played))
+    con.print(f"deck pairings: {covered} of {len(pairs)} ordered pairings played, one match per seed in rotation"
+              + ("" if covered == len(pairs) else f" (give at least {len(pairs)} seeds for all)"))
     con.print(f"card coverage: {len(in_decks) - len(never)}/{len(in_decks)} cards in these decks were played"
               + (f"; never played: {', '.join(never)}" if never else ""))
 

@@ -1,6 +1,10 @@
 """``kifu serve``: the match service on uvicorn, on the same store as every other command."""
 from __future__ import annotations
 
+import asyncio
+import logging
+import socket
+
 import click
 
 from .context import Kifu, pass_kifu
@@ -22,5 +26,39 @@ def serve(kifu: Kifu, host: str, port: int, db: str | None, workers: int, log_le
     from domain.service.server import serve as run
 
     target = db or kifu.db
+    _port_free(host, port)
+    logging.getLogger("uvicorn.error").addFilter(_StreamsClosed())
     click.echo(f"kifu: serving on http://{host}:{port} (OpenAPI at /schema); Ctrl-C stops", err=True)
-    run(target, host, port, workers=workers, log_level=log_level, access_log=not no_access_log)
+    try:
+        run(target, host, port, workers=workers, log_level=log_level, access_log=not no_access_log)
+    except SystemExit as exc:     # uvicorn exits 3 when it cannot start: that is not an illegal decision
+        if exc.code not in (0, None):
+            raise click.ClickException(f"the service could not start on {host}:{port} (see the log above)") from None
+    except KeyboardInterrupt:
+        pass
+
+
+class _StreamsClosed(logging.Filter):
+    """Ctrl-C with a live stream open: uvicorn cancels the stream after its grace period and logs
+    the cancellation as a traceback. It is the expected end of a stream, said in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, asyncio.CancelledError):
+            record.msg, record.args, record.exc_info, record.exc_text = (
+                "a live stream was closed by the shutdown", (), None, None)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        elif record.levelno >= logging.ERROR and str(record.msg).startswith("Cancel ") and "graceful" in str(record.msg):
+            record.msg = "closing %s live stream(s) at shutdown"
+            record.args = record.args[:1] if isinstance(record.args, tuple) else record.args
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def _port_free(host: str, port: int) -> None:
+    """A service that cannot start says why in one line and exits 1 (not uvicorn's 3)."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None

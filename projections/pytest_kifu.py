@@ -112,11 +112,26 @@ def describe(result: FileAudit) -> str:
         if value is not None:
             lines.append(f"  {label}: {json.dumps(value, ensure_ascii=False)}")
     lines.extend(f"  note: {n}" for n in result.notes)
-    if result.probe_failed:
+    edited = _edited_at(result.file)
+    if edited is not None:   # --rerecord refuses an edited record: do not suggest it
+        lines.append(f"  the record was edited after recording (its hash chain breaks at seq {edited}): restore it "
+                     "from version control, or regenerate it with its corpus script (make.py)")
+    elif result.probe_failed:
         lines.append(f"  if the change is intended: update or remove the probe in {probes_path(result.file)}")
     else:
         lines.append(f"  if the change is intended: kifu audit --rerecord {result.file}")
     return "\n".join(lines)
+
+
+def _edited_at(file: str) -> int | None:
+    from domain.core.record import first_broken_link
+    from .recordfile import read_record
+
+    try:
+        record = read_record(file)
+    except Exception:   # unreadable records are described as such above
+        return None
+    return first_broken_link(record.header, record.envelopes)
 
 
 def _clause_title(ruleset: str, clause: str | None) -> str:

@@ -2,7 +2,9 @@
 
 The payload is the ruleset's own tagged event; ``Envelope[E]`` is generic so each ruleset has
 one decoder built once. ``digest`` (state after the event) is set at least on the last event of
-every decision; ``chain`` hash-links the record so an edited line is caught at its seq.
+every decision; ``received`` is when a decision arrived (stamped by whoever stores it, never by
+``decide``: audit re-runs with the recorded stamp); ``chain`` hash-links the record so an edited
+line (a changed time included) is caught at its seq.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, omit_defau
     clause: str | None = None
     cause: int | None = None
     digest: str | None = None
+    received: str | None = None    # when the service or CLI took the decision (ISO 8601 UTC); chained, not decided
     chain: str = ""
 
 

@@ -28,9 +28,14 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     start: Any = None
     seed_commitment: str | None = None     # BLAKE2b(seed, nonce): a served match commits before play
     seed_nonce: str | None = None          # judge only until the SeedRevealed event at the end
+    event: str | None = None               # tournament metadata: the event's name,
+    round: str | None = None               # the round, the table,
+    table: str | None = None
+    date: str | None = None                # and when the match was created (ISO 8601, UTC), by the CLI or service
 
 
-OPTIONAL = ("seed_commitment", "seed_nonce")
+OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date")
+TOURNAMENT = ("event", "round", "table", "date")
 
 _encoder = msgspec.json.Encoder()
 

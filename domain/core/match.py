@@ -22,7 +22,7 @@ from .commit import (REVEAL_CLAUSE, SEAL_CLAUSE, SEED_CLAUSE, ChoiceRevealed, Ch
 from .draft import Draft, seal as stamp_digest
 from .envelope import DECISION, Envelope, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
-from .header import Header, header_bytes
+from .header import TOURNAMENT, Header, header_bytes
 from .rng import Rng
 from .ruleset import Outcome, Ruleset
 
@@ -78,13 +78,17 @@ class Match:
     def create(cls, ruleset: Ruleset[Any, Any, Any], *, match_id: str, seed: int,
                decks: list[Any], players: tuple[str, str], start: Any = None,
                forked_from: str | None = None, forked_at: int | None = None,
-               seed_commitment: str | None = None, seed_nonce: str | None = None) -> "Match":
-        """Validate decks, write the header and run the setup (shuffles, hearts, coin)."""
+               seed_commitment: str | None = None, seed_nonce: str | None = None,
+               **tournament: str | None) -> "Match":
+        """Validate decks, write the header and run the setup (shuffles, hearts, coin).
+
+        ``tournament``: the header's optional event, round, table and date."""
         decks = ruleset.normalize_decks(list(decks))
         header = Header(match_id=match_id, ruleset=ruleset.name, rules_version=ruleset.rules_version,
                         card_set=ruleset.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
-                        seed_commitment=seed_commitment, seed_nonce=seed_nonce)
+                        seed_commitment=seed_commitment, seed_nonce=seed_nonce,
+                        **{k: v for k, v in tournament.items() if k in TOURNAMENT})
         return cls.start(ruleset, header)
 
     @classmethod
@@ -155,7 +159,8 @@ class Match:
         return self.since.get(seat, self.seq)
 
     # -- deciding -----------------------------------------------------------------------------
-    def decide(self, seat: int, command: Any, basis: int | None = None) -> tuple[list[Envelope[Any]], Any]:
+    def decide(self, seat: int, command: Any, basis: int | None = None,
+               received: str | None = None) -> tuple[list[Envelope[Any]], Any]:
         """The events ``command`` by ``seat`` would add (chained, sealed) and the state after them.
 
         ``basis``: the seq the decision was made at (a client's view); stale -> ``Conflict``.
@@ -183,6 +188,8 @@ class Match:
         if self.header.seed_nonce is not None and rules.outcome(draft.state) is not None:
             draft.rule(SEED_CLAUSE, next_seq, SeedRevealed(seed=self.header.seed, nonce=self.header.seed_nonce))
         envelopes = stamp_digest(draft.envelopes, state_digest(draft.state))
+        if received is not None:   # the time is an input, like the command: decide reads no clock
+            envelopes[0] = msgspec.structs.replace(envelopes[0], received=received)
         return self._chain(envelopes), draft.state
 
     def _seal(self, seat: int, command: Any, draft: Draft[Any, Any]) -> None:
@@ -211,8 +218,9 @@ class Match:
             rules.decide(draft.state, chooser, rules.command_from_builtins(pending[chooser][1].choice), draft)
         draft.revealing = None
 
-    def submit(self, seat: int, command: Any, basis: int | None = None) -> list[Envelope[Any]]:
-        envelopes, state = self.decide(seat, command, basis)
+    def submit(self, seat: int, command: Any, basis: int | None = None,
+               received: str | None = None) -> list[Envelope[Any]]:
+        envelopes, state = self.decide(seat, command, basis, received)
         self.accept(envelopes, state)
         return envelopes
 

@@ -34,6 +34,9 @@ class CreateMatch(msgspec.Struct, **_request):  # type: ignore[misc]
     ruleset: Name = "worlfard"
     decks: tuple[DeckSpec, DeckSpec] | None = None
     players: tuple[Name, Name] = ("seat 1", "seat 2")
+    event: Name | None = None      # tournament metadata for the record's header
+    round: Name | None = None
+    table: Name | None = None
 
 
 class Decision(msgspec.Struct, **_request):  # type: ignore[misc]

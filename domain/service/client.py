@@ -117,8 +117,8 @@ class KifuClient:
 
     # -- the API ---------------------------------------------------------------------------
     def create(self, *, ruleset: str = "worlfard", decks: tuple[Any, Any] | None = None,
-               players: tuple[str, str] = ("seat 1", "seat 2")) -> api.MatchCreated:
-        request = api.CreateMatch(ruleset=ruleset, decks=decks, players=players)
+               players: tuple[str, str] = ("seat 1", "seat 2"), **tournament: str | None) -> api.MatchCreated:
+        request = api.CreateMatch(ruleset=ruleset, decks=decks, players=players, **tournament)
         return _decode(api.MatchCreated, self._call("POST", "/matches", body=request).content)
 
     def matches(self) -> api.MatchList:

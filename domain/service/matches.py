@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import msgspec
@@ -29,6 +30,11 @@ EVENTS_PAGE_MAX = 5000
 
 Caller = int | None  # a seat, or None for the judge
 
+
+
+def utc_now() -> str:
+    """When the service took a decision or created a match (ISO 8601 UTC): the service stamps time, never decide."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 class Unauthorized(KifuError):
     """No token, or a token that is no token of this match (HTTP 401)."""
@@ -76,7 +82,8 @@ class MatchService:
         seed = int.from_bytes(os.urandom(8), "big") >> 1          # drawn here: no creator chooses it
         nonce = os.urandom(16).hex()
         match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=decks, players=request.players,
-                             seed_commitment=seed_commitment(seed, nonce), seed_nonce=nonce)
+                             seed_commitment=seed_commitment(seed, nonce), seed_nonce=nonce,
+                             event=request.event, round=request.round, table=request.table, date=utc_now())
         issued = self.tokens.issue(match.header.match_id)   # first: a match never exists without its tokens
         self.store.create(match)
         self.on_change(match.header.match_id)
@@ -156,6 +163,6 @@ class MatchService:
                 events=[for_seat(e, rules, caller) for e in match.envelopes[decision.seq:]],
                 legal=match.legal(caller) if caller in awaiting else [])
 
-        result = self.store.submit_then(match_id, caller, command, decision.seq, reply)
+        result = self.store.submit_then(match_id, caller, command, decision.seq, reply, received=utc_now())
         self.on_change(match_id)
         return result

@@ -122,7 +122,8 @@ class MatchStore:
         key = _key(match_id)
         self._append(key, self._header(key, match_id).ruleset, match_id, expected_seq, envelopes, outcome)
 
-    def submit(self, match_id: str, seat: int, command: Any, expected_seq: int | None = None) -> list[Envelope[Any]]:
+    def submit(self, match_id: str, seat: int, command: Any, expected_seq: int | None = None,
+               received: str | None = None) -> list[Envelope[Any]]:
         """Decide ``command`` for ``seat`` on the stored match and store the result.
 
         ``expected_seq`` is the seq the client saw; it is stale (``Conflict``) only when *this
@@ -130,10 +131,11 @@ class MatchStore:
         simultaneous step lands first, this one is decided again on the newer state and lands
         too. Illegal commands raise ``Illegal`` (naming the clause) and store nothing.
         """
-        return self.submit_then(match_id, seat, command, expected_seq, lambda _match, envelopes: envelopes)
+        return self.submit_then(match_id, seat, command, expected_seq, lambda _match, envelopes: envelopes,
+                                received)
 
     def submit_then(self, match_id: str, seat: int, command: Any, expected_seq: int | None,
-                    then: Callable[[Match, list[Envelope[Any]]], T]) -> T:
+                    then: Callable[[Match, list[Envelope[Any]]], T], received: str | None = None) -> T:
         """``submit``, then ``then(match, envelopes)`` on the match as the decision left it.
 
         One store round trip and one fold per decision: the decision is made on the cached
@@ -149,7 +151,7 @@ class MatchStore:
             match, current = self._take_cached(key, match_id)
             try:
                 try:
-                    envelopes, state = match.decide(seat, command, expected_seq)  # changes nothing; raises
+                    envelopes, state = match.decide(seat, command, expected_seq, received)  # changes nothing; raises
                 except KifuError:
                     if current or not self._catch_up(key, match):
                         raise              # refused on a state known to be the stored one

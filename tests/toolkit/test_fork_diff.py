@@ -135,7 +135,7 @@ def test_a_fork_inside_a_decision_says_where_it_may_start(runner: CliRunner, ori
     envs = read_record(original).envelopes
     inside = next(e.seq for e in envs if e.kind == "decision" and e.digest is None)
     result = fork(runner, original, inside, tmp_path / "x.kifu.jsonl")
-    assert result.exit_code == 1 and "not at rest" in result.output and "fork at" in result.output
+    assert result.exit_code == 2 and "not at rest" in result.output and "fork at" in result.output
 
 
 def test_fork_a_stored_match_by_its_id(runner: CliRunner, tmp_path: Path) -> None:

@@ -1,0 +1,190 @@
+"""The README's examples, run: every command of its console sessions is executed in a scratch
+folder and its output compared with the lines the README shows (``…`` stands for whatever
+varies: a whole line on its own, part of a line inside one), so the README cannot drift again.
+
+Shell blocks that are procedures rather than examples (set-up, regenerating the corpus, the
+whole test suite) are listed in ``NOT_RUN`` with the reason."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from domain.service.app import create_app
+from domain.service.server import BackgroundServer
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text("utf-8")
+BIN = Path(sys.executable).parent
+NOT_RUN = {
+    "make demo": "the quick start is what CI's set-up does",
+    "make test": "the whole suite (CI runs it)",
+    "make.py": "regenerates the corpus in place (its --check runs in tests/toolkit)",
+    "--rerecord replays/": "rewrites the corpus in place",
+    "python -m pytest": "the whole suite (CI runs it)",
+    "kifu serve": "starts the service and stays (test_readme_service_session runs one in a thread)",
+}
+EXITS = {"kifu diff": (0, 1)}     # diff exits 1 when the records differ, as diff(1) does
+SLOW = ("kifu import", "kifu stats", "kifu audit replays/")
+
+
+class Step:
+    def __init__(self, command: str, expected: list[str]) -> None:
+        self.command = re.sub(r"\s{2,}#\s.*$", "", command).strip()    # the README's trailing comments
+        self.expected = expected
+
+
+def blocks() -> list[tuple[str, list[Step]]]:
+    """Every console session (``$ `` prompts and their output) and every runnable shell block."""
+    out = []
+    for number, (lang, body) in enumerate(re.findall(r"^```(\w*)\n(.*?)^```", README, re.S | re.M)):
+        lines = body.splitlines()
+        if lang in ("console", "") and lines and lines[0].startswith("$ "):
+            steps: list[Step] = []
+            for line in lines:
+                if line.startswith("$ "):
+                    steps.append(Step(line[2:], []))
+                else:
+                    steps[-1].expected.append(line.rstrip())
+            out.append((f"block{number}-{lang or 'text'}", steps))
+        elif lang == "sh":
+            steps = [Step(line, []) for line in lines if line.strip() and not line.startswith("#")]
+            out.append((f"block{number}-sh", steps))
+    return out
+
+
+def _skipped(step: Step) -> str | None:
+    return next((why for key, why in NOT_RUN.items() if key in step.command), None)
+
+
+def matches(expected: list[str], actual: list[str]) -> str | None:
+    """None if ``actual`` shows ``expected`` (``…`` lines skip any lines; ``…`` inside a line
+    matches any text); else what is missing."""
+    at, free = 0, False
+    for want in expected:
+        if want.strip() == "…":
+            free = True
+            continue
+        pattern = re.compile(".*".join(re.escape(part) for part in want.split("…")))
+        while at < len(actual) and not pattern.fullmatch(actual[at]):
+            if not free:
+                return f"expected {want!r}, got {actual[at]!r}"
+            at += 1
+        if at >= len(actual):
+            return f"expected {want!r}; the output ended"
+        at, free = at + 1, False
+    return None
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    (tmp_path / "replays").symlink_to(ROOT / "replays")
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "bin").symlink_to(BIN)
+    return tmp_path
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KIFU_")}
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = str(ROOT)
+    env["COLUMNS"] = "80"
+    return env
+
+
+def run(step: str, cwd: Path, prelude: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    script = "\n".join([*prelude, step])
+    return subprocess.run(["bash", "-c", script], cwd=cwd, env=_env(), capture_output=True, text=True,
+                          timeout=600, **kwargs)   # type: ignore[call-overload]
+
+
+def _params() -> list[object]:
+    return list(_each())
+
+
+def _each() -> Iterator[object]:
+    for name, steps in blocks():
+        service = any("--server" in s.command for s in steps)
+        slow = any(key in s.command for s in steps for key in SLOW)
+        marks = [pytest.mark.slow] if slow else []
+        if not service:
+            yield pytest.param(steps, id=name, marks=marks)
+
+
+@pytest.mark.parametrize("steps", _params())
+def test_readme_session(steps: list[Step], scratch: Path) -> None:
+    prelude: list[str] = []
+    for step in steps:
+        if _skipped(step):
+            continue
+        if re.fullmatch(r"\w+=\S+", step.command):
+            prelude.append(step.command)
+            continue
+        done = run(step.command, scratch, prelude)
+        allowed = next((codes for key, codes in EXITS.items() if step.command.startswith(key)), (0,))
+        assert done.returncode in allowed, f"$ {step.command}\n{done.stdout}{done.stderr}"
+        if step.expected:
+            problem = matches(step.expected, done.stdout.splitlines())
+            assert problem is None, f"$ {step.command}\n{problem}\n--- output:\n{done.stdout}"
+
+
+def test_readme_service_session(scratch: Path) -> None:
+    """The two-terminals session against a real server: the human seat is shown its board and
+    prompt once (then a bot stands in for it), the judge watches, records and audits."""
+    (name, steps), = [(n, s) for n, s in blocks() if any("client create" in x.command for x in s)]
+    with BackgroundServer(create_app("memory", environ={}), grace=0.2) as server:
+        values: dict[str, str] = {}
+        background: list[subprocess.Popen[str]] = []
+        human: tuple[str, subprocess.Popen[str]] | None = None
+
+        def fill(command: str) -> str:
+            command = command.replace("http://127.0.0.1:8080", server.url)
+            for key, value in values.items():
+                command = command.replace(key, value)
+            return command
+
+        for step in steps:
+            command = fill(step.command)
+            if "client create" in command:
+                done = run(command, scratch, [])
+                assert done.returncode == 0, done.stderr
+                expected = [line.replace("5d0e…", "…") for line in step.expected]   # an id, whatever it is
+                assert matches(expected, done.stdout.splitlines()) is None, done.stdout
+                values["5d0e…"] = re.search(r"^match (\S+)", done.stdout, re.M).group(1)
+                for seat in ("seat 1", "seat 2", "judge"):
+                    values[f"<{seat} token>"] = re.search(rf"^{seat} token:\s+(\S+)", done.stdout, re.M).group(1)
+            elif "--bot" not in command and re.search(r"kifu client --server", command):     # the human seat
+                human = (command, subprocess.Popen(["bash", "-c", command], cwd=scratch, env=_env(), text=True,
+                                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE))
+            elif re.search(r"kifu client --server", command):                                   # a bot seat
+                background.append(subprocess.Popen(["bash", "-c", command + " -q"], cwd=scratch, env=_env(),
+                                                   text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                if human is not None:   # its first prompt meets the end of its input: a bot stands in
+                    shown, err = human[1].communicate(timeout=120)
+                    assert "your " in shown and "hand (" in shown, shown + err
+                    background.append(subprocess.Popen(["bash", "-c", human[0] + " --bot random --seed 1 -q"],
+                                                       cwd=scratch, env=_env(), text=True,
+                                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                    human = None
+            else:
+                done = run(command, scratch, [])
+                assert done.returncode == 0, f"$ {command}\n{done.stdout}{done.stderr}"
+                if step.expected:
+                    assert matches(step.expected, done.stdout.splitlines()) is None, done.stdout
+        for proc in background:
+            out, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, err
+
+
+def test_the_matcher_reads_ellipses() -> None:
+    assert matches(["a …", "…", "z"], ["a b", "x", "y", "z"]) is None
+    assert matches(["a", "z"], ["a", "x", "z"]) is not None
+    assert matches(["a"], []) is not None
