@@ -8,6 +8,7 @@ from rich.table import Table
 
 from domain.core.ruleset import ruleset_names
 from projections.bench import Report, fmt, run
+from projections.bench_compare import BENCH_FLOOR, Change, bench_points, compare, read_report
 
 from . import render
 
@@ -17,8 +18,12 @@ from . import render
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--ruleset", default="worlfard", show_default=True, type=click.Choice(ruleset_names()),
               help="Which ruleset's matches to measure.")
-def bench(quick: bool, as_json: bool, ruleset: str) -> None:
+@click.option("--compare", "baseline", metavar="FILE", default=None,
+              help="A saved `kifu bench --json` report: print each figure against it, marking the ones "
+                   "that moved by more than their noise.")
+def bench(quick: bool, as_json: bool, ruleset: str, baseline: str | None) -> None:
     """Measure self-play, fold, seek, store, audit, size and memory against their targets."""
+    base = read_report(baseline) if baseline else None   # a bad baseline fails before the run, not after
     err = Console(stderr=True)
     status = None
     if not as_json and err.is_terminal:
@@ -38,6 +43,24 @@ def bench(quick: bool, as_json: bool, ruleset: str) -> None:
         click.echo(msgspec.json.format(msgspec.json.encode(report)).decode())
         return
     show(report)
+    if base is not None and baseline is not None:
+        now = bench_points(msgspec.to_builtins(report))
+        show_comparison(compare(bench_points(base), now, BENCH_FLOOR), baseline, base.get("machine", {}).get("load"))
+
+
+def show_comparison(changes: list[Change], baseline: str, load: str | None) -> None:
+    """The figures against a saved run; those that moved past their noise are marked."""
+    con = render.console()
+    con.print(f"[bold]against {baseline}[/]" + (f" [dim]({load})[/]" if load else ""))
+    table = Table("figure", "baseline", "now", "change", "noise", "")
+    style = {"worse": "[red]worse[/]", "better": "[green]better[/]", "same": "within noise", "—": ""}
+    for c in changes:
+        table.add_row(c.label, fmt(c.base), fmt(c.now), f"{(c.ratio - 1) * 100:+.1f}%", f"±{c.noise * 100:.0f}%",
+                      style[c.verdict])
+    con.print(table)
+    worse = [c.label for c in changes if c.verdict == "worse"]
+    if worse:
+        con.print(f"[red]worse than the baseline by more than their noise:[/] {', '.join(worse)}")
 
 
 def show(report: Report) -> None:

@@ -21,12 +21,19 @@ from . import render
 @click.option("--deadline", default=600.0, show_default=True, type=click.FloatRange(1),
               help="Stop taking decisions after this many seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--compare", "baseline", metavar="FILE", default=None,
+              help="A saved `kifu loadtest --json` report: print decisions/s and latencies against it.")
 def loadtest(server: str, count: int, concurrency: int, ruleset: str, seed: int, max_decisions: int,
-             deadline: float, as_json: bool) -> None:
+             deadline: float, as_json: bool, baseline: str | None) -> None:
     """Drive bot matches through the service; report decisions/s and latency; audit every match.
 
     Exit 1 if any match failed or does not audit clean."""
     from domain.service.loadtest import loadtest as run
+    from projections.bench_compare import LOAD_FLOOR, compare, load_points, read_report
+
+    from .bench import show_comparison
+
+    base = read_report(baseline) if baseline else None
 
     con = render.console()
     done = [0]
@@ -49,8 +56,13 @@ def loadtest(server: str, count: int, concurrency: int, ruleset: str, seed: int,
         con.print(f"view latency ms:     p50 {views.p50}  p95 {views.p95}  p99 {views.p99}  max {views.max}")
         con.print(f"conflicts (409): {report.conflicts}; finished: {report.finished}/{report.matches}; "
                   f"audited clean: [bold]{report.clean}/{report.matches}[/]")
+        con.print(f"{report.load}; the load generator used {report.client_cpu_ms} ms of CPU per decision",
+                  style="dim")
         for r in report.runs:
             if r.error or r.audit != "clean":
                 con.print(f"  [red]{r.match_id or '(not created)'}[/] seed {r.seed}: {r.error or ''} audit {r.audit}")
+        if base is not None and baseline is not None:
+            show_comparison(compare(load_points(base), load_points(msgspec.to_builtins(report)), LOAD_FLOOR),
+                            baseline, base.get("load"))
     if not report.ok:
         raise SystemExit(1)

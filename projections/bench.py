@@ -137,10 +137,13 @@ class Plan(NamedTuple):
     store_matches: int      # matches per store repeat, each into a fresh SQLite file
     audit_records: int
     memory_matches: int
+    greedy_matches: int     # greedy-vs-random matches per repeat (a greedy bot simulates its options)
 
 
-FULL = Plan(repeats=5, selfplay_matches=20, seeks=500, store_matches=2, audit_records=20, memory_matches=100)
-QUICK = Plan(repeats=3, selfplay_matches=2, seeks=50, store_matches=1, audit_records=2, memory_matches=5)
+FULL = Plan(repeats=5, selfplay_matches=20, seeks=500, store_matches=2, audit_records=20, memory_matches=100,
+            greedy_matches=8)
+QUICK = Plan(repeats=3, selfplay_matches=2, seeks=50, store_matches=1, audit_records=2, memory_matches=5,
+             greedy_matches=1)
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -193,37 +196,62 @@ def run(quick: bool = False, progress: Progress | None = None, ruleset_name: str
 
 
 def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Figure], list[Match], str]:
-    pairs = preset_pairs(ruleset)
-    seeds = range(1, plan.selfplay_matches + 1)
-    rates: list[tuple[float, float, float]] = []
-    events_per_match: list[float] = []
-    matches: list[Match] = []
-    on_cpu: list[float] = []   # share of the wall time this process ran: below 1, the core was shared
-    for _ in range(plan.repeats):
-        gc.collect()
-        matches = []
-        decisions = 0
-        t0, c0 = time.perf_counter(), time.process_time()
-        for seed in seeds:
-            match, n = play(ruleset, seed, pairs[seed % len(pairs)])
-            matches.append(match)
-            decisions += n
-        elapsed = time.perf_counter() - t0
-        on_cpu.append((time.process_time() - c0) / elapsed)
-        events = sum(m.seq for m in matches)
-        rates.append((len(matches) / elapsed, decisions / elapsed, events / elapsed))
-        events_per_match.append(events / len(matches))
+    matches, rates, events_per_match, on_cpu = _selfplay(ruleset, plan.selfplay_matches, plan.repeats,
+                                                         ("random", "random"))
     decided = sum(1 for m in matches if m.outcome is not None)
     desc = (f"{plan.selfplay_matches} random-vs-random matches (seeds 1–{plan.selfplay_matches}, preset pairs "
             f"in rotation: {', '.join(ruleset.presets())}) × {plan.repeats} repeats, in process, no store; "
             f"{decided} of {len(matches)} ended by an outcome")
-    return [
-        figure("selfplay.matches_per_s", "self-play: matches", "matches/s", [r[0] for r in rates], Target(">=", 60),
+    figures = [
+        figure("selfplay.matches_per_s", "self-play: matches", "matches/s", [r[0] for r in rates],
+               Target(">=", SELFPLAY_TARGET),
                note=f"wall clock; the process was on its core {statistics.median(on_cpu):.0%} of that time"),
+        figure("selfplay.matches_per_cpu_s", "self-play: matches per CPU second", "matches/s",
+               [r[3] for r in rates], note="process time instead of wall clock: what the figure would be on "
+                                           "a core nobody else used"),
         figure("selfplay.decisions_per_s", "self-play: decisions", "decisions/s", [r[1] for r in rates]),
         figure("selfplay.events_per_s", "self-play: events", "events/s", [r[2] for r in rates]),
         figure("selfplay.events_per_match", "self-play: mean events per match", "events", events_per_match),
-    ], matches, desc
+    ]
+    if "greedy" in ruleset.bots:
+        _, greedy, _, greedy_cpu = _selfplay(ruleset, plan.greedy_matches, plan.repeats, ("greedy", "random"))
+        figures.append(figure("selfplay.greedy_matches_per_s", "self-play: greedy vs random", "matches/s",
+                              [r[0] for r in greedy], Target(">=", GREEDY_TARGET),
+                              note=f"{plan.greedy_matches} matches (seeds 1–{plan.greedy_matches}), greedy "
+                                   f"bot as seat 1; on its core {statistics.median(greedy_cpu):.0%} of the time"))
+        desc += f"; greedy vs random: {plan.greedy_matches} matches × {plan.repeats} repeats"
+    return figures, matches, desc
+
+
+SELFPLAY_TARGET = 60
+GREEDY_TARGET = 20
+
+
+def _selfplay(ruleset: Ruleset[Any, Any, Any], count: int, repeats: int, players: tuple[str, str]
+              ) -> tuple[list[Match], list[tuple[float, float, float, float]], list[float], list[float]]:
+    """``repeats`` runs of the same ``count`` bot matches: the last run's matches, and per run
+    (matches/s, decisions/s, events/s, matches per CPU second), events per match, share on core."""
+    pairs = preset_pairs(ruleset)
+    rates: list[tuple[float, float, float, float]] = []
+    events_per_match: list[float] = []
+    matches: list[Match] = []
+    on_cpu: list[float] = []   # share of the wall time this process ran: below 1, the core was shared
+    for _ in range(repeats):
+        gc.collect()
+        matches = []
+        decisions = 0
+        t0, c0 = time.perf_counter(), time.process_time()
+        for seed in range(1, count + 1):
+            match, n = play(ruleset, seed, pairs[seed % len(pairs)], players=players)
+            matches.append(match)
+            decisions += n
+        elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - c0
+        on_cpu.append(cpu / elapsed)
+        events = sum(m.seq for m in matches)
+        rates.append((len(matches) / elapsed, decisions / elapsed, events / elapsed, len(matches) / cpu))
+        events_per_match.append(events / len(matches))
+    return matches, rates, events_per_match, on_cpu
 
 
 def bench_fold(ruleset: Ruleset[Any, Any, Any], path: Path, plan: Plan) -> list[Figure]:

@@ -40,12 +40,12 @@ def preset_pairs(ruleset: Ruleset[Any, Any, Any]) -> list[tuple[Any, Any]]:
 
 
 def play(ruleset: Ruleset[Any, Any, Any], seed: int, decks: Sequence[Any], *, start: Any = None,
-         until: int | None = None) -> tuple[Match, int]:
-    """A random-vs-random match (bots seeded as ``kifu play`` seeds them); returns it and its decision count."""
+         until: int | None = None, players: tuple[str, str] = ("random", "random")) -> tuple[Match, int]:
+    """A bot match, random vs random unless ``players`` names other bots (seeded as ``kifu play``
+    seeds them); returns it and its decision count."""
     match = Match.create(ruleset, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks),
-                         players=("random", "random"), start=start)
-    bot = ruleset.bots["random"]
-    bots = {1: bot(seed * 2 + 1), 2: bot(seed * 2 + 2)}
+                         players=players, start=start)
+    bots = {1: ruleset.bots[players[0]](seed * 2 + 1), 2: ruleset.bots[players[1]](seed * 2 + 2)}
     decisions = drive(LocalTable(match, _checked(seed)), bots, limit=MAX_DECISIONS,
                       until=None if until is None else (lambda: match.seq >= until))
     return match, decisions

@@ -28,7 +28,7 @@ from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
 
 import anyio.to_thread
 import msgspec
-from litestar import Litestar, MediaType, Request, Response, get, post
+from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import Components, SecurityScheme
@@ -206,8 +206,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
          tags=["play"], security=SECURITY, responses=_problems(401, 404))
     async def view(request: Request[Any, Any, Any], match_id: MatchId, position: Position = False) -> api.SeatView:
-        who = await caller(request, match_id)
-        return await run(service.view, match_key(match_id), who, position)
+        key, token = match_key(match_id), _bearer(request)
+        return await run(lambda: service.view(key, service.caller(key, token), position))   # one thread hop
 
     @post("/matches/{match_id:str}/decisions", summary="Submit a decision", tags=["play"], security=SECURITY,
           responses=_problems(400, 401, 403, 404, 409, 413, 422),
@@ -217,8 +217,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                       "Nothing is stored in either case.")
     async def decide(request: Request[Any, Any, Any], match_id: MatchId, data: DecisionBody) -> api.DecisionResult:
         decision = await _strict(request, _decision_decoder)
-        who = await caller(request, match_id)
-        return await run(service.decide, match_key(match_id), who, decision)
+        key, token = match_key(match_id), _bearer(request)
+        # one worker-thread hop per decision: the token check and the decision run together
+        return await run(lambda: service.decide(key, service.caller(key, token), decision))
 
     @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
          tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))

@@ -8,6 +8,7 @@ lost, nothing doubled. Bounded: at most ``max_decisions`` per match and ``deadli
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +57,8 @@ class LoadReport(msgspec.Struct, kw_only=True):
     finished: int
     clean: int
     runs: list[MatchRun]
+    load: str = ""               # 1-minute load average before and after: the machine is shared
+    client_cpu_ms: float = 0.0   # this load generator's CPU time per decision (bots, HTTP, decoding)
 
     @property
     def ok(self) -> bool:
@@ -151,11 +154,14 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
             if progress is not None:
                 progress(run)
 
-    started = time.perf_counter()
+    load_before = _load()
+    started, cpu_started = time.perf_counter(), time.process_time()
     try:
         with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="kifu-load") as pool:
             list(pool.map(play, runs))
         seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
+        load = f"1-minute load average {load_before} before, {_load()} after"
         checker = client()
         for run in runs:
             if run.match_id:
@@ -168,7 +174,12 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
                       seconds=round(seconds, 3), decisions_per_s=round(decisions / seconds, 1) if seconds else 0.0,
                       latency_ms=percentiles(timings), view_latency_ms=percentiles(view_timings),
                       conflicts=conflicts[0], finished=sum(r.finished for r in runs),
-                      clean=sum(r.audit == "clean" for r in runs), runs=runs)
+                      clean=sum(r.audit == "clean" for r in runs), runs=runs, load=load,
+                      client_cpu_ms=round(cpu * 1000 / decisions, 3) if decisions else 0.0)
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?"
 
 
 def _audit(http: KifuClient, run: MatchRun, judge: str) -> str:

@@ -157,11 +157,16 @@ class MatchService:
             command = msgspec.convert(decision.command, rules.command_type)
         except msgspec.ValidationError as exc:
             raise Malformed(f"not a {rules.name} command: {exc}", "command") from None
-        self.store.submit(match_id, caller, command, expected_seq=decision.seq, received=utc_now())
+
+        def reply(match: Match, _envelopes: list[Envelope[Any]]) -> api.DecisionResult:
+            # the events since decision.seq (ours, and any that landed before it), from the match
+            # the decision left: no second read or fold of the store
+            awaiting = match.awaiting
+            return api.DecisionResult(
+                match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
+                events=redacted(rules, rules.initial_state(match.header), match.envelopes, caller, decision.seq),
+                legal=match.legal(caller) if caller in awaiting else [])
+
+        result = self.store.submit_then(match_id, caller, command, decision.seq, reply, received=utc_now())
         self.on_change(match_id)
-        match = self.store.load(match_id)  # the events since decision.seq: ours, and any that followed
-        awaiting = match.awaiting
-        return api.DecisionResult(
-            match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
-            events=redacted(rules, rules.initial_state(match.header), match.envelopes, caller, decision.seq),
-            legal=match.legal(caller) if caller in awaiting else [])
+        return result

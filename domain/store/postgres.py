@@ -1,16 +1,25 @@
 """PostgreSQL recorder: eventsourcing's application recorder plus the match index, one transaction.
 
-eventsourcing runs ``_insert_events`` first inside its pipelined insert transaction (before it
-locks the events table), so the index row is locked first: a second writer on the same match
-waits on that row, then re-checks ``seq = expected`` under READ COMMITTED, finds nothing to
-update and fails cleanly. ``RETURNING`` + ``fetchone`` surfaces that inside the pipeline, the
-way eventsourcing's own tracking insert does.
+Appends go through one server-side function, called as one autocommitted statement (the way
+eventsourcing's own ``POSTGRES_ENABLE_DB_FUNCTIONS`` insert works): it moves the match's index
+row, takes eventsourcing's table lock, notifies and inserts the rows, and the server commits it
+without waiting for the client. eventsourcing locks the events table for every insert so that
+notification ids are handed out in commit order (a reader of the log never skips a row that
+commits late). Its pipelined transaction holds that lock across two client round trips (the
+pipeline's results, then COMMIT), so on a busy machine every append in the database waited on
+whichever Python thread held the lock getting scheduled again; here the lock is held only
+while the server inserts and commits. The log stays in commit order.
+
+The index row is locked first: a second writer on the same match waits on that row, then
+re-checks ``seq = expected`` under READ COMMITTED, finds nothing to update and fails cleanly
+(the function raises a unique violation, which eventsourcing reports as ``IntegrityError``).
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from eventsourcing.persistence import IntegrityError, ProgrammingError, StoredEvent
+from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError, ProgrammingError, StoredEvent
+from eventsourcing.utils import retry
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg import Cursor
 from psycopg.errors import DuplicateObject
@@ -20,6 +29,7 @@ from psycopg.sql import SQL, Identifier
 from .index import EVENTS_TABLE, MATCHES_TABLE, IndexRow, IndexWrite, conflict_message
 
 DDL_LOCK = 0x4B4946550001  # advisory lock key ("KIFU" 1) held while creating tables
+APPEND_FUNCTION = "kifu_append_events"
 
 
 class KifuPostgresRecorder(PostgresApplicationRecorder):
@@ -40,6 +50,34 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
         self._advance_row = SQL(
             "UPDATE {schema}.{table} SET seq = %s, outcome = COALESCE(%s, outcome) "
             "WHERE match_id = %s AND seq = %s RETURNING seq").format(**names)
+        events = {"schema": Identifier(self.datastore.schema), "table": Identifier(events_table_name),
+                  "matches": Identifier(matches_table_name),
+                  "event": Identifier(self.stored_event_type_name),
+                  "channel": Identifier(self.channel_name),
+                  "append": Identifier(APPEND_FUNCTION)}
+        self.sql_create_statements.append(SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{append}(events {schema}.{event}[], m_id text, m_ruleset text, "
+            "m_players text, m_expected bigint, m_seq bigint, m_outcome text) "
+            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+            "BEGIN "
+            "  IF m_expected IS NULL THEN "
+            "    INSERT INTO {schema}.{matches} (match_id, ruleset, players, seq, outcome) "
+            "    VALUES (m_id, m_ruleset, m_players, m_seq, m_outcome) ON CONFLICT (match_id) DO NOTHING; "
+            "  ELSE "
+            "    UPDATE {schema}.{matches} SET seq = m_seq, outcome = COALESCE(m_outcome, outcome) "
+            "    WHERE match_id = m_id AND seq = m_expected; "
+            "  END IF; "
+            "  IF NOT FOUND THEN "
+            "    RAISE EXCEPTION 'match % is not at seq %', m_id, m_expected USING ERRCODE = 'unique_violation'; "
+            "  END IF; "
+            "  SET LOCAL lock_timeout = '" + str(int(datastore.lock_timeout)) + "s'; "
+            "  LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+            "  NOTIFY {channel}; "
+            "  RETURN QUERY INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
+            "    SELECT originator_id, originator_version, topic, state FROM unnest(events) "
+            "    RETURNING notification_id; "
+            "END; $BODY$").format(**events))
+        self._append = SQL("SELECT * FROM {schema}.{append}(%s, %s, %s, %s, %s, %s, %s)").format(**events)
         columns = SQL("SELECT match_id, ruleset, players, seq, outcome FROM {schema}.{table}").format(**names)
         self._select_row = columns + SQL(" WHERE match_id = %s")
         self._select_rows = columns + SQL(" ORDER BY position")
@@ -63,6 +101,22 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
             for statement in rest:
                 curs.execute(statement, prepare=False)
         self.datastore.register_type_adapters()
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """With an index write: one autocommitted call of the append function (see above)."""
+        index: IndexWrite | None = kwargs.get("index")
+        if index is None or not stored_events:
+            return super().insert_events(stored_events, **kwargs)
+        rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
+                for e in stored_events]
+        try:
+            with self.datastore.get_connection() as conn, conn.cursor() as curs:
+                curs.execute(self._append, (rows, index.match_id, index.ruleset, index.players, index.expected,
+                                            index.seq, index.outcome), prepare=True)
+                return [row[APPEND_FUNCTION] for row in curs.fetchall()]
+        except IntegrityError as exc:
+            raise IntegrityError(conflict_message(index)) from exc
 
     def _insert_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         index: IndexWrite | None = kwargs.get("index")

@@ -11,7 +11,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -23,7 +23,7 @@ from eventsourcing.persistence import (
 )
 
 from domain.core.envelope import Envelope
-from domain.core.errors import Conflict, Malformed, UnknownMatch
+from domain.core.errors import Conflict, KifuError, Malformed, UnknownMatch
 from domain.core.header import Header
 from domain.core.match import Match
 from domain.core.ruleset import Outcome, find_ruleset
@@ -51,6 +51,7 @@ CACHED_HEADERS = 4096
 _CLOSED_ON_CLOSE = ("_factory", "_recorder", "_mapper")
 
 
+T = TypeVar("T")
 SUBMIT_ATTEMPTS = 8      # re-decisions after losing a race to another seat's simultaneous decision
 
 
@@ -130,18 +131,39 @@ class MatchStore:
         simultaneous step lands first, this one is decided again on the newer state and lands
         too. Illegal commands raise ``Illegal`` (naming the clause) and store nothing.
         """
+        return self.submit_then(match_id, seat, command, expected_seq, lambda _match, envelopes: envelopes,
+                                received)
+
+    def submit_then(self, match_id: str, seat: int, command: Any, expected_seq: int | None,
+                    then: Callable[[Match, list[Envelope[Any]]], T], received: str | None = None) -> T:
+        """``submit``, then ``then(match, envelopes)`` on the match as the decision left it.
+
+        One store round trip and one fold per decision: the decision is made on the cached
+        match without reading the database first, and the append's own version check (the
+        index row must still be at the seq the cached match is at) makes that safe when other
+        processes write the same match: a stale cache fails the append, is caught up and the
+        decision is made again. A refusal made on a cached match is only final once the cache
+        is known to be current (caught up, nothing new). ``then`` runs while this caller holds
+        the match, so the reply (events since the client's seq, legal decisions) needs no load.
+        """
         key = _key(match_id)
         for _ in range(SUBMIT_ATTEMPTS):
-            match = self._take(key, match_id)
+            match, current = self._take_cached(key, match_id)
             try:
-                envelopes, state = match.decide(seat, command, expected_seq, received)  # changes nothing; raises
+                try:
+                    envelopes, state = match.decide(seat, command, expected_seq, received)  # changes nothing; raises
+                except KifuError:
+                    if current or not self._catch_up(key, match):
+                        raise              # refused on a state known to be the stored one
+                    continue               # the cache was behind: decide again on the stored state
                 try:
                     self._append(key, match.header.ruleset, match_id, match.seq, envelopes,
                                  match.ruleset.outcome(state))
                 except Conflict:
+                    self._catch_up(key, match)
                     continue       # someone's decision landed in between: decide again on the newer state
                 match.accept(envelopes, state)
-                return envelopes
+                return then(match, envelopes)
             finally:
                 self._keep(key, match)  # right at its seq even after a refusal; caught up on next use
         raise Conflict(match_id, expected_seq if expected_seq is not None else -1, self._actual_seq(key, match_id))
@@ -281,6 +303,22 @@ class MatchStore:
         if newer:
             match.extend(newer)
         return match
+
+    def _take_cached(self, key: UUID, match_id: str) -> tuple[Match, bool]:
+        """The folded match as cached, without reading the database, and whether it is known
+        current (just folded); the caller holds it until ``_keep``."""
+        with self._cache_lock:
+            match = self._cache.pop(key, None)
+        if match is None:
+            return self._fold(key, match_id), True
+        return match, False
+
+    def _catch_up(self, key: UUID, match: Match) -> bool:
+        """Fold in the rows ``match`` has not seen; True if there were any."""
+        newer = _envelopes(self._read(key, gt=match.seq))
+        if newer:
+            match.extend(newer)
+        return bool(newer)
 
     def _keep(self, key: UUID, match: Match) -> None:
         with self._cache_lock:

@@ -111,12 +111,22 @@ def as_dict(card: CardDef) -> dict[str, Any]:
 
 
 _by_names: dict[int, tuple[object, tuple[tuple[CardDef, ...], ...]]] = {}
+_last_names: object = None
+_last_defs: tuple[tuple[CardDef, ...], ...] = ((), ())
 
 
 def definition(state: Any, card: int) -> CardDef:
     """The printed card behind a card id in a match: ``state.names`` is one tuple shared by
-    every state of the match, so its definitions are looked up once per match (by identity)."""
+    every state of the match, so its definitions are looked up once per match (by identity;
+    the match played last is answered without a dictionary lookup)."""
     names = state.names
+    if names is _last_names:
+        return _last_defs[card // 1000 - 1][card % 1000]
+    return _definitions(names)[card // 1000 - 1][card % 1000]
+
+
+def _definitions(names: Any) -> tuple[tuple[CardDef, ...], ...]:
+    global _last_names, _last_defs
     hit = _by_names.get(id(names))
     if hit is None or hit[0] is not names:
         known = catalog()
@@ -124,7 +134,8 @@ def definition(state: Any, card: int) -> CardDef:
         if len(_by_names) > 64:
             _by_names.clear()
         _by_names[id(names)] = hit
-    return hit[1][card // 1000 - 1][card % 1000]
+    _last_names, _last_defs = names, hit[1]
+    return hit[1]
 
 
 @cache

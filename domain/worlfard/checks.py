@@ -8,18 +8,47 @@ from __future__ import annotations
 from . import events as ev
 from .draft import WDraft
 from .cards import static_vit_reducers
+from .state import State
 from .stats import definition, unit_stats
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
 
 def settle(draft: WDraft, cause: int) -> None:
-    for _ in range(MAX_ROUNDS):
-        if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
-            break
-    else:  # pragma: no cover - guard
-        raise RuntimeError("state-based checks did not settle")
+    state = draft.state
+    if not _settled(state):
+        for _ in range(MAX_ROUNDS):
+            if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
+                break
+        else:  # pragma: no cover - guard
+            raise RuntimeError("state-based checks did not settle")
+        _remember(draft.state)
     check_losses(draft, cause)
+
+
+# What the removal checks read: both stages (units, damage, status), towers, tables and stored
+# effects; card names are fixed per match. States share these tuples by identity while they are
+# unchanged, so a state whose parts are the very objects of one already found settled needs no
+# check: the checks would read the same values and fire nothing.
+_clean: list[tuple[object, ...]] = []
+
+
+def _parts(state: State) -> tuple[object, ...]:
+    s1, s2 = state.sides
+    return (state.names, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.effects)
+
+
+def _settled(state: State) -> bool:
+    parts = _parts(state)
+    for known in _clean:
+        if all(a is b for a, b in zip(known, parts)):
+            return True
+    return False
+
+
+def _remember(state: State) -> None:
+    _clean.insert(0, _parts(state))
+    del _clean[4:]
 
 
 def _removals(draft: WDraft, cause: int) -> bool:

@@ -57,10 +57,10 @@ def legal(state: State, seat: int) -> list[c.Command]:
     return out
 
 
-def _pays(cache: dict[int, list], state: State, seat: int, cost: int) -> list:
+def _pays(cache: dict[int, tuple], state: State, seat: int, cost: int) -> tuple:
     found = cache.get(cost)
     if found is None:
-        found = cache[cost] = list(payments(state, seat, cost))
+        found = cache[cost] = payments(state, seat, cost)
     return found
 
 
@@ -71,7 +71,7 @@ def _main_actions(state: State, seat: int) -> list[c.Command]:
         open_lines = [line for line in lines() if side.towers[line - 1].height < TOWER_MAX]
         for card in side.hand:
             out.extend(c.SetTower(card=card, line=line) for line in open_lines)
-    cache: dict[int, list] = {}
+    cache: dict[int, tuple] = {}
     empty = [line for line in lines() if side.stage[line - 1] is None]
     heart = top_heart(state, seat)
     if empty:
@@ -96,7 +96,7 @@ def _main_actions(state: State, seat: int) -> list[c.Command]:
     return out
 
 
-def _casts(state: State, seat: int, cache: dict[int, list] | None = None) -> list[c.Command]:
+def _casts(state: State, seat: int, cache: dict[int, tuple] | None = None) -> list[c.Command]:
     """Every spell cast open to ``seat`` now: card × table spot × targets × payment (× heart soul)."""
     cache = {} if cache is None else cache
     side = state.side(seat)
@@ -127,7 +127,7 @@ def _casts(state: State, seat: int, cache: dict[int, list] | None = None) -> lis
     return out
 
 
-def _activations(state: State, seat: int, cache: dict[int, list]) -> list[c.Command]:
+def _activations(state: State, seat: int, cache: dict[int, tuple]) -> list[c.Command]:
     side = state.side(seat)
     out: list[c.Command] = []
     sources = [u.card for u in side.stage if u is not None] + [t.card for t in side.table if t is not None]

@@ -69,13 +69,29 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
     return total
 
 
-def payments(state: State, seat: int, cost: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows."""
+def payments(state: State, seat: int, cost: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows, in a fixed order.
+
+    The answer depends only on which towers can break, their HT, the souls and the cost, which
+    stay the same over many decisions: it is kept by those (a small table, cleared when full)."""
     side = state.side(seat)
-    ready = [line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line)]
-    heights_now = tower_heights(state, seat)
-    value = {line: heights_now[line - 1] for line in ready}
-    souls = side.soul
+    ready = tuple(line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line))
+    heights_now = tower_heights(state, seat) if ready else ()
+    key = (ready, tuple(heights_now[line - 1] for line in ready), side.soul, cost)
+    found = _payments.get(key)
+    if found is None:
+        if len(_payments) > 4096:
+            _payments.clear()
+        found = _payments[key] = tuple(_enumerate(ready, key[1], side.soul, cost))
+    return found
+
+
+_payments: dict[tuple[object, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+
+
+def _enumerate(ready: tuple[int, ...], ready_heights: tuple[int, ...], souls: tuple[int, ...],
+               cost: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    value = dict(zip(ready, ready_heights))
     for n in range(len(ready) + 1):
         for towers in combinations(ready, n):
             heights = [value[line] for line in towers]
@@ -94,4 +110,4 @@ def payments(state: State, seat: int, cost: int) -> Iterator[tuple[tuple[int, ..
 
 
 def can_pay(state: State, seat: int, cost: int) -> bool:
-    return next(payments(state, seat, cost), None) is not None
+    return bool(payments(state, seat, cost))

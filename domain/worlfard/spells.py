@@ -166,7 +166,7 @@ def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> Non
     if card not in state.side(seat).hand or state.side(seat).table[line - 1] is not None:
         return
     extra = extra_cost(d)
-    towers, souls = next(payments(state, seat, extra), ((), ()))
+    towers, souls = next(iter(payments(state, seat, extra)), ((), ()))
     cast_seq = draft.rule("W-10.5", cause, ev.SpellCast(seat=seat, card=card, line=line, cost=extra, towers=towers,
                                                          souls=souls, free=True))
     if extra:

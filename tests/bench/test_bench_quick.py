@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from cli.main import cli
 
 EXPECTED = {
-    "selfplay.matches_per_s", "selfplay.decisions_per_s", "selfplay.events_per_s", "selfplay.events_per_match",
+    "selfplay.matches_per_s", "selfplay.matches_per_cpu_s", "selfplay.greedy_matches_per_s", "selfplay.decisions_per_s", "selfplay.events_per_s", "selfplay.events_per_match",
     "fold.events_per_s", "fold.eventsourcing_events_per_s", "fold.ratio",
     "seek.open_ms", "seek.random_ms", "seek.back_ms",
     "store.decisions_per_s", "store.p50_ms", "store.p99_ms",
@@ -33,6 +33,8 @@ def test_the_quick_benchmark_reports_every_figure_with_its_target() -> None:
         if f.get("target") is not None:
             assert isinstance(f["met"], bool), key
     assert figures["fold.events_per_s"]["target"] == {"op": ">=", "value": 500_000}
+    assert figures["selfplay.matches_per_s"]["target"] == {"op": ">=", "value": 60}
+    assert figures["selfplay.greedy_matches_per_s"]["target"] == {"op": ">=", "value": 20}
     assert report["machine"]["nproc"] >= 1 and report["machine"]["python"]
     assert {"self-play", "long record", "store", "audit", "size", "memory"} <= set(report["workloads"])
     if affinity is not None:   # the run pins itself to one core, and gives the affinity back

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import pytest
 
-from domain.core.errors import Conflict
+from domain.core.errors import Conflict, NotYourDecision
 from domain.core.match import Match
 from domain.core.record import first_broken_link
 from domain.store import MatchStore
@@ -153,3 +153,27 @@ def test_stores_opening_one_new_database_at_once_all_work(shared_db_url: str,
     for t in threads:
         t.join()
     assert opened == [[]] * 6
+
+
+def test_a_store_whose_cached_match_is_behind_decides_on_the_stored_state(
+        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
+    """Decisions are made on the cached match without reading first: another process's
+    decision makes that cache stale, and the stale store must still land a decision that is
+    legal on the stored state, and refuse one that is not, without storing anything for it."""
+    one, two = open_store(shared_db_url), open_store(shared_db_url)
+    match = make_match()
+    one.create(match)
+    mid = match.header.match_id
+    first = one.load(mid).deciding
+    assert first is not None
+    two.submit(mid, first, add(1))                       # two caches the match after its decision
+    second = 1 - first
+    one.submit(mid, second, add(2))                      # two's cache is now one decision behind
+    landed = two.submit(mid, first, add(3))              # wrong seat on two's stale cache, right on the store
+    assert landed[0].seat == first
+    with pytest.raises(NotYourDecision):
+        one.submit(mid, first, add(4))                   # legal on one's stale cache, not on the store
+    final = one.load(mid)
+    assert final.state.total == 1 + 2 + 3
+    assert [env.seq for env in final.envelopes] == list(range(1, 2 + 2 * 3))
+    assert first_broken_link(final.header, final.envelopes) is None
