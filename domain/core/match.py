@@ -59,7 +59,8 @@ def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
 
 
 class Match:
-    __slots__ = ("ruleset", "header", "_state", "_awaited", "envelopes", "head", "since", "seals", "_evolve")
+    __slots__ = ("ruleset", "header", "_state", "_awaited", "envelopes", "head", "_since", "_seals", "_tracked",
+                 "_evolve")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
                  envelopes: list[Envelope[Any]], head: str) -> None:
@@ -69,8 +70,9 @@ class Match:
         self._awaited: frozenset[int] | None = None       # awaiting, kept until the state changes
         self.envelopes = envelopes
         self.head = head
-        self.since: dict[int, int] = {}                        # seat -> seq its pending decision is based on
-        self.seals: dict[int, tuple[int, ChoiceSealed]] = {}   # seat -> (seq, seal) not yet revealed
+        self._since: dict[int, int] = {}                       # seat -> seq its pending decision is based on
+        self._seals: dict[int, tuple[int, ChoiceSealed]] = {}  # seat -> (seq, seal) not yet revealed
+        self._tracked = True                                   # _since and _seals are up to date
         self._evolve = record_evolve(ruleset)
 
     # -- construction -------------------------------------------------------------------------
@@ -231,11 +233,41 @@ class Match:
     def extend(self, envelopes: list[Envelope[Any]]) -> None:
         """Fold already-decided (stored) envelopes in, as the store does after a save.
 
-        Seats' bases are tracked at each decision's start, where the rules are at rest."""
+        Only the fold: the seats' bases and open seals are worked out when a decision first needs
+        them (``_track``), so reading a match (a replay, an audit, the bench's fold) never pays for them."""
+        if not envelopes:
+            return
         evolve = self._evolve
-        state = self.state
+        state = self._state
+        for env in envelopes:
+            state = evolve(state, env.event)
+        self.envelopes.extend(envelopes)
+        self.state = state
+        self.head = envelopes[-1].chain or self.head
+        self._tracked = False
+
+    @property
+    def since(self) -> dict[int, int]:
+        self._track()
+        return self._since
+
+    @property
+    def seals(self) -> dict[int, tuple[int, ChoiceSealed]]:
+        self._track()
+        return self._seals
+
+    def _track(self) -> None:
+        """Work out each seat's basis and the open seals by folding the record once more, with the
+        rules at rest at each decision's start."""
+        if self._tracked:
+            return
+        envelopes, final = self.envelopes, (self._state, self.head)
+        self.envelopes, self._state, self._awaited = [], self.ruleset.initial_state(self.header), None
+        self._since, self._seals, self._tracked = {}, {}, True
+        evolve = self._evolve
+        state = self._state
         group: list[Envelope[Any]] = []
-        before = self.awaiting if envelopes else NOBODY
+        before = NOBODY
         for env in envelopes:
             if env.kind is DECISION or env.kind == DECISION:
                 if group:
@@ -246,6 +278,7 @@ class Match:
             group.append(env)
         if group:
             self._absorb(group, state, before)
+        self.state, self.head = final
 
     def _absorb(self, envelopes: list[Envelope[Any]], state: Any, before: frozenset[int]) -> None:
         """Append one decision's (or the setup's) events and move the seats' bases."""
@@ -254,21 +287,23 @@ class Match:
         if not envelopes:
             return
         self.head = envelopes[-1].chain or self.head
+        if not self._tracked:
+            return                # worked out from the whole record when a decision needs it
         for env in envelopes:
             event = env.event
             if type(event) is ChoiceSealed:
-                self.seals[event.seat] = (env.seq, event)
+                self._seals[event.seat] = (env.seq, event)
             elif type(event) is ChoiceRevealed:
-                self.seals.pop(event.seat, None)
+                self._seals.pop(event.seat, None)
         first = envelopes[0]
         decided_by = first.seat if first.kind == DECISION else None
         after = self.awaiting
-        for seat in tuple(self.since):
+        for seat in tuple(self._since):
             if seat not in after:
-                del self.since[seat]
+                del self._since[seat]
         for seat in after:
-            if seat == decided_by or seat not in before or seat not in self.since:
-                self.since[seat] = self.seq
+            if seat == decided_by or seat not in before or seat not in self._since:
+                self._since[seat] = self.seq
 
     def _chain(self, envelopes: list[Envelope[Any]]) -> list[Envelope[Any]]:
         head = self.head

@@ -24,11 +24,21 @@ from domain.core.bot import Seen
 from domain.core.commit import ChoiceRevealed
 from domain.core.match import Match, record_evolve
 from domain.core.record import decode_record
-from domain.core.roles import HIDDEN
+from domain.core.roles import HIDDEN, roles_of
 from domain.core.ruleset import find_ruleset, ruleset_names
 from domain.service import create_app
 
-SEQ_KEYS = {"seq", "cause", "cast", "after", "at", "turn", "round", "forked_at"}
+def _seq_keys() -> set[str]:
+    """Keys that hold seq numbers, not cards: the envelope's, and every event field a ruleset
+    declares with the role ``seq`` (``SeqRef``: a declaration a later ruling traces back to)."""
+    keys = {"seq", "cause", "after", "turn", "round", "forked_at"}
+    for name in ruleset_names():
+        for member in getattr(find_ruleset(name).event_type, "__args__", ()):
+            keys |= {f.key or f.name for f in roles_of(member) if f.role == "seq"}
+    return keys
+
+
+SEQ_KEYS = _seq_keys()
 COUNTS = {"matches": 0, "decisions": 0, "payloads": 0, "ints": 0}
 
 
