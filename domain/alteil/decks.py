@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
+from domain.core.decks import DeckBook, card_table, normalize_pair
 from domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
@@ -20,27 +20,12 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     cards: tuple[str, ...]
 
 
-class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    name: str
-    cards: dict[str, int]
-
-
-def _line_of(text: str, key: str) -> str:
-    number = line_of(text, key)
-    return f"line {number}" if number else ""
-
-
 def parse_deck(text: str, source: str) -> DeckList:
     """A deck file: ``name`` and a ``[cards]`` table of name = count."""
-    raw = parse_toml(text, source)
-    try:
-        deck = msgspec.convert(raw, _DeckFile)
-    except msgspec.ValidationError as exc:
-        raise Malformed(f"deck file: {exc}", source) from None
+    deck_name, rows = card_table(text, source)
     known = catalog()
     cards: list[str] = []
-    for name, count in deck.cards.items():
-        where = f"{source} {_line_of(text, name)}".strip()
+    for name, count, where in rows:
         if name not in known:
             raise InvalidDeck("A-2.1", f"unknown card {name!r}", where)
         if count < 1:
@@ -49,7 +34,7 @@ def parse_deck(text: str, source: str) -> DeckList:
             raise InvalidDeck("A-2.1", f"{count} copies of {name} (card No. {known[name].number}); "
                                        f"at most {COPIES_MAX} of one card number", where)
         cards.extend([name] * count)
-    return validate(DeckList(name=deck.name, cards=tuple(cards)), source)
+    return validate(DeckList(name=deck_name, cards=tuple(cards)), source)
 
 
 def validate(deck: DeckList, where: str | None = None) -> DeckList:

@@ -88,3 +88,22 @@ def normalize_pair(decks: list[Any], deck_type: type[D], validate: Callable[[D, 
                 raise Malformed(f"deck of seat {seat}: {exc}") from None
         out.append(validate(deck, f"seat {seat}"))
     return out
+
+
+class _CardTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    cards: dict[str, int]
+
+
+def card_table(text: str, source: str) -> tuple[str, list[tuple[str, int, str]]]:
+    """A deck file of ``name`` and a ``[cards]`` table of card name = count: the deck's name and,
+    per card, (name, count, where: the file and its line), for the ruleset's own checks."""
+    try:
+        deck = msgspec.convert(parse_toml(text, source), _CardTable)
+    except msgspec.ValidationError as exc:
+        raise Malformed(f"deck file: {exc}", source) from None
+    rows = []
+    for name, count in deck.cards.items():
+        number = line_of(text, name)
+        rows.append((name, count, f"{source}, line {number}" if number else source))
+    return deck.name, rows

@@ -10,8 +10,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
-from domain.core.errors import InvalidDeck, Malformed
+from domain.core.decks import DeckBook, card_table, normalize_pair
+from domain.core.errors import InvalidDeck
 
 from .cards import catalog
 from .vocabulary import COPIES_MAX, DECK_SIZE
@@ -24,26 +24,11 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     cards: tuple[str, ...]
 
 
-class _DeckFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    name: str
-    cards: dict[str, int]
-
-
-def _line_of(text: str, name: str) -> str:
-    number = line_of(text, name)
-    return f"line {number}" if number else ""
-
-
 def parse_deck(text: str, source: str) -> DeckList:
-    raw = parse_toml(text, source)
-    try:
-        deck = msgspec.convert(raw, _DeckFile)
-    except msgspec.ValidationError as exc:
-        raise Malformed(f"deck file: {exc}", source) from None
+    deck_name, rows = card_table(text, source)
     known = catalog()
     cards: list[str] = []
-    for name, count in deck.cards.items():
-        where = ", ".join(p for p in (source, _line_of(text, name)) if p)
+    for name, count, where in rows:
         if name not in known:
             raise InvalidDeck("M-1.1", f"unknown card {name!r}", where)
         if count < 1:
@@ -51,7 +36,7 @@ def parse_deck(text: str, source: str) -> DeckList:
         if count > COPIES_MAX:
             raise InvalidDeck("M-1.1", f"{name}: at most {COPIES_MAX} copies of a name, got {count}", where)
         cards.extend([name] * count)
-    return validate(DeckList(name=deck.name, cards=tuple(cards)), source)
+    return validate(DeckList(name=deck_name, cards=tuple(cards)), source)
 
 
 def validate(deck: DeckList, where: str | None = None) -> DeckList:
