@@ -21,6 +21,7 @@ from importlib import resources
 import msgspec
 
 from domain.core.catalogue import Catalogue, CardRow, Column
+from domain.core.gloss import with_gloss
 
 
 
@@ -104,4 +105,4 @@ def catalogue() -> Catalogue:
             values["cost"] = " + ".join(x for x in (f"{c.cost_soul} soul" if c.cost_soul else "",
                                                     f"discard {c.cost_discard}" if c.cost_discard else "") if x) or "0"
         rows.append(CardRow(name=c.name, text=c.text, values=values, invented=c.invented))
-    return Catalogue(columns=COLUMNS, rows=tuple(rows))
+    return with_gloss(Catalogue(columns=COLUMNS, rows=tuple(rows)), __package__)

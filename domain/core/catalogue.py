@@ -26,6 +26,8 @@ class CardRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     text: str = ""
     values: dict[str, str] = {}
     invented: tuple[str, ...] = ()       # which of its numbers the seed does not print
+    name_en: str = ""                    # an English rendering of the name (``gloss.toml``)
+    gloss: str = ""                      # an English gloss of ``text``: the seed's wording stays the card
 
     def get(self, key: str) -> str:
         if key == "name":

@@ -93,6 +93,7 @@ def card_set_digest() -> str:
 
 def catalogue():  # type: ignore[no-untyped-def]
     from domain.core.catalogue import Catalogue, CardRow, Column
+    from domain.core.gloss import with_gloss
 
     columns = (Column(key="number", title="no."), Column(key="name", title="name", kind="name"),
                Column(key="kind", title="kind"), Column(key="cost", title="cost"), Column(key="atk", title="ATK"),
@@ -104,4 +105,4 @@ def catalogue():  # type: ignore[no-untyped-def]
         if d.kind == "piece":
             values.update(atk=str(d.atk), hp=str(d.hp), mov=str(d.mov))
         rows.append(CardRow(name=d.name, text=d.text, values=values, invented=d.invented))
-    return Catalogue(columns=columns, rows=tuple(rows))
+    return with_gloss(Catalogue(columns=columns, rows=tuple(rows)), __package__)

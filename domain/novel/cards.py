@@ -24,6 +24,7 @@ from typing import Literal
 import msgspec
 
 from domain.core.catalogue import CardRow, Catalogue, Column
+from domain.core.gloss import with_gloss
 
 Kind = Literal["character", "equipment", "magic"]
 Element = Literal["無", "火", "水", "雷", "土", "風", "氷"]
@@ -130,4 +131,4 @@ def catalogue() -> Catalogue:
         elif c.kind == "magic":
             values["stats"] = f"category {c.category}"
         rows.append(CardRow(name=c.name, text=c.text, values=values, invented=c.invented))
-    return Catalogue(columns=columns, rows=tuple(rows))
+    return with_gloss(Catalogue(columns=columns, rows=tuple(rows)), __package__)

@@ -19,6 +19,7 @@ from typing import Literal
 import msgspec
 
 from domain.core.catalogue import Catalogue, CardRow, Column
+from domain.core.gloss import with_gloss
 
 LEVEL_EX = 4          # LvEx as a number: above Lv3, placed only by stacking
 COPIES_MAX = 3        # at most 3 of a name in the deck
@@ -112,4 +113,4 @@ def catalogue() -> Catalogue:
         if card.type == "character":
             values.update(power=str(card.power), graze=str(card.graze))
         rows.append(CardRow(name=card.key, text=card.text, values=values, invented=card.invented))
-    return Catalogue(columns=columns, rows=tuple(rows))
+    return with_gloss(Catalogue(columns=columns, rows=tuple(rows)), __package__)

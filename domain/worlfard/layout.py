@@ -6,6 +6,7 @@ seat 1's as the players face each other; hearts, hand, soul, grave and seal are 
 from __future__ import annotations
 
 from domain.core.catalogue import Catalogue, CardRow, Column
+from domain.core.gloss import with_gloss
 from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
 
 from .cards import catalog
@@ -116,4 +117,4 @@ def catalogue() -> Catalogue:
         rows.append(CardRow(name=d.name, text=d.text, invented=d.invented, values={
             "number": d.number, "type": d.type, "element": "".join(d.elements), "family": "・".join(d.families),
             "lv": str(d.lv), "stats": stats}))
-    return Catalogue(columns=COLUMNS, rows=tuple(rows))
+    return with_gloss(Catalogue(columns=COLUMNS, rows=tuple(rows)), __package__)
