@@ -45,7 +45,10 @@ def _matches(row: CardRow, filters: list[tuple[str, str]], text: str | None) -> 
         cell = row.get(key)
         if value.casefold() != cell.casefold() and value not in cell:
             return False
-    return not text or text in row.name or text in row.text
+    if not text:
+        return True
+    folded = text.casefold()
+    return text in row.name or text in row.text or folded in row.name_en.casefold() or folded in row.gloss.casefold()
 
 
 @click.command()
@@ -53,10 +56,15 @@ def _matches(row: CardRow, filters: list[tuple[str, str]], text: str | None) -> 
 @click.option("--where", "where", multiple=True, metavar="COLUMN=VALUE",
               help="Only cards whose COLUMN holds VALUE (e.g. type=UT, element=火); repeat to narrow.")
 @click.option("--text", help="Only cards whose name or text contains this.")
+@click.option("--english", is_flag=True, help="Add each card's English name and gloss (the seed's text stays the card).")
 @click.option("--json", "as_json", is_flag=True, help="Print the cards as JSON.")
-def cards(ruleset: str, where: tuple[str, ...], text: str | None, as_json: bool) -> None:
-    """List the cards Kifu knows for RULESET, with which of their numbers are invented."""
+def cards(ruleset: str, where: tuple[str, ...], text: str | None, english: bool, as_json: bool) -> None:
+    """List the cards Kifu knows for RULESET, with which of their numbers are invented.
+
+    ``--text`` finds a card by its Japanese name or text, or by its English name or gloss."""
     catalogue = find_ruleset(ruleset).catalogue()
+    if english:
+        catalogue = catalogue.in_english()
     filters = _filters(catalogue, where)
     _known_values(catalogue, filters)
     found = [row for row in catalogue.rows if _matches(row, filters, text)]
@@ -77,6 +85,8 @@ def cards(ruleset: str, where: tuple[str, ...], text: str | None, as_json: bool)
                                       for c in short if row.get(c.key) and c.key != "invented"]))
             if row.text:
                 con.print(Text(row.text, style="green"), soft_wrap=False)
+            if english and row.gloss:
+                con.print(Text(row.gloss, style="italic"))
             if row.invented:
                 con.print(Text("invented: " + ", ".join(row.invented), style="dim"))
         con.print(f"{len(found)} cards")

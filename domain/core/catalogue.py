@@ -36,6 +36,8 @@ class CardRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
             return self.text
         if key == "invented":
             return ", ".join(self.invented)
+        if key in ("name_en", "gloss"):
+            return getattr(self, key)
         return self.values.get(key, "")
 
 
@@ -50,6 +52,17 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
             if row.name == name:
                 return row
         return None
+
+    def in_english(self) -> "Catalogue":
+        """The same rows with the English name after ``name`` and the gloss after ``text``."""
+        columns: list[Column] = []
+        for column in self.columns:
+            columns.append(column)
+            if column.key == "name":
+                columns.append(Column(key="name_en", title="English name", kind="name"))
+            elif column.key == "text":
+                columns.append(Column(key="gloss", title="English gloss", kind="text"))
+        return msgspec.structs.replace(self, columns=tuple(columns))
 
     def keys(self) -> list[str]:
         return [c.key for c in self.columns]

@@ -175,3 +175,12 @@ def test_cards_fit_80_columns_and_a_filter_no_card_holds_is_an_error() -> None:
     for bad in ("type=XX", "element=fire"):
         code, _, err = invoke("cards", "worlfard", "--where", bad)
         assert code == 2 and "no card has" in err and len(err.splitlines()) == 1
+
+
+def test_cards_english_adds_the_gloss_and_text_finds_a_card_by_its_english_name() -> None:
+    code, out, _ = invoke("cards", "worlfard", "--english", "--text", "assault wolf")
+    header, *rows = out.splitlines()
+    assert code == 0 and header.split("\t")[1:3] == ["name", "name_en"] and "gloss" in header.split("\t")
+    assert len(rows) == 1 and rows[0].split("\t")[1:3] == ["強襲の狼", "Assault Wolf"] and "[Assault 1]" in rows[0]
+    code, out, _ = invoke("cards", "worlfard", "--text", "強襲の狼")     # without --english: the seed's columns only
+    assert code == 0 and "name_en" not in out.splitlines()[0] and "Assault Wolf" not in out
