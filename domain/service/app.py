@@ -39,7 +39,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
 from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.signing import load_signer
+from domain.core.signing import signer_from
 from domain.store import MatchStore, StoreError, resolve
 from domain.version import ENGINE_VERSION
 
@@ -168,9 +168,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
         raise
     hub = Hub(store) if poll_interval is None else Hub(store, interval=poll_interval)
-    key = env.get("KIFU_SIGNING_KEY")
     try:
-        signer = load_signer(key) if key else None
+        signer = signer_from(env)
     except BaseException:
         tokens.close()
         store.close()
