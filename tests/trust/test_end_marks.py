@@ -8,10 +8,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from domain.core.envelope import genesis, link
+from domain.core.header import header_bytes
+from domain.core.record import encode_record
+from domain.core.signing import end_mark
 from projections.recordfile import read_record
 
 
@@ -86,3 +91,24 @@ def test_a_bad_signing_key_stops_play_before_the_match_is_played(tmp_path: Path)
                   "--out", str(tmp_path / "m.kifu.jsonl"), env={"KIFU_SIGNING_KEY": str(bad)})
     assert result.exit_code == 2 and "bad.key" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "m.kifu.jsonl").exists()
+
+
+def test_rerecord_keeps_the_end_mark_of_a_record_that_had_one(tmp_path: Path) -> None:
+    """``audit --rerecord`` rewrites a record whose rulings changed: an end-marked record keeps a
+    mark, for its new last link (unsigned: the old signature covered the old events)."""
+    r = read_record(written_by(tmp_path, "play"))
+    events = list(r.envelopes)      # a ruling today's engine no longer makes: an amount off by 5
+    i = next(i for i, e in enumerate(events) if type(e.event).__name__ == "CombatDamage")
+    events[i] = msgspec.structs.replace(events[i], event=msgspec.structs.replace(
+        events[i].event, amount=events[i].event.amount + 5))
+    head, chained = genesis(header_bytes(r.header)), []
+    for env in events:
+        head = link(head, msgspec.structs.replace(env, chain=""))
+        chained.append(msgspec.structs.replace(env, chain=head))
+    old = tmp_path / "old.kifu.jsonl"
+    old.write_bytes(encode_record(r.header, chained, end_mark(r.header, chained, "seat 1 wins", None)))
+    assert kifu("audit", str(old), "--rerecord").exit_code == 0
+    redone = read_record(old)
+    assert redone.end is not None and redone.end.events == len(redone.envelopes)
+    result = kifu("verify", str(old))
+    assert result.exit_code == 0 and f"unsigned (ends at seq {len(redone.envelopes)})" in result.stdout
