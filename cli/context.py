@@ -1,6 +1,7 @@
 """The object the root group builds and hands to every subcommand: where the store is."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import click
 from domain.core.envelope import Envelope
 from domain.core.header import Header
 from domain.core.ruleset import Ruleset
+from domain.core.signing import Signer, signer_from
 from projections.recordfile import read_record
 
 
@@ -24,6 +26,12 @@ class Kifu:
 
             self._store = MatchStore.open(self.db)
         return self._store
+
+    @property
+    def signer(self) -> Signer | None:
+        """The key every record this kifu writes is signed with: ``$KIFU_SIGNING_KEY``, as the
+        service's (None without one: records are then end-marked but unsigned)."""
+        return signer_from(os.environ)
 
     def close(self) -> None:
         if self._store is not None:

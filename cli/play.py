@@ -16,7 +16,7 @@ from domain.core.envelope import Envelope
 from domain.core.match import Match
 from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 from domain.core.visibility import redact
-from projections.recordfile import write_record
+from projections.recordfile import write_match
 
 from . import render
 from . import decks as deck_spec
@@ -125,6 +125,7 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
     print the summary, export to ``out`` if given. Returns the number of decisions taken."""
     rules = match.ruleset
     store = kifu.store
+    signer = kifu.signer if out else None     # a bad $KIFU_SIGNING_KEY fails before play, not after
     names_of = rules.card_names(match.state) if rules.card_names else None
     humans = [s for s, seat in seats.items() if isinstance(seat, HumanSeat)]
     viewer = humans[0] if len(humans) == 1 else None
@@ -149,6 +150,6 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
               f"{decisions} decisions, {match.seq} events in {elapsed:.2f}s")
     con.print(f"stored as match {match.header.match_id} in {store.where}")
     if out:
-        size = write_record(out, match.header, match.envelopes)
+        size = write_match(out, match, signer)
         con.print(f"record written to {Path(out)} ({size} bytes, {size / max(1, match.seq + 1):.0f} bytes/line)")
     return decisions

@@ -19,7 +19,7 @@ from domain.core.record import first_broken_link, first_broken_seal
 from domain.core.ruleset import find_ruleset, ruleset_names
 from projections.bulk import FileAudit, audit_many
 from projections.causes import explain
-from projections.recordfile import find_records, read_record, write_record
+from projections.recordfile import find_records, read_record, write_match
 from projections.timeline import Timeline
 
 from . import render
@@ -228,7 +228,7 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
         return export_html(kifu, match_id, html, seat)
     match = kifu.store.load(kifu.resolve(match_id))
     path = out or f"{match.header.match_id}.kifu.jsonl"
-    size = write_record(path, match.header, match.envelopes)
+    size = write_match(path, match, kifu.signer)
     click.echo(f"{path}: {len(match.envelopes)} events, {size} bytes")
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import time
 import uuid
 from collections import Counter
@@ -14,7 +15,8 @@ from rich.table import Table
 from domain.core.match import Match
 from domain.core.ruleset import find_ruleset, ruleset_names
 from domain.core.driver import drive
-from projections.recordfile import write_record
+from domain.core.signing import signer_from
+from projections.recordfile import write_match
 
 from . import render
 
@@ -53,6 +55,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
     events = decisions = 0
     started = time.perf_counter()
     span = _seed_range(seeds)
+    signer = signer_from(os.environ) if out_dir else None
     with render.console().status("playing…") if render.console().is_terminal else _Null():
         for i, seed in enumerate(span):
             d1, d2 = pairs[i % len(pairs)]
@@ -71,7 +74,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
                 from pathlib import Path
 
                 Path(out_dir).mkdir(parents=True, exist_ok=True)
-                write_record(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match.header, match.envelopes)
+                write_match(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match, signer)
     elapsed = time.perf_counter() - started
     n = len(span)
     in_decks = {row.name for row in rules.catalogue().rows} & {name for deck in lists.values()

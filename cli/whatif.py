@@ -13,7 +13,7 @@ from rich.text import Text
 from domain.core.errors import Illegal, Malformed
 from projections.diff import Side, diff as compare
 from projections.fork import fork as fork_match
-from projections.recordfile import write_record
+from projections.recordfile import write_match
 from projections.timeline import Timeline
 
 from . import render
@@ -69,7 +69,7 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, s
         con.print(f"{outcome.describe() if outcome else 'in progress'}: stored as match "
                   f"{match.header.match_id} in {kifu.store.where}")
         if out:
-            write_record(out, match.header, match.envelopes)
+            write_match(out, match, kifu.signer)
             con.print(f"record written to {out}")
         return
     run_match(con, kifu, match, seats, quiet=quiet, out=out)

@@ -13,6 +13,8 @@ from typing import Any, Callable, Literal
 import msgspec
 
 from domain.core.errors import KifuError
+from domain.core.match import Match
+from domain.core.signing import closing_mark
 
 from .audit import Divergence, audit
 from .probes import check_probes, load_probes
@@ -81,7 +83,11 @@ def audit_path(path: str, rerecord: bool = False) -> FileAudit:
     redo = rerun(record.ruleset, record.header, record.envelopes)
     if redo.status != "rewritten" or redo.header is None or redo.envelopes is None:
         return msgspec.structs.replace(base, refused=redo.refused)
-    write_record(path, redo.header, redo.envelopes)
+    # a record that had an end mark keeps one, for its new last link (unsigned: the old signature
+    # covered the old events); the corpus, which has none, stays without (make.py --check pins it)
+    end = closing_mark(redo.header, redo.envelopes, Match.fold(record.ruleset, redo.header, redo.envelopes).outcome,
+                       None) if record.end is not None else None
+    write_record(path, redo.header, redo.envelopes, end)
     after = check_probes(record.ruleset, redo.header, redo.envelopes, probes) if probes else None
     changes = redo.changes + ((f"a probe fails after re-recording: {after.reason}",) if after else ())
     return msgspec.structs.replace(base, status="rerecorded" if after is None else "diverged", changes=changes,

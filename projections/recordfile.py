@@ -11,6 +11,8 @@ from domain.core.envelope import Envelope
 from domain.core.errors import Malformed
 from domain.core.header import Header
 from domain.core.endmark import EndMark
+from domain.core.match import Match
+from domain.core.signing import Signer, closing_mark
 from domain.core.record import READ_CHUNK, Limits, decode_lines, encode_record, record_lines, source_format
 from domain.core.ruleset import Ruleset
 
@@ -73,3 +75,11 @@ def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]
     tmp.write_bytes(data)
     tmp.replace(p)
     return len(data)
+
+
+def write_match(path: str | Path, match: Match, signer: Signer | None = None) -> int:
+    """Write a match's record as every local writer must (export, play --out, fork, selfplay):
+    a finished match ends with its end mark and event count, signed when ``signer`` is given, so
+    a copy cut at a decision boundary fails ``verify`` instead of passing as "unsigned"."""
+    return write_record(path, match.header, match.envelopes,
+                        closing_mark(match.header, match.envelopes, match.outcome, signer))

@@ -12,10 +12,16 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-Role = Literal["card", "seat", "place", "amount", "seq"]
+Role = Literal["card", "target", "seat", "place", "amount", "seq"]
 
 CardId = Annotated[int, msgspec.Meta(extra={"role": "card"})]
 """A card instance id (0 = a hidden card)."""
+TargetRef = Annotated[int, msgspec.Meta(extra={"role": "target"})]
+"""A chosen target or an offered option: a card id, a card packed with a place
+(card * ``PACK`` + place, when choosing a card also chooses where it goes), a seat, or a seat
+packed with a place (a tower). It may name a card either way: ``target_cards`` reads both, and
+the core redacts it by that declaration."""
+PACK = 10
 SeatNo = Annotated[int, msgspec.Meta(extra={"role": "seat"})]
 """A seat, 1 or 2."""
 Place = Annotated[int, msgspec.Meta(extra={"role": "place"})]
@@ -30,6 +36,11 @@ SeqRef = Annotated[int, msgspec.Meta(extra={"role": "seq"})]
 
 HIDDEN = 0
 """The card id a seat sees in place of a card it may not see."""
+
+
+def target_cards(value: int) -> tuple[int, int]:
+    """The cards a ``TargetRef`` may name: the int itself, or the card packed with a place."""
+    return value, value // PACK
 
 
 class FieldRole(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
@@ -21,6 +21,9 @@ from .endmark import EndMark, signed_bytes
 from .envelope import Envelope
 from .errors import Malformed
 from .header import Header
+from .ruleset import Outcome
+
+SIGNING_KEY_VAR = "KIFU_SIGNING_KEY"     # names the key file the service and a local kifu sign with
 
 
 class Signer(NamedTuple):
@@ -72,6 +75,13 @@ def load_signer(path: str | Path) -> Signer:
     return Signer(name, key)
 
 
+def signer_from(environ: Mapping[str, str]) -> Signer | None:
+    """The signer ``$KIFU_SIGNING_KEY`` names, or None without one: the service and every local
+    writer of a record sign with the same key, the one ``kifu keys new`` made."""
+    path = environ.get(SIGNING_KEY_VAR)
+    return load_signer(path) if path else None
+
+
 def parse_public(text: str, where: str) -> tuple[str, str]:
     """``NAME BASE64`` (or just ``BASE64``) -> (name, base64 key); checks it is an Ed25519 key."""
     parts = text.strip().split()
@@ -117,6 +127,14 @@ def end_mark(header: Header, envelopes: list[Envelope[Any]], outcome: str, signe
         return mark
     mark = msgspec.structs.replace(mark, signer=signer.name, key=signer.public)
     return msgspec.structs.replace(mark, signature=base64.b64encode(signer.key.sign(signed_bytes(mark))).decode())
+
+
+def closing_mark(header: Header, envelopes: list[Envelope[Any]], outcome: Outcome | None,
+                 signer: Signer | None) -> EndMark | None:
+    """What every writer of a record (the service, export, play --out, fork, selfplay) puts after
+    the last link: a finished match's end mark, signed when there is a key, so a record cut at a
+    decision boundary fails verify; None while the match goes on (an ongoing match has no end)."""
+    return end_mark(header, envelopes, outcome.describe(), signer) if outcome is not None else None
 
 
 class Verdict(NamedTuple):

@@ -9,10 +9,12 @@ own events' hidden cards.
 **The scrub** makes redaction complete by construction. Given the state before and after an
 event, every int of the event (nested structs and lists included) that is not declared as a
 seat, place, amount or seq (``domain.core.roles``) and that names a card the seat may see in
-neither state becomes ``HIDDEN``: a field declared ``CardId`` is a card id, whatever event kind
-it is on (a new kind cannot leak by omission); an undeclared int names what the ruleset's
-``card_refs`` decodes from it (WORLFARD's options and targets pack a card with a line; by
-default an undeclared int names no card, so a ruleset must declare its card fields).
+neither state becomes ``HIDDEN``: a field declared ``CardId`` is a card id and one declared
+``TargetRef`` (a target or an option) names a card itself or packed with a place, whatever event
+kind it is on; an undeclared int names what the ruleset's ``card_refs`` decodes from it (by
+default none). A ruleset declares its card fields; ``tests/trust/test_declared_roles.py`` fails
+on an event field that holds ints and is neither declared nor reviewed, so a new event kind
+cannot leak by omission.
 Which cards a seat may not see comes from ``Ruleset.hidden_cards``, by default derived from the
 ruleset's ``mask`` (every card id the mask replaced). Views are scrubbed the same way.
 """
@@ -25,7 +27,7 @@ from msgspec.structs import replace
 
 from .commit import ChoiceSealed, PositionPrepared, redact_sealed
 from .envelope import Envelope
-from .roles import HIDDEN, roles_of
+from .roles import HIDDEN, roles_of, target_cards
 from .ruleset import Ruleset
 
 _CORE = (ChoiceSealed,)
@@ -93,47 +95,50 @@ def _masked_away(judge: Any, masked: Any, out: set[int]) -> None:
 
 
 # -- the scrub ----------------------------------------------------------------------------------
-_plan_cache: dict[type, tuple[tuple[str, bool], ...]] = {}
+_plan_cache: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
-def _plan(kind: type) -> tuple[tuple[str, bool], ...]:
-    """(field, declared a card) for every field of a struct type that may name a card: declared
-    cards, and undeclared fields (the ruleset's ``card_refs`` decides what their ints name)."""
+def _plan(kind: type) -> tuple[tuple[str, str], ...]:
+    """(field, role) for every field of a struct type that may name a card: declared cards
+    (``card``), declared targets and options (``target``: a card, maybe packed with a place),
+    and undeclared fields (role ``""``: the ruleset's ``card_refs`` decides what their ints name)."""
     plan = _plan_cache.get(kind)
     if plan is None:
         roles = {f.name: f.role for f in roles_of(kind)}
-        plan = _plan_cache[kind] = tuple((name, roles.get(name) == "card") for name in kind.__struct_fields__
+        plan = _plan_cache[kind] = tuple((name, roles.get(name, "")) for name in kind.__struct_fields__
                                          if roles.get(name) not in _NOT_CARDS)
     return plan
 
 
-def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[int]], card: bool = False) -> Any:
+def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[int]], role: str = "") -> Any:
     """``value`` with every int that names a card in ``hidden`` replaced by ``HIDDEN`` (the same
-    object when nothing changed). An int under a field declared ``CardId`` is a card id; any other
-    int names the cards ``refs`` decodes from it (by default none)."""
+    object when nothing changed). An int under a field declared ``CardId`` is a card id; under a
+    field declared ``TargetRef`` it names a card itself or packed with a place (``target_cards``);
+    any other int names the cards ``refs`` decodes from it (by default none)."""
     if isinstance(value, bool) or value is None or isinstance(value, (str, float, bytes)):
         return value
     if isinstance(value, int):
         if value == HIDDEN:
             return value
-        if card:
+        if role == "card":
             return HIDDEN if value in hidden else value
-        return HIDDEN if any(r in hidden for r in refs(value)) else value
+        named = target_cards(value) if role == "target" else refs(value)
+        return HIDDEN if any(r in hidden for r in named) else value
     if isinstance(value, msgspec.Struct):
         changes = {}
-        for name, is_card in _plan(type(value)):
+        for name, field_role in _plan(type(value)):
             old = getattr(value, name)
-            new = scrub(old, hidden, refs, is_card)
+            new = scrub(old, hidden, refs, field_role)
             if new is not old:
                 changes[name] = new
         return replace(value, **changes) if changes else value
     if isinstance(value, (tuple, list)):
-        items = [scrub(v, hidden, refs, card) for v in value]
+        items = [scrub(v, hidden, refs, role) for v in value]
         if all(a is b for a, b in zip(items, value)):
             return value
         return tuple(items) if isinstance(value, tuple) else items
     if isinstance(value, dict):
-        changed = {k: scrub(v, hidden, refs, card) for k, v in value.items()}
+        changed = {k: scrub(v, hidden, refs, role) for k, v in value.items()}
         return changed if any(changed[k] is not value[k] for k in value) else value
     return value
 

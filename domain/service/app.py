@@ -39,7 +39,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
 from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.signing import load_signer
+from domain.core.signing import signer_from
 from domain.store import MatchStore, StoreError, resolve
 from domain.version import ENGINE_VERSION
 
@@ -125,14 +125,19 @@ async def _checked_body(request: Request[Any, Any, Any]) -> None:
 
 
 def match_key(match_id: str) -> str:
-    """A match id in its one canonical spelling (lowercase, hyphenated UUID): uppercase, braced
-    and ``urn:uuid:`` forms name the same match on every route; anything else names no match (404)."""
+    """A match id as the service issues it: a lowercase hyphenated UUID, and only that spelling.
+
+    Anything else (``not-a-uuid``, NUL, uppercase, ``{…}`` braces, ``urn:uuid:``) is a 400 naming
+    the field, on public and token routes alike: one spelling per match, so a token check, a
+    cache key and a log line always agree on which match was meant."""
     try:
-        return str(uuid.UUID(match_id))
+        canonical = str(uuid.UUID(match_id))
     except ValueError:
-        err = UnknownMatch(match_id[:40])
-        err.args = (f"unknown match: match_id {match_id[:40]!r} is not a UUID",)
-        raise err from None
+        raise Malformed(f"{match_id[:40]!r} is not a match id (a UUID, as POST /matches gives it)",
+                        "match_id") from None
+    if canonical != match_id:
+        raise Malformed(f"{match_id[:40]!r} is not in canonical form: write it {canonical}", "match_id")
+    return match_id
 
 
 def _resume_after(value: str, after: int) -> int:
@@ -168,9 +173,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
         raise
     hub = Hub(store) if poll_interval is None else Hub(store, interval=poll_interval)
-    key = env.get("KIFU_SIGNING_KEY")
     try:
-        signer = load_signer(key) if key else None
+        signer = signer_from(env)
     except BaseException:
         tokens.close()
         store.close()

@@ -17,7 +17,7 @@ from domain.core.envelope import Envelope
 from domain.core.errors import KifuError, Malformed
 from domain.core.match import Match
 from domain.core.record import encode_record
-from domain.core.signing import Signer, end_mark
+from domain.core.signing import Signer, closing_mark
 from domain.core.commit import seed_commitment
 from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.visibility import hidden_cards, redact, redacted, scrub, seat_view
@@ -143,9 +143,8 @@ class MatchService:
     def record(self, match_id: str, caller: Caller) -> bytes:
         self.judge_only(caller, "the full record")
         match = self.store.load(match_id)
-        outcome = match.outcome
-        end = end_mark(match.header, match.envelopes, outcome.describe(), self.signer) if outcome is not None else None
-        return encode_record(match.header, match.envelopes, end)
+        return encode_record(match.header, match.envelopes,
+                             closing_mark(match.header, match.envelopes, match.outcome, self.signer))
 
     # -- deciding ------------------------------------------------------------------------------
     def decide(self, match_id: str, caller: Caller, decision: api.Decision) -> api.DecisionResult:

@@ -9,7 +9,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
+from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, TargetRef
 
 from .state import Choice, Effect, Trigger, Window
 from .vocabulary import Phase
@@ -261,7 +261,7 @@ class SpellCast(Ev, frozen=True):
     cost: int                      # after the element effect (W-6.5)
     towers: tuple[int, ...] = ()
     souls: tuple[CardId, ...] = ()
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
     heart: bool = False
     heart_soul: int | None = None
     free: bool = False             # instant cast (W-10.5)
@@ -271,7 +271,7 @@ class SpellPlaced(Ev, frozen=True):
     seat: SeatNo
     card: CardId
     line: Place
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
     waiting: bool = False          # in a reaction chain (W-Q7)
     cast: SeqRef = 0               # seq of the cast
 
@@ -335,7 +335,7 @@ class SkillActivated(Ev, frozen=True):
     skill: int
     towers: tuple[int, ...] = ()
     souls: tuple[CardId, ...] = ()
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
 
 
 class SkillTriggered(Ev, frozen=True):
@@ -349,7 +349,7 @@ class ChoiceAwaited(Ev, frozen=True):
 
 class TargetsChosen(Ev, frozen=True):
     seat: SeatNo
-    targets: tuple[int, ...]
+    targets: tuple[TargetRef, ...]
 
 
 class SkillDeclined(Ev, frozen=True):
@@ -360,14 +360,14 @@ class TriggerResolves(Ev, frozen=True):
     """The oldest waiting trigger resolves now, with these targets (W-13.2)."""
 
     trigger: Trigger
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
 
 
 class SkillResolved(Ev, frozen=True):
     seat: SeatNo
     card: CardId
     skill: int
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
 
 
 class SkillFizzled(Ev, frozen=True):

@@ -1,6 +1,7 @@
 """WORLFARD as a ruleset: the decider functions bundled for the core (entry point "worlfard")."""
 from __future__ import annotations
 
+from domain.core.roles import target_cards
 from domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, layout, legal, reference, replay, setup, view
@@ -19,12 +20,10 @@ def outcome(state: State):  # type: ignore[no-untyped-def]
     return state.outcome
 
 
-def _card_refs(value: int) -> tuple[int, int]:
-    """A target or option int names a card itself or packs it as card*10+line (``targets.py``)."""
-    return value, value // 10
-
-
 def build() -> Ruleset[State, Command, Event]:
+    """Targets and options are declared (``TargetRef``); ``card_refs`` reads every other int of an
+    event the same way (a trigger's card, an effect's source and target are plain ints of the
+    state's structs): card ids are seat*1000+index, so no count, line or amount is mistaken for one."""
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
@@ -34,5 +33,5 @@ def build() -> Ruleset[State, Command, Event]:
         command_of=replay.command_of, prepared_clause="W-4", decide_clause="W-5.6", waiting_clause=waiting_clause,
         load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
-        card_names=lambda state: state.name, card_refs=_card_refs, played=replay.played, long_match=long_match,
+        card_names=lambda state: state.name, card_refs=target_cards, played=replay.played, long_match=long_match,
     )

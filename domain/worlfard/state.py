@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.core.roles import TargetRef
 from domain.core.ruleset import Outcome
 
 from .vocabulary import LINES, START_LIFE, Phase, Status
@@ -26,7 +27,7 @@ class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True):
     """A spell on a table spot: an SS waiting in a chain (W-Q7) or a Long Spell that stays."""
 
     card: int
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
     broken: bool = False
     since: int = 0                 # seq it began to apply (orders set-base effects, W-14.3)
     waiting: bool = False          # cast in a reaction chain, not resolved yet
@@ -41,7 +42,7 @@ class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
     """
 
     id: int                        # the seq that created it: later sets win (W-14.3)
-    target: int
+    target: TargetRef
     op: str                        # add | set | grant | negate
     stat: str | None = None
     value: int = 0
@@ -66,7 +67,7 @@ class Choice(msgspec.Struct, frozen=True, omit_defaults=True):
 
     seat: int
     trigger: Trigger
-    options: tuple[int, ...] = ()
+    options: tuple[TargetRef, ...] = ()    # a card, a card*10+line, a seat or a seat*10+line
     optional: bool = False
 
 

@@ -11,6 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.core.envelope import Envelope
+from domain.core.roles import TargetRef
 from domain.core.ruleset import Outcome
 
 from . import events as ev
@@ -39,7 +40,7 @@ class UnitView(msgspec.Struct, frozen=True, kw_only=True):
 
 class SpellView(msgspec.Struct, frozen=True, kw_only=True):
     card: CardRef
-    targets: tuple[int, ...] = ()
+    targets: tuple[TargetRef, ...] = ()
     broken: bool = False
     waiting: bool = False
 

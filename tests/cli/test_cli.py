@@ -30,9 +30,10 @@ def lines_of(record: Path) -> list[dict]:
 
 def test_play_stores_and_exports_a_finished_match(recorded: tuple[Path, Path], runner: CliRunner) -> None:
     db, record = recorded
-    header, *events = lines_of(record)
+    header, *events, end = lines_of(record)
     assert header["kifu"] == "match" and header["ruleset"] == "worlfard" and header["seed"] == 7
     assert events[-1]["event"]["type"] == "MatchEnded"
+    assert end["kifu"] == "end" and end["events"] == len(events) and end["chain"] == events[-1]["chain"]
     listing = runner.invoke(cli, ["--db", str(db), "matches"])
     assert listing.exit_code == 0
     assert header["match_id"][:8] in listing.output
@@ -43,7 +44,7 @@ def test_same_seed_same_decisions(tmp_path: Path, runner: CliRunner) -> None:
     for name in ("a", "b"):
         out = tmp_path / f"{name}.kifu.jsonl"
         runner.invoke(cli, ["--db", "memory", "play", "worlfard", "--seed", "11", "-q", "--out", str(out)])
-        outs.append([(e["seq"], e["event"], e.get("clause")) for e in lines_of(out)[1:]])
+        outs.append([(e["seq"], e["event"], e.get("clause")) for e in lines_of(out)[1:] if e.get("kifu") != "end"])
     assert outs[0] == outs[1]
 
 
@@ -66,7 +67,7 @@ def test_replay_without_a_terminal_prints_instead_of_reading_keys(recorded: tupl
     _, record = recorded
     # no terminal (CliRunner's stdin is a pipe): the last state is printed, no key is read
     result = runner.invoke(cli, ["replay", str(record)], input="nnpq")
-    last = len(record.read_text().splitlines()) - 1
+    last = len(record.read_text().splitlines()) - 2       # the header and the end mark are not events
     assert result.exit_code == 0, result.output
     assert f"event {last}/{last}" in result.output
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -253,7 +254,8 @@ def test_unknown_routes_methods_and_queries_are_4xx(api: TestClient) -> None:
     assert api.get(f"/matches/{mid}/events", params={"after": "x"}, headers=token).status_code == 400
     assert api.get(f"/matches/{mid}/events", params={"after": -1}, headers=token).status_code == 400
     assert api.get(f"/matches/{mid}/events", params={"limit": 0}, headers=token).status_code == 400
-    assert api.get("/matches/not-a-uuid").status_code == 404
+    assert api.get("/matches/not-a-uuid").status_code == 400    # a malformed id, not an unknown match
+    assert api.get(f"/matches/{uuid.UUID(int=7)}").status_code == 404
 
 
 def test_openapi_document_is_served(api: TestClient) -> None:

@@ -146,6 +146,8 @@ def test_a_hostile_record_is_refused_in_one_line_exit_2_quickly_and_in_bounded_m
         lines = [line for line in err.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error: "), err[-1000:]
     assert seconds - startup < BUDGET_S, f"{case}: {seconds:.2f}s, of which {startup:.2f}s start-up"
+    print(f"\nhostile {case} / {command[0]}: exit 2, one line, {seconds:.2f}s "
+          f"({seconds - startup:.2f}s net of the {startup:.2f}s start-up)")
 
 
 def test_the_hostile_records_stay_under_200_MB(good: bytes, tmp_path: Path) -> None:
@@ -161,3 +163,4 @@ def test_the_hostile_records_stay_under_200_MB(good: bytes, tmp_path: Path) -> N
         peak_kb = int(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                                      check=True).stdout.strip())
         assert peak_kb / 1024 < BUDGET_MB, f"{case}: peak RSS {peak_kb / 1024:.0f} MB"
+        print(f"\nhostile {case} / verify: peak RSS {peak_kb / 1024:.0f} MB")

@@ -39,7 +39,17 @@ def _seq_keys() -> set[str]:
 
 
 SEQ_KEYS = _seq_keys()
-COUNTS = {"matches": 0, "decisions": 0, "payloads": 0, "ints": 0}
+COUNTS = {"matches": 0, "decisions": 0, "payloads": 0, "ints": 0, "ids": 0}
+PER_RULESET: dict[str, dict[str, int]] = {}     # the closing note's figures: `pytest -s` prints them
+
+
+def tally(name: str, before: dict[str, int]) -> str:
+    """Add what the scan just did for ``name`` to its row and say the row (printed with ``-s``)."""
+    row = PER_RULESET.setdefault(name, dict.fromkeys(COUNTS, 0))
+    for key, value in COUNTS.items():
+        row[key] += value - before[key]
+    return (f"leak scan {name}: {row['matches']} matches, {row['decisions']} decisions, {row['payloads']} payloads, "
+            f"{row['ints']} ints read, {row['ids']} card ids decoded, 0 leaks")
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -191,7 +201,9 @@ def leaks(rules: Any, record: bytes, got: dict[int, list[tuple[int, str, Any]]])
             hidden = secret[min(seq, len(secret) - 1)]
             for value, card_key in ints(body):
                 COUNTS["ints"] += 1
-                hit = [c for c in named(value, card_key) if c in hidden]
+                cards = named(value, card_key)
+                COUNTS["ids"] += len(cards)
+                hit = [c for c in cards if c in hidden]
                 if hit:
                     found.append(f"seat {seat} at seq {seq} ({what}) is sent {value}, naming secret card {hit[0]}: "
                                  f"{json.dumps(body, ensure_ascii=False)[:300]}")
@@ -203,12 +215,13 @@ def test_no_seat_payload_names_a_card_the_seat_may_not_see(name: str) -> None:
     rules = find_ruleset(name)
     if rules.mask is None:
         pytest.skip(f"{name} has no mask: nothing is hidden")
+    before = dict(COUNTS)
     for seed in (58, 69):
         record, got = play_and_collect(rules, seed, decisions=150)
         COUNTS["matches"] += 1
         found = leaks(rules, record, got)
         assert not found, "\n".join(found[:5])
-    print(f"\nleak scan so far (after {name}): {COUNTS}")
+    print(f"\n{tally(name, before)} (API, 150 decisions a match)")
 
 
 @pytest.mark.slow
@@ -217,12 +230,13 @@ def test_no_leak_over_many_whole_matches(name: str) -> None:
     rules = find_ruleset(name)
     if rules.mask is None:
         pytest.skip(f"{name} has no mask: nothing is hidden")
+    before = dict(COUNTS)
     for seed in range(100, 106):
         record, got = play_and_collect(rules, seed, decisions=2000)
         COUNTS["matches"] += 1
         found = leaks(rules, record, got)
         assert not found, "\n".join(found[:5])
-    print(f"\nleak scan {name}: {COUNTS}")
+    print(f"\n{tally(name, before)} (API, whole matches)")
 
 
 def play_in_process(rules: Any, seed: int) -> tuple[bytes, dict[int, list[tuple[int, str, Any]]]]:
@@ -263,8 +277,10 @@ def test_no_event_or_view_names_a_hidden_card_over_fixed_seed_matches(name: str)
     rules = find_ruleset(name)
     if rules.mask is None:
         pytest.skip(f"{name} has no mask: nothing is hidden")
+    before = dict(COUNTS)
     for seed in range(IN_PROCESS_SEEDS.get(name, 4)):
         record, got = play_in_process(rules, 58 + seed)
         COUNTS["matches"] += 1
         found = leaks(rules, record, got)
         assert not found, "\n".join(found[:5])
+    print(f"\n{tally(name, before)} (in process, every decision point)")

@@ -68,10 +68,16 @@ def test_a_signed_record_verifies_against_its_key_and_says_who_signed(finished: 
 
 def test_an_unsigned_record_verifies_as_unsigned_and_fails_when_a_signature_is_required(finished: Path,
                                                                                        tmp_path: Path) -> None:
-    result = kifu("verify", str(finished))
-    assert result.exit_code == 0 and result.stdout.rstrip().endswith("unsigned")
+    r = read_record(finished)
+    result = kifu("verify", str(finished))      # play --out end-marks it, without a key unsigned
+    assert result.exit_code == 0 and result.stdout.rstrip().endswith(f"unsigned (ends at seq {len(r.envelopes)})")
+    unmarked = tmp_path / "unmarked.kifu.jsonl"  # a record of before end marks: nothing to check it against
+    unmarked.write_bytes(encode_record(r.header, r.envelopes))
+    result = kifu("verify", str(unmarked))
+    assert result.exit_code == 0 and result.stdout.rstrip().endswith("; unsigned")
     _, public = keypair(tmp_path)
     assert kifu("verify", str(finished), "--key", public).exit_code == 1
+    assert kifu("verify", str(unmarked), "--key", public).exit_code == 1
 
 
 def test_a_cut_record_fails_verify_with_where_it_ends(finished: Path, tmp_path: Path) -> None:
