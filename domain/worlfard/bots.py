@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.core.bot import Seen
 from domain.core.draft import Draft
 from domain.core.errors import KifuError
@@ -16,10 +18,24 @@ from domain.core.rng import Rng
 
 from . import commands as c
 from .combat import combat_damage
+from .decide import decide
 from .evolve import evolve
 from .field import profile
 from .state import State
 from .vocabulary import Phase
+
+
+_PAID = (c.Summon, c.Cast, c.Activate)
+
+
+def _unpaid(cmd: Any) -> Any:
+    """The action a paid decision takes, whatever pays for it."""
+    return msgspec.structs.replace(cmd, towers=(), souls=())
+
+
+def _spent(cmd: Any) -> float:
+    """What ``evaluate`` loses to a payment: each broken tower and each spent soul."""
+    return 0.4 * len(cmd.towers) + 0.5 * len(cmd.souls)
 
 
 class RandomBot:
@@ -56,12 +72,18 @@ def evaluate(state: State, seat: int) -> float:
 
 
 class GreedyBot:
-    """One-ply greedy play with combat heuristics; deterministic given its seed."""
+    """One-ply greedy play with combat heuristics; deterministic given its seed.
 
-    MAX_SIMULATED = 40
+    Options that differ only in how they are paid are one action: it is simulated once (with
+    its first payment) and each payment is then scored by what it spends — a broken tower and a
+    spent soul are what ``evaluate`` counts of a payment — so every payment is weighed without
+    simulating each."""
+
+    MAX_SIMULATED = 40        # actions simulated per decision at most (thinned evenly beyond that)
 
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
+        self._base: float | None = None
 
     def choose(self, seen: Seen) -> Any:
         """Scores each option on the seat's masked position (what it may know), never the judge's."""
@@ -69,18 +91,32 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         state, seat = seen.position, seen.seat
-        scored = [(self._score(cmd, state, seat), i) for i, cmd in enumerate(self._candidates(legal))]
+        candidates = self._candidates(legal)
+        self._base = None          # the position's own score, worked out once per choice (if a simulation needs it)
+        actions: dict[Any, float] = {}    # an action without its payment -> its simulated score before paying
+        scored = []
+        for i, cmd in enumerate(candidates):
+            if isinstance(cmd, _PAID):
+                action = _unpaid(cmd)
+                before = actions.get(action)
+                if before is None:
+                    before = actions[action] = self._score(cmd, state, seat) + _spent(cmd)
+                scored.append((before - _spent(cmd), i))
+            else:
+                scored.append((self._score(cmd, state, seat), i))
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
-        return self._candidates(legal)[self.rng.choice(ties)]
+        return candidates[self.rng.choice(ties)]
 
-    def _candidates(self, legal: list[Any]) -> list[Any]:
-        if len(legal) <= self.MAX_SIMULATED:
-            return legal
-        # keep every non-payment decision; thin out the many payment/spot variants evenly
-        step = len(legal) / self.MAX_SIMULATED
-        return [legal[int(i * step)] for i in range(self.MAX_SIMULATED)] + \
-            [cmd for cmd in legal if isinstance(cmd, (c.Proceed, c.Attack, c.Pass))]
+    def _candidates(self, legal: Any) -> list[Any]:
+        """Every option of at most ``MAX_SIMULATED`` actions: beyond that, actions are thinned
+        evenly (every payment of a kept action stays) and every non-payment decision is kept."""
+        actions = list(dict.fromkeys(_unpaid(cmd) for cmd in legal if isinstance(cmd, _PAID)))
+        if len(actions) <= self.MAX_SIMULATED:
+            return list(legal)
+        step = len(actions) / self.MAX_SIMULATED
+        kept = {actions[int(i * step)] for i in range(self.MAX_SIMULATED)}
+        return [cmd for cmd in legal if not isinstance(cmd, _PAID) or _unpaid(cmd) in kept]
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
         match cmd:
@@ -105,14 +141,14 @@ class GreedyBot:
         return self._simulate(cmd, state, seat)
 
     def _simulate(self, cmd: Any, state: State, seat: int) -> float:
-        from .decide import decide
-
         draft: Draft[State, Any] = Draft(state, 1, Rng(0), evolve)
         try:
             decide(state, seat, cmd, draft)
         except (KifuError, AssertionError, LookupError):
             return -1e6     # (a hidden card the simulation would need to know: not an option it can weigh)
-        return evaluate(draft.state, seat) - evaluate(state, seat) + 0.05
+        if self._base is None:
+            self._base = evaluate(state, seat)
+        return evaluate(draft.state, seat) - self._base + 0.05
 
     def _has_attacker(self, state: State, seat: int) -> bool:
         for i, unit in enumerate(state.side(seat).stage):
