@@ -9,7 +9,7 @@ from . import events as ev
 from .draft import WDraft
 from .cards import static_vit_reducers
 from .state import State
-from .stats import definition, unit_stats
+from .stats import definition, unit_stat
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
@@ -61,13 +61,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
                                 and definition(draft.state, unit.card).VIT > 0):
                 continue   # undamaged, and nothing lowers its VIT: it cannot be destroyed or vanish
             line = index + 1
-            stats = unit_stats(draft.state, seat, line)
-            if vanishes(stats.VIT):
+            vit = unit_stat(draft.state, seat, line, "VIT")
+            if vanishes(vit):
                 draft.rule("W-8.4", cause, ev.UnitVanished(seat=seat, line=line, card=unit.card))
                 fired = True
-            elif unit.damage >= stats.VIT:
+            elif unit.damage >= vit:
                 draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=unit.card,
-                                                             damage=unit.damage, VIT=stats.VIT))
+                                                             damage=unit.damage, VIT=vit))
                 fired = True
     return fired
 

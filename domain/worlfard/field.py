@@ -253,11 +253,13 @@ _cache: list[tuple[State, Field]] = []
 
 @dataclass(frozen=True)
 class _Meta:
-    """Which lasting skills a printed card has, by where they work (looked up once per card)."""
+    """Which lasting skills a printed card has, by where they work, and the parameters (HT
+    included) any of them changes (looked up once per card)."""
 
     stage: bool
     tower: bool
     table: bool
+    stats: frozenset[str]
 
 
 _META: dict[str, _Meta] = {}
@@ -267,8 +269,51 @@ def _meta(d: CardDef) -> _Meta:
     m = _META.get(d.name)
     if m is None:
         zones = {sk.zone for sk in d.skill if sk.static}
-        m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones)
+        stats = frozenset(op.stat for sk in d.skill if sk.static for op in sk.ops if op.stat)
+        m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones,
+                                  stats=stats)
     return m
+
+
+def _touched(state: State) -> frozenset[str]:
+    """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now: a stored
+    effect, or a lasting skill of a unit, a tower's top card or a table spell — a superset of
+    what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
+    for st, touched in _touched_cache:
+        if st is state:
+            return touched
+    found = {e.stat for e in state.effects if e.stat}
+    for seat in (1, 2):
+        side = state.side(seat)
+        for unit in side.stage:
+            if unit is not None:
+                found |= _meta(_defn(state, unit.card)).stats
+        for tower in side.towers:
+            if tower.cards:
+                found |= _meta(_defn(state, tower.cards[-1])).stats
+        for spell in side.table:
+            if spell is not None:
+                found |= _meta(_defn(state, spell.card)).stats
+    touched = frozenset(found)
+    _touched_cache.insert(0, (state, touched))
+    del _touched_cache[4:]
+    return touched
+
+
+_touched_cache: list[tuple[State, frozenset[str]]] = []
+
+
+def stat(state: State, seat: int, line: int, name: str) -> int:
+    """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
+    card when nothing on the field changes that parameter, so no whole field is built for it."""
+    if name in _touched(state):
+        return getattr(profile(state, seat, line), name)  # type: ignore[no-any-return]
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    value: int = getattr(_defn(state, unit.card), name)
+    if name == "VIT":
+        value += keeper_bonus(state, seat, line, unit.card)
+    return value if name == "DEF" else max(0, value)
 
 
 def _plain(state: State) -> bool:
@@ -353,7 +398,7 @@ def profile(state: State, seat: int, line: int) -> Profile:
 def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
     towers = state.side(seat).towers
-    if _is_plain(state):
+    if "HT" not in _touched(state):
         return tuple(t.height for t in towers)
     ht = field_of(state).ht
     return tuple(ht.get((seat, line), 0) for line in range(1, len(towers) + 1))
@@ -361,6 +406,6 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
 
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
-    if _is_plain(state):
+    if "HT" not in _touched(state):
         return state.side(seat).towers[line - 1].height
     return field_of(state).ht.get((seat, line), 0)
