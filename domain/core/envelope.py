@@ -53,41 +53,5 @@ def genesis(header_bytes: bytes) -> str:
 
 
 def state_digest(state: Any) -> str:
-    """Short digest of a whole state: a changed fold shows up even when rulings agree.
-
-    The hash of ``canonical(state)``. A state type may name, as ``DIGEST_FIXED``, leading fields
-    that stay the same object through a match (WORLFARD: the card names, over half the bytes):
-    their part of the JSON is encoded and hashed once per match, and each digest hashes on from
-    a copy of that — the same bytes, so the same digest."""
-    fixed = getattr(state, "DIGEST_FIXED", None)
-    if not fixed:
-        return hashlib.blake2b(canonical(state), digest_size=8).hexdigest()
-    values = tuple(getattr(state, name) for name in fixed)
-    found = _primed.get(tuple(map(id, values)))
-    if found is None or any(a is not b for a, b in zip(found[0], values)):
-        found = _prime(state, fixed, values)
-    rest = canonical(msgspec.structs.replace(state, **dict.fromkeys(fixed)))
-    hasher = found[1].copy()
-    hasher.update(memoryview(rest)[found[2]:])
-    return hasher.hexdigest()
-
-
-# ids of a state's fixed values -> (the values, a hasher fed their JSON, length of the same JSON with nulls)
-_primed: dict[tuple[int, ...], tuple[tuple[Any, ...], Any, int]] = {}
-
-
-def _prime(state: Any, fixed: tuple[str, ...], values: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any, int]:
-    fields = msgspec.structs.fields(state)
-    leading = fields[:len(fixed)]
-    if tuple(f.name for f in leading) != tuple(fixed) or any(
-            f.encode_name != f.name or f.default is not msgspec.NODEFAULT or f.default_factory is not msgspec.NODEFAULT
-            for f in leading) or state.__struct_config__.tag is not None or state.__struct_config__.array_like:
-        raise TypeError(f"{type(state).__name__}.DIGEST_FIXED must name its leading required fields, in order")
-    head = b"{" + b",".join(b'"%s":%s' % (name.encode(), canonical(v)) for name, v in zip(fixed, values))
-    nulls = b"{" + b",".join(b'"%s":null' % name.encode() for name in fixed)
-    hasher = hashlib.blake2b(digest_size=8)
-    hasher.update(head)
-    if len(_primed) > 64:
-        _primed.clear()
-    found = _primed[tuple(map(id, values))] = (values, hasher, len(nulls))
-    return found
+    """Short digest of a whole state: a changed fold shows up even when rulings agree."""
+    return hashlib.blake2b(canonical(state), digest_size=8).hexdigest()

@@ -2,7 +2,7 @@
 between successive states."""
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
 import msgspec
 
@@ -139,8 +139,6 @@ class Combat(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class State(msgspec.Struct, frozen=True, omit_defaults=True):
-    DIGEST_FIXED: ClassVar[tuple[str, ...]] = ("names", "heart_names")   # fixed per match (``state_digest``)
-
     names: tuple[tuple[str, ...], tuple[str, ...]]   # card name by seat, indexed by id % 1000
     heart_names: tuple[tuple[str, ...], tuple[str, ...]]
     sides: tuple[Side, Side]

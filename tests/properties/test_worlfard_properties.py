@@ -6,7 +6,6 @@ seed and deck pair that ``kifu`` can replay.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from typing import Any, Callable, Iterator
@@ -284,16 +283,6 @@ def test_folding_the_record_reproduces_the_state_at_every_decision(seed, decks, 
             assert Match.fold(RULESET, match.header, match.envelopes).state == match.state
     again = Match.fold(RULESET, match.header, match.envelopes)
     assert again.state == match.state and again.head == match.head and again.outcome == match.outcome
-
-
-@game
-@given(seed=seeds, decks=deck_pairs)
-def test_the_state_digest_is_the_hash_of_the_whole_state_json_after_every_event(seed, decks):
-    """``state_digest`` hashes the card names once per match (``State.DIGEST_FIXED``): the digest
-    must stay the hash of the state's canonical JSON, byte for byte."""
-    match = played(seed, decks)
-    for env, state in states(match):
-        assert state_digest(state) == hashlib.blake2b(canonical(state), digest_size=8).hexdigest(), env.seq
 
 
 @game
