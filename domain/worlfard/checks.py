@@ -30,7 +30,8 @@ def settle(draft: WDraft, cause: int) -> None:
 # effects; card names are fixed per match. States share these tuples by identity while they are
 # unchanged, so a state whose parts are the very objects of one already found settled needs no
 # check: the checks would read the same values and fire nothing.
-_clean: list[tuple[object, ...]] = []
+# Each entry keeps the parts (so their ids stay theirs) and their ids, compared in one go.
+_clean: list[tuple[tuple[object, ...], tuple[int, ...]]] = []
 
 
 def _parts(state: State) -> tuple[object, ...]:
@@ -39,15 +40,16 @@ def _parts(state: State) -> tuple[object, ...]:
 
 
 def _settled(state: State) -> bool:
-    parts = _parts(state)
-    for known in _clean:
-        if all(a is b for a, b in zip(known, parts)):
+    ids = tuple(map(id, _parts(state)))
+    for _, known in _clean:
+        if known == ids:
             return True
     return False
 
 
 def _remember(state: State) -> None:
-    _clean.insert(0, _parts(state))
+    parts = _parts(state)
+    _clean.insert(0, (parts, tuple(map(id, parts))))
     del _clean[4:]
 
 

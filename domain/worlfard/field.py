@@ -11,7 +11,7 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
 
 from .cards import CardDef, definition
 from .skills import Op, Skill, keyword_matches
@@ -40,12 +40,16 @@ class Profile:
         return "*" not in self.negated and name not in self.negated
 
 
-@dataclass
 class _Acc:
-    sets: list[tuple[int, str, int]] = dc_field(default_factory=list)
-    adds: dict[str, int] = dc_field(default_factory=dict)
-    grants: set[str] = dc_field(default_factory=set)
-    negates: set[str] = dc_field(default_factory=set)
+    """What applies to one unit, gathered before its profile is built."""
+
+    __slots__ = ("sets", "adds", "grants", "negates")
+
+    def __init__(self) -> None:
+        self.sets: list[tuple[int, str, int]] = []
+        self.adds: dict[str, int] = {}
+        self.grants: set[str] = set()
+        self.negates: set[str] = set()
 
     def apply(self, ts: int, op: Op | str, stat: str | None, value: int, skill: str | None) -> None:
         kind = op if isinstance(op, str) else op.op
@@ -366,7 +370,7 @@ def _shape(state: State) -> tuple[tuple[object, ...], tuple[object, ...]]:
     return shared, stage
 
 
-_shapes: list[tuple[tuple[object, ...], tuple[object, ...], Field]] = []
+_shapes: list[tuple[tuple[object, ...], tuple[int, ...], tuple[object, ...], Field]] = []
 
 
 def field_of(state: State) -> Field:
@@ -375,12 +379,13 @@ def field_of(state: State) -> Field:
         if st is state:
             return f
     shared, stage = _shape(state)
-    for s_shared, s_stage, f in _shapes:
-        if s_stage == stage and all(a is b for a, b in zip(s_shared, shared)):
+    ids = tuple(map(id, shared))     # the entry keeps ``shared`` alive, so these ids stay its parts'
+    for _, s_ids, s_stage, f in _shapes:
+        if s_ids == ids and s_stage == stage:
             break
     else:
         f = Field(state)
-        _shapes.insert(0, (shared, stage, f))
+        _shapes.insert(0, (shared, ids, stage, f))
         del _shapes[8:]
     _cache.insert(0, (state, f))
     del _cache[4:]
