@@ -283,8 +283,11 @@ def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now: a stored
     effect, or a lasting skill of a unit, a tower's top card or a table spell — a superset of
     what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    for st, touched in _touched_cache:
-        if st is state:
+    s1, s2 = state.sides
+    parts = (state.names, state.effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)
+    ids = tuple(map(id, parts))        # what it is computed from, shared by identity between states
+    for _, known, touched in _touched_cache:
+        if known == ids:
             return touched
     found = {e.stat for e in state.effects if e.stat}
     for seat in (1, 2):
@@ -299,12 +302,12 @@ def _touched(state: State) -> frozenset[str]:
             if spell is not None:
                 found |= _meta(_defn(state, spell.card)).stats
     touched = frozenset(found)
-    _touched_cache.insert(0, (state, touched))
+    _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
     del _touched_cache[4:]
     return touched
 
 
-_touched_cache: list[tuple[State, frozenset[str]]] = []
+_touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
 
 
 def stat(state: State, seat: int, line: int, name: str) -> int:
