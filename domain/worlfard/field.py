@@ -273,23 +273,25 @@ def _meta(d: CardDef) -> _Meta:
     m = _META.get(d.name)
     if m is None:
         zones = {sk.zone for sk in d.skill if sk.static}
-        stats = frozenset(op.stat for sk in d.skill if sk.static for op in sk.ops if op.stat)
+        stats = frozenset(op.stat or _NEGATE for sk in d.skill if sk.static for op in sk.ops
+                          if op.stat or op.op == "negate")
         m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones,
                                   stats=stats)
     return m
 
 
 def _touched(state: State) -> frozenset[str]:
-    """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now: a stored
-    effect, or a lasting skill of a unit, a tower's top card or a table spell — a superset of
-    what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
+    """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
+    ``_NEGATE`` if something may negate skills: a stored effect, or a lasting skill of a unit, a
+    tower's top card or a table spell — a superset of what ``Field`` applies. A parameter outside
+    it is the printed one (W-7.3 aside)."""
     s1, s2 = state.sides
     parts = (state.names, state.effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)
     ids = tuple(map(id, parts))        # what it is computed from, shared by identity between states
     for _, known, touched in _touched_cache:
         if known == ids:
             return touched
-    found = {e.stat for e in state.effects if e.stat}
+    found = {e.stat or _NEGATE for e in state.effects if e.stat or e.op == "negate"}
     for seat in (1, 2):
         side = state.side(seat)
         for unit in side.stage:
@@ -308,6 +310,21 @@ def _touched(state: State) -> frozenset[str]:
 
 
 _touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
+
+
+_NEGATE = "negate"
+
+
+def all_negated(state: State, seat: int, line: int) -> bool:
+    """Whether every skill of the unit on (seat, line) is negated ("*", as by curse, W-9.4), as
+    ``profile`` says: without building a field when nothing on it negates skills."""
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    if unit.status == Status.CURSE:
+        return True
+    if _NEGATE not in _touched(state):
+        return False
+    return "*" in profile(state, seat, line).negated
 
 
 def stat(state: State, seat: int, line: int, name: str) -> int:

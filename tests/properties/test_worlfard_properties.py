@@ -26,7 +26,7 @@ from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
-from domain.worlfard.field import Field, stat, tower_heights
+from domain.worlfard.field import Field, all_negated, stat, tower_heights
 from domain.worlfard.legal import options as legal_options
 from domain.worlfard.state import HIDDEN, State
 from domain.worlfard.view import redact, view
@@ -308,8 +308,8 @@ def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passiv
 @game
 @given(seed=seeds, decks=deck_pairs)
 def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(seed, decks):
-    """``field.stat`` and ``tower_heights`` skip building a field when nothing changes a
-    parameter: each must equal what a field built from scratch says."""
+    """``field.stat``, ``all_negated`` and ``tower_heights`` skip building a field when nothing
+    changes a parameter or negates: each must equal what a field built from scratch says."""
     match = played(seed, decks)
     for env, state in states(match):
         whole = Field(state)
@@ -321,6 +321,7 @@ def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(s
                     assert profile is not None
                     for name in ("STR", "VIT", "AGI", "DEF"):
                         assert stat(state, seat, index + 1, name) == getattr(profile, name), (env.seq, seat, name)
+                    assert all_negated(state, seat, index + 1) == ("*" in profile.negated), env.seq
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------
