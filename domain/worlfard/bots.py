@@ -20,7 +20,7 @@ from . import commands as c
 from .combat import combat_damage
 from .decide import decide
 from .evolve import evolve
-from .field import profile, stat
+from .field import profile
 from .options import Options
 from .state import State
 from .vocabulary import Phase
@@ -64,9 +64,8 @@ def evaluate(state: State, seat: int) -> float:
         value = side.life * 1.5 + sum(1 for h in side.hearts if not h.broken) * 1.2
         for i, unit in enumerate(side.stage):
             if unit is not None:
-                line = i + 1
-                value += 2.0 + stat(state, s, line, "STR") * 1.2 + max(0, stat(state, s, line, "VIT") - unit.damage) \
-                    + stat(state, s, line, "AGI") * 0.4 + stat(state, s, line, "DEF") * 0.5
+                p = profile(state, s, i + 1)
+                value += 2.0 + p.STR * 1.2 + max(0, p.VIT - unit.damage) + p.AGI * 0.4 + p.DEF * 0.5
         value += len(side.hand) * 0.6 + len(side.soul) * 0.5
         value += sum(t.height for t in side.towers) * 0.5 + sum(0.4 for t in side.towers if t.cards and not t.broken)
         value += sum(1.5 for t in side.table if t is not None)
