@@ -380,17 +380,20 @@ def _is_plain(state: State) -> bool:
     return plain
 
 
-def _shape(state: State) -> tuple[tuple[object, ...], tuple[object, ...]]:
-    """What a field is computed from: the parts shared by identity (towers, tables, effects, card
-    names) and which card with which status stands on each stage spot. Damage, readiness, hands,
-    decks and the phase do not change it, so states that differ only there share one field."""
+def _shape(state: State) -> tuple[tuple[object, ...], tuple[tuple[object, ...], ...]]:
+    """What a field is computed from: the parts shared by identity (effects, card names), which
+    card with which status stands on each stage spot, each tower's top card and height, and each
+    table spell's card, targets and timing. Damage, readiness (a tower broken to pay included),
+    hands, decks and the phase do not change it, so states that differ only there share one field."""
     s1, s2 = state.sides
-    shared = (state.names, s1.towers, s2.towers, s1.table, s2.table, state.effects)
-    stage = tuple(None if u is None else (u.card, u.status) for u in s1.stage + s2.stage)
+    shared = (state.names, state.effects)
+    stage = (tuple(None if u is None else (u.card, u.status) for u in s1.stage + s2.stage),
+             tuple((t.cards[-1], len(t.cards)) if t.cards else None for t in s1.towers + s2.towers),
+             tuple(None if t is None else (t.card, t.waiting, t.since, t.targets) for t in s1.table + s2.table))
     return shared, stage
 
 
-_shapes: list[tuple[tuple[object, ...], tuple[int, ...], tuple[object, ...], Field]] = []
+_shapes: list[tuple[tuple[object, ...], tuple[int, ...], tuple[tuple[object, ...], ...], Field]] = []
 
 
 def field_of(state: State) -> Field:
