@@ -77,11 +77,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
 def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     """W-10.3: a Long Spell whose targets have all left goes to the graveyard."""
     fired = False
-    on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
+    on_stage: set[int] | None = None     # worked out for the first Long Spell that targets units
     for seat in (1, 2):
         for index, spell in enumerate(draft.state.side(seat).table):
             if spell is None or spell.waiting or not spell.targets or definition(draft.state, spell.card).type != "LS":
                 continue
+            if on_stage is None:
+                on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
             unit_targets = [t for t in spell.targets if t >= 1000]
             if unit_targets and not any(t in on_stage for t in unit_targets):
                 draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat,

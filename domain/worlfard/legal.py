@@ -13,7 +13,7 @@ from .decide import awaiting
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .options import Build, Options
-from .payment import payments
+from .payment import Payments, payer
 from .spells import may_cast_now, on_own_spot, spell_cost, targeting_skill
 from .state import State
 from .stats import definition, unit_stat
@@ -71,14 +71,23 @@ def options(state: State, seat: int) -> Options:
     return out
 
 
-Payments = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+class _Pays:
+    """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``."""
 
+    __slots__ = ("_state", "_seat", "_payer", "_by_cost")
 
-def _pays(cache: dict[int, Payments], state: State, seat: int, cost: int) -> Payments:
-    found = cache.get(cost)
-    if found is None:
-        found = cache[cost] = payments(state, seat, cost)
-    return found
+    def __init__(self, state: State, seat: int) -> None:
+        self._state, self._seat = state, seat
+        self._payer: Callable[[int], Payments] | None = None
+        self._by_cost: dict[int, Payments] = {}
+
+    def __call__(self, cost: int) -> Payments:
+        found = self._by_cost.get(cost)
+        if found is None:
+            if self._payer is None:
+                self._payer = payer(self._state, self._seat)
+            found = self._by_cost[cost] = self._payer(cost)
+        return found
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
@@ -86,22 +95,22 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     if not state.tower_set:
         open_lines = [line for line in lines() if side.towers[line - 1].height < TOWER_MAX]
         out.add([c.SetTower(card=card, line=line) for card in side.hand for line in open_lines])
-    cache: dict[int, Payments] = {}
+    pays_for = _Pays(state, seat)
     empty = [line for line in lines() if side.stage[line - 1] is None]
     heart = top_heart(state, seat)
     if empty:
         for card in side.hand:
             d = definition(state, card)
             if d.is_unit:
-                out.add_product(*_paid(_pays(cache, state, seat, d.lv), empty, partial(_summon, card)))
+                out.add_product(*_paid(pays_for(d.lv), empty, partial(_summon, card)))
         extras = heart_souls(state, seat, heart) if heart and definition(state, heart).is_unit else []
         if extras:    # the face-up top heart, paying one more soul on top (W-11.4)
             assert heart is not None
-            pays = _pays(cache, state, seat, definition(state, heart).lv)
+            pays = pays_for(definition(state, heart).lv)
             out.add([c.Summon(card=heart, line=line, towers=towers, souls=souls, heart=True, heart_soul=extra)
                      for extra in extras for towers, souls in pays if extra not in souls for line in empty])
-    _casts(out, state, seat, cache)
-    _activations(out, state, seat, cache)
+    _casts(out, state, seat, pays_for)
+    _activations(out, state, seat, pays_for)
     moves = []
     for index, unit in enumerate(side.stage):
         if unit is None or unit.broken or unit.status in (Status.SLEEP, Status.RAGE):
@@ -111,9 +120,9 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     out.add(moves)
 
 
-def _casts(out: Options, state: State, seat: int, cache: dict[int, Payments] | None = None) -> None:
+def _casts(out: Options, state: State, seat: int, pays_for: _Pays | None = None) -> None:
     """Every spell cast open to ``seat`` now: card × table spot × payment × targets (× heart soul)."""
-    cache = {} if cache is None else cache
+    pays_for = _Pays(state, seat) if pays_for is None else pays_for
     side = state.side(seat)
     spots = [line for line in lines() if side.table[line - 1] is None]
     if not spots:
@@ -131,7 +140,7 @@ def _casts(out: Options, state: State, seat: int, cache: dict[int, Payments] | N
                 continue
         extras: list[int | None] = heart_souls(state, seat, card) if from_heart else [None]
         for line in spots:
-            pays = _pays(cache, state, seat, spell_cost(state, seat, card, line))
+            pays = pays_for(spell_cost(state, seat, card, line))
             aimed = choices if skill is None else [t for t in choices if not (t and on_own_spot(skill, line, t[0]))]
             if from_heart:
                 out.add([c.Cast(card=card, line=line, towers=towers, souls=souls, targets=chosen, heart=True,
@@ -141,7 +150,7 @@ def _casts(out: Options, state: State, seat: int, cache: dict[int, Payments] | N
                 out.add_product(*_paid(pays, aimed, partial(_cast, card, line)))
 
 
-def _activations(out: Options, state: State, seat: int, cache: dict[int, Payments]) -> None:
+def _activations(out: Options, state: State, seat: int, pays_for: _Pays) -> None:
     side = state.side(seat)
     sources = [u.card for u in side.stage if u is not None] + [t.card for t in side.table if t is not None]
     for card in sources:
@@ -151,7 +160,7 @@ def _activations(out: Options, state: State, seat: int, cache: dict[int, Payment
             choices: list[tuple[int, ...]] = [()]
             if skill.target is not None:
                 choices = [(t,) for t in options_of(state, skill, seat, card)]
-            out.add_product(*_paid(_pays(cache, state, seat, skill.cost), choices, partial(_activate, card, index)))
+            out.add_product(*_paid(pays_for(skill.cost), choices, partial(_activate, card, index)))
 
 
 def _paid(pays: Payments, each: Sequence[Any], make: Callable[..., c.Command]) -> tuple[int, Build]:
