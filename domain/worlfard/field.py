@@ -85,6 +85,24 @@ class Field:
                                                           self._negated[unit.card])
         return p
 
+    def value(self, seat: int, line: int, name: str) -> int:
+        """One parameter of the unit on (seat, line), as its profile has it, without building the
+        profile (its keywords and negations) when only the number is wanted."""
+        p = self.units.get((seat, line))
+        if p is not None:
+            return getattr(p, name)  # type: ignore[no-any-return]
+        unit = self.state.side(seat).stage[line - 1]
+        assert unit is not None, f"no unit of seat {seat} on line {line}"
+        a = self._acc[unit.card]
+        value: int = getattr(_defn(self.state, unit.card), name)
+        for _, stat, v in sorted(a.sets, key=lambda s: s[0]):   # W-14.3: latest set wins
+            if stat == name:
+                value = v
+        value += a.adds.get(name, 0)
+        if name == "VIT":
+            value += keeper_bonus(self.state, seat, line, unit.card)
+        return value if name == "DEF" else max(0, value)
+
     def _compute(self) -> None:
         state = self.state
         acc: dict[int, _Acc] = {}
@@ -330,8 +348,8 @@ def all_negated(state: State, seat: int, line: int) -> bool:
 def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
     card when nothing on the field changes that parameter, so no whole field is built for it."""
-    if name in _touched(state):
-        return getattr(profile(state, seat, line), name)  # type: ignore[no-any-return]
+    if name in _touched(state):     # (then the state is not plain: something changes a parameter)
+        return field_of(state).value(seat, line, name)
     unit = state.side(seat).stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     value: int = getattr(_defn(state, unit.card), name)
