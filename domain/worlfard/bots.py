@@ -20,7 +20,8 @@ from . import commands as c
 from .combat import combat_damage
 from .decide import decide
 from .evolve import evolve
-from .field import profile
+from .cards import definition
+from .field import profile, tower_skills
 from .options import Options
 from .state import State
 from .vocabulary import Phase
@@ -30,13 +31,30 @@ _PAID = (c.Summon, c.Cast, c.Activate)
 
 
 def _unpaid(cmd: Any) -> Any:
-    """The action a paid decision takes, whatever pays for it."""
+    """The action a paid decision takes, whatever pays for it — and for a spell, whichever free
+    table spot it is cast onto (the spot changes what it costs, which the payment scores)."""
+    if type(cmd) is c.Cast:
+        return msgspec.structs.replace(cmd, towers=(), souls=(), line=0)
     return msgspec.structs.replace(cmd, towers=(), souls=())
 
 
 def _spent(cmd: Any) -> float:
     """What ``evaluate`` loses to a payment: each broken tower and each spent soul."""
     return 0.4 * len(cmd.towers) + 0.5 * len(cmd.souls)
+
+
+def _no_tower_skills(state: State, seat: int, card: int) -> bool:
+    side = state.side(seat)
+    return not tower_skills(definition(state, card)) and \
+        not any(t.cards and tower_skills(definition(state, t.cards[-1])) for t in side.towers)
+
+
+def _plain_tower(state: State, seat: int, card: int, line: int) -> bool:
+    """Whether setting ``card`` on tower ``line`` changes nothing but the hand and that tower:
+    no keeper on the line, and neither it nor any of the seat's tower tops has a lasting tower
+    skill (which could read the line's elements or give HT). Then ``evaluate`` moves by what the
+    hand and the tower count, with no simulation."""
+    return state.side(seat).stage[line - 1] is None and _no_tower_skills(state, seat, card)
 
 
 class RandomBot:
@@ -76,10 +94,11 @@ def evaluate(state: State, seat: int) -> float:
 class GreedyBot:
     """One-ply greedy play with combat heuristics; deterministic given its seed.
 
-    Options that differ only in how they are paid are one action: it is simulated once (with
-    its first payment) and each payment is then scored by what it spends — a broken tower and a
-    spent soul are what ``evaluate`` counts of a payment — so every payment is weighed without
-    simulating each."""
+    Options that differ only in how they are paid (and a spell's, in which free table spot it
+    takes) are one action: it is simulated once (with its first option) and each payment is then
+    scored by what it spends — a broken tower and a spent soul are what ``evaluate`` counts of a
+    payment — so every payment is weighed without simulating each. Setting a tower that changes
+    nothing but the hand and the tower is scored without simulating it."""
 
     MAX_SIMULATED = 40        # actions simulated per decision at most (thinned evenly beyond that)
 
@@ -122,6 +141,9 @@ class GreedyBot:
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
         match cmd:
+            case c.SetTower(card=card, line=line) if _plain_tower(state, seat, card, line):
+                tower = state.side(seat).towers[line - 1]   # a card leaves the hand, the tower grows
+                return -0.6 + 0.5 + (0.4 if not tower.cards else 0.0) + 0.05
             case c.Target(line=line):
                 return self._target_value(state, seat, line)
             case c.Block(line=line):

@@ -298,6 +298,11 @@ def _meta(d: CardDef) -> _Meta:
     return m
 
 
+def tower_skills(d: CardDef) -> bool:
+    """Whether ``d`` has a lasting skill that works from the top of a tower."""
+    return _meta(d).tower
+
+
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
     ``_NEGATE`` if something may negate skills: a stored effect, or a lasting skill of a unit, a

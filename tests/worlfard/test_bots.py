@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from domain.core.bot import Seen
 from domain.core.driver import drive, seen_by
 from domain.core.match import Match
 from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
-from domain.worlfard.bots import GreedyBot, RandomBot, _spent, _unpaid
+from domain.worlfard.bots import GreedyBot, RandomBot, _plain_tower, _spent, _unpaid
 
 RULES = find_ruleset("worlfard")
 
@@ -56,3 +58,23 @@ def test_greedy_pays_an_action_with_what_spends_least() -> None:
         if checked >= 5:
             break
     assert checked >= 5
+
+
+def test_a_tower_set_that_changes_only_hand_and_tower_scores_as_its_simulation() -> None:
+    """Greedy scores such a tower set without simulating it: the score must be the simulated one."""
+    checked = 0
+    for seed in range(1, 6):
+        m = _match(seed)
+        bot = RandomBot(seed)
+        while m.outcome is None and checked < 40:
+            seat = m.deciding
+            assert seat is not None
+            seen = seen_by(m, seat)
+            for cmd in seen.legal:
+                if isinstance(cmd, c.SetTower) and _plain_tower(seen.position, seat, cmd.card, cmd.line):
+                    greedy = GreedyBot(seed)
+                    assert greedy._score(cmd, seen.position, seat) == \
+                        pytest.approx(greedy._simulate(cmd, seen.position, seat)), cmd
+                    checked += 1
+            m.submit(seat, bot.choose(seen))
+    assert checked >= 40
