@@ -257,6 +257,7 @@ class Match:
         return envelopes, draft.state
 
     def _stamped(self, decided: tuple[list[Envelope[Any]], Any]) -> tuple[list[Envelope[Any]], Any]:
+        """A decision's events sealed: the state digest on the last, each chained to the record."""
         envelopes, state = decided
         return self._chain(stamp_digest(envelopes, state_digest(state))), state
 
