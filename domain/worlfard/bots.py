@@ -21,7 +21,7 @@ from .combat import combat_damage
 from .decide import decide
 from .evolve import evolve
 from .cards import definition
-from .field import profile, tower_skills
+from .field import keeper_bonus, profile, stat, tower_skills
 from .options import Options
 from .state import State
 from .vocabulary import Phase
@@ -49,12 +49,25 @@ def _no_tower_skills(state: State, seat: int, card: int) -> bool:
         not any(t.cards and tower_skills(definition(state, t.cards[-1])) for t in side.towers)
 
 
-def _plain_tower(state: State, seat: int, card: int, line: int) -> bool:
-    """Whether setting ``card`` on tower ``line`` changes nothing but the hand and that tower:
-    no keeper on the line, and neither it nor any of the seat's tower tops has a lasting tower
-    skill (which could read the line's elements or give HT). Then ``evaluate`` moves by what the
-    hand and the tower count, with no simulation."""
-    return state.side(seat).stage[line - 1] is None and _no_tower_skills(state, seat, card)
+def tower_set_score(state: State, seat: int, card: int, line: int) -> float | None:
+    """What setting ``card`` on tower ``line`` moves ``evaluate`` by, worked out without simulating
+    it — or None where a simulation is needed. With no lasting tower skill on the seat's towers or
+    in the card, a tower set changes the hand, that tower and, for a keeper on the line, its VIT+1
+    for sharing the top card's element (W-7.3): unless losing that +1 would destroy the keeper."""
+    if not _no_tower_skills(state, seat, card):
+        return None
+    side = state.side(seat)
+    tower = side.towers[line - 1]
+    score = -0.6 + 0.5 + (0.4 if not tower.cards else 0.0) + 0.05   # a card leaves the hand, the tower grows
+    keeper = side.stage[line - 1]
+    if keeper is None:
+        return score
+    elements = definition(state, keeper.card).elements
+    after = 1 if any(e in definition(state, card).elements for e in elements) else 0
+    change = after - keeper_bonus(state, seat, line, keeper.card)
+    if change >= 0:
+        return score + change
+    return score - 1 if stat(state, seat, line, "VIT") - keeper.damage > 1 else None
 
 
 class RandomBot:
@@ -97,8 +110,8 @@ class GreedyBot:
     Options that differ only in how they are paid (and a spell's, in which free table spot it
     takes) are one action: it is simulated once (with its first option) and each payment is then
     scored by what it spends — a broken tower and a spent soul are what ``evaluate`` counts of a
-    payment — so every payment is weighed without simulating each. Setting a tower that changes
-    nothing but the hand and the tower is scored without simulating it."""
+    payment — so every payment is weighed without simulating each. A tower set is scored without
+    simulating it where no tower skill is involved (``tower_set_score``)."""
 
     MAX_SIMULATED = 40        # actions simulated per decision at most (thinned evenly beyond that)
 
@@ -141,9 +154,8 @@ class GreedyBot:
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
         match cmd:
-            case c.SetTower(card=card, line=line) if _plain_tower(state, seat, card, line):
-                tower = state.side(seat).towers[line - 1]   # a card leaves the hand, the tower grows
-                return -0.6 + 0.5 + (0.4 if not tower.cards else 0.0) + 0.05
+            case c.SetTower(card=card, line=line) if (known := tower_set_score(state, seat, card, line)) is not None:
+                return known
             case c.Target(line=line):
                 return self._target_value(state, seat, line)
             case c.Block(line=line):
