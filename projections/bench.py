@@ -219,6 +219,8 @@ def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Fi
                               [r[0] for r in greedy], Target(">=", GREEDY_TARGET),
                               note=f"{plan.greedy_matches} matches (seeds 1–{plan.greedy_matches}), greedy "
                                    f"bot as seat 1; on its core {statistics.median(greedy_cpu):.0%} of the time"))
+        figures.append(figure("selfplay.greedy_matches_per_cpu_s", "self-play: greedy vs random per CPU second",
+                              "matches/s", [r[3] for r in greedy], note="process time instead of wall clock"))
         desc += f"; greedy vs random: {plan.greedy_matches} matches × {plan.repeats} repeats"
     return figures, matches, desc
 

@@ -44,7 +44,7 @@ def play(ruleset: Ruleset[Any, Any, Any], seed: int, decks: Sequence[Any], *, st
     """A bot match, random vs random unless ``players`` names other bots (seeded as ``kifu play``
     seeds them); returns it and its decision count."""
     match = Match.create(ruleset, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks),
-                         players=players, start=start)
+                         players=players, start=start).seal_later()
     bots = {1: ruleset.bots[players[0]](seed * 2 + 1), 2: ruleset.bots[players[1]](seed * 2 + 2)}
     decisions = drive(LocalTable(match, _checked(seed)), bots, limit=MAX_DECISIONS,
                       until=None if until is None else (lambda: match.seq >= until))

@@ -48,11 +48,13 @@ class Table(Protocol):
 
 
 def seen_by(match: Match, seat: int) -> Seen:
-    """What ``seat`` is shown now: its legal decisions; its view and masked position on demand."""
+    """What ``seat`` is shown now: its legal decisions (the ruleset's ``options`` where it has them:
+    built as they are read); its view and masked position on demand."""
     rules = match.ruleset
     state = match.state
     mask = rules.mask
-    return Seen(seat, match.legal(seat), view=lambda: rules.view(state, seat),
+    legal = rules.options(state, seat) if rules.options is not None else match.legal(seat)
+    return Seen(seat, legal, view=lambda: rules.view(state, seat),
                 position=(lambda: mask(state, seat)) if mask is not None else None)
 
 

@@ -10,6 +10,11 @@ itself owns across rulesets:
 - sealed decisions (``commit.py``): each awaited seat's secret choice is recorded as a
   commitment, and revealed once every awaited seat has chosen;
 - the committed seed, revealed when the match ends.
+
+A match played in memory whose record is read once, at the end (self-play, the bench), may
+``seal_later``: its decisions' digests and chain links are then worked out when the record is
+first read (``envelopes``, ``head``) by folding those decisions once more — the same bytes as
+sealing each decision as it is taken, without paying for it on every decision of the play.
 """
 from __future__ import annotations
 
@@ -59,8 +64,8 @@ def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
 
 
 class Match:
-    __slots__ = ("ruleset", "header", "_state", "_awaited", "envelopes", "head", "_since", "_seals", "_tracked",
-                 "_evolve")
+    __slots__ = ("ruleset", "header", "_state", "_awaited", "_envelopes", "_head", "_since", "_seals", "_tracked",
+                 "_evolve", "_later", "_open")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
                  envelopes: list[Envelope[Any]], head: str) -> None:
@@ -68,12 +73,15 @@ class Match:
         self.header = header
         self._state = state
         self._awaited: frozenset[int] | None = None       # awaiting, kept until the state changes
-        self.envelopes = envelopes
-        self.head = head
+        self._envelopes = envelopes
+        self._head = head
         self._since: dict[int, int] = {}                       # seat -> seq its pending decision is based on
         self._seals: dict[int, tuple[int, ChoiceSealed]] = {}  # seat -> (seq, seal) not yet revealed
         self._tracked = True                                   # _since and _seals are up to date
         self._evolve = record_evolve(ruleset)
+        self._later = False                                    # seal_later: digests and links when read
+        self._open: tuple[int, Any, list[int]] | None = None   # unsealed: (first index, state before it,
+        #                                                        index of each decision's last envelope)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -120,10 +128,55 @@ class Match:
         match.extend(list(envelopes))
         return match
 
+    def seal_later(self) -> "Match":
+        """Seal the decisions submitted from now on when the record is first read, not one by one."""
+        self._later = True
+        return self
+
     # -- reading ------------------------------------------------------------------------------
     @property
     def seq(self) -> int:
-        return len(self.envelopes)
+        return len(self._envelopes)
+
+    @property
+    def envelopes(self) -> list[Envelope[Any]]:
+        """The record's envelopes, every one sealed (digest on each decision's last, chained)."""
+        if self._open is not None:
+            self._seal_open()
+        return self._envelopes
+
+    @envelopes.setter
+    def envelopes(self, envelopes: list[Envelope[Any]]) -> None:
+        self._seal_open()
+        self._envelopes = envelopes
+
+    @property
+    def head(self) -> str:
+        """The chain link of the last envelope (the header's hash before any)."""
+        if self._open is not None:
+            self._seal_open()
+        return self._head
+
+    @head.setter
+    def head(self, head: str) -> None:
+        self._head = head
+
+    def _seal_open(self) -> None:
+        """Digest and chain the decisions ``seal_later`` left open, folding them once more."""
+        if self._open is None:
+            return
+        start, state, ends = self._open
+        self._open = None
+        envelopes, evolve, head = self._envelopes, self._evolve, self._head
+        last = set(ends)
+        for index in range(start, len(envelopes)):
+            env = envelopes[index]
+            state = evolve(state, env.event)
+            if index in last:
+                env = msgspec.structs.replace(env, digest=state_digest(state))
+            head = link(head, env)
+            envelopes[index] = msgspec.structs.replace(env, chain=head)
+        self._head = head
 
     @property
     def state(self) -> Any:
@@ -167,6 +220,11 @@ class Match:
 
         ``basis``: the seq the decision was made at (a client's view); stale -> ``Conflict``.
         Changes nothing: the store saves the events first and only then calls ``accept``."""
+        self._check(seat, basis)
+        return self._stamped(self._decided(seat, command, received))
+
+    def _check(self, seat: int, basis: int | None) -> None:
+        """Refuse a decision when the match is over, the basis is stale or it is not ``seat``'s turn."""
         rules = self.ruleset
         outcome = rules.outcome(self.state)
         if outcome is not None:
@@ -179,6 +237,10 @@ class Match:
             who = " and ".join(f"seat {s}" for s in sorted(waiting)) or "nobody"
             raise NotYourDecision(clause or rules.decide_clause or "turn",
                                   f"seat {seat} may not decide now; the rules wait for {who}")
+
+    def _decided(self, seat: int, command: Any, received: str | None) -> tuple[list[Envelope[Any]], Any]:
+        """The events of a decision checked to be this seat's, not yet digested or chained."""
+        rules = self.ruleset
         next_seq = self.seq + 1
         draft: Draft[Any, Any] = Draft(self.state, next_seq, Rng.for_seq(self.header.seed, next_seq), self._evolve)
         if rules.sealed(self.state):
@@ -189,10 +251,15 @@ class Match:
             raise Illegal(rules.decide_clause or "?", f"{command!r} had no effect")
         if self.header.seed_nonce is not None and rules.outcome(draft.state) is not None:
             draft.rule(SEED_CLAUSE, next_seq, SeedRevealed(seed=self.header.seed, nonce=self.header.seed_nonce))
-        envelopes = stamp_digest(draft.envelopes, state_digest(draft.state))
+        envelopes = draft.envelopes
         if received is not None:   # the time is an input, like the command: decide reads no clock
             envelopes[0] = msgspec.structs.replace(envelopes[0], received=received)
-        return self._chain(envelopes), draft.state
+        return envelopes, draft.state
+
+    def _stamped(self, decided: tuple[list[Envelope[Any]], Any]) -> tuple[list[Envelope[Any]], Any]:
+        """A decision's events sealed: the state digest on the last, each chained to the record."""
+        envelopes, state = decided
+        return self._chain(stamp_digest(envelopes, state_digest(state))), state
 
     def _seal(self, seat: int, command: Any, draft: Draft[Any, Any]) -> None:
         """Record a secret choice as its commitment; reveal every seal once nobody is left choosing."""
@@ -222,7 +289,16 @@ class Match:
 
     def submit(self, seat: int, command: Any, basis: int | None = None,
                received: str | None = None) -> list[Envelope[Any]]:
-        envelopes, state = self.decide(seat, command, basis, received)
+        """Decide and take the events in; under ``seal_later`` they are returned unsealed."""
+        if not self._later:
+            envelopes, state = self.decide(seat, command, basis, received)
+            self.accept(envelopes, state)
+            return envelopes
+        self._check(seat, basis)
+        envelopes, state = self._decided(seat, command, received)
+        if self._open is None:
+            self._open = (len(self._envelopes), self._state, [])
+        self._open[2].append(len(self._envelopes) + len(envelopes) - 1)
         self.accept(envelopes, state)
         return envelopes
 
@@ -241,7 +317,7 @@ class Match:
         state = self._state
         for env in envelopes:
             state = evolve(state, env.event)
-        self.envelopes.extend(envelopes)
+        self.envelopes.extend(envelopes)       # (after sealing what seal_later left open)
         self.state = state
         self.head = envelopes[-1].chain or self.head
         self._tracked = False
@@ -282,11 +358,11 @@ class Match:
 
     def _absorb(self, envelopes: list[Envelope[Any]], state: Any, before: frozenset[int]) -> None:
         """Append one decision's (or the setup's) events and move the seats' bases."""
-        self.envelopes.extend(envelopes)
+        self._envelopes.extend(envelopes)
         self.state = state
         if not envelopes:
             return
-        self.head = envelopes[-1].chain or self.head
+        self._head = envelopes[-1].chain or self._head     # (no chain yet under seal_later)
         if not self._tracked:
             return                # worked out from the whole record when a decision needs it
         for env in envelopes:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import AbstractSet, Any, Callable, Generic, Iterable, TypeVar, Union
+from typing import AbstractSet, Any, Callable, Generic, Iterable, Sequence, TypeVar, Union
 
 import msgspec
 
@@ -111,6 +111,8 @@ class Ruleset(Generic[S, C, E]):
     prepared_clause: str = "K-prepared"                  # clause a prepared position (scenario, fork) cites
     decide_clause: str = ""                              # clause cited when a decision has no effect
     waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
+    options: Callable[[S, int], Sequence[C]] | None = None  # ``legal`` in the same order, each decision built
+    #   when read: what bots are shown (a random bot that draws an index builds one command, not hundreds)
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- the record's event union: the ruleset's events plus the core's ----------------------------

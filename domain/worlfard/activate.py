@@ -6,7 +6,7 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .cards import definition
 from .draft import WDraft
-from .field import profile
+from .field import all_negated
 from .main_phase import pay
 from .ops import Context, apply_skill
 from .payment import canonical_payment, check_payment
@@ -48,7 +48,7 @@ def why_not(state: State, seat: int, card: int, index: int) -> tuple[str, str] |
             return "W-9.1", "a sleeping unit cannot activate skills"
         if unit.status == Status.RAGE:
             return "W-9.5", "a raging unit cannot activate skills"
-        if "*" in profile(state, seat, line).negated:
+        if all_negated(state, seat, line):
             return "W-9.4", "this unit's skills are negated"
     else:
         spell = state.side(seat).table[line - 1]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.core.bot import Seen
 from domain.core.draft import Draft
 from domain.core.errors import KifuError
@@ -16,10 +18,56 @@ from domain.core.rng import Rng
 
 from . import commands as c
 from .combat import combat_damage
+from .decide import decide
 from .evolve import evolve
-from .field import profile
+from .cards import definition
+from .field import keeper_bonus, profile, stat, tower_skills
+from .options import Options
 from .state import State
 from .vocabulary import Phase
+
+
+_PAID = (c.Summon, c.Cast, c.Activate)
+
+
+def _unpaid(cmd: Any) -> Any:
+    """The action a paid decision takes, whatever pays for it — and for a spell, whichever free
+    table spot it is cast onto (the spot changes what it costs, which the payment scores)."""
+    if type(cmd) is c.Cast:
+        return msgspec.structs.replace(cmd, towers=(), souls=(), line=0)
+    return msgspec.structs.replace(cmd, towers=(), souls=())
+
+
+def _spent(cmd: Any) -> float:
+    """What ``evaluate`` loses to a payment: each broken tower and each spent soul."""
+    return 0.4 * len(cmd.towers) + 0.5 * len(cmd.souls)
+
+
+def _no_tower_skills(state: State, seat: int, card: int) -> bool:
+    side = state.side(seat)
+    return not tower_skills(definition(state, card)) and \
+        not any(t.cards and tower_skills(definition(state, t.cards[-1])) for t in side.towers)
+
+
+def tower_set_score(state: State, seat: int, card: int, line: int) -> float | None:
+    """What setting ``card`` on tower ``line`` moves ``evaluate`` by, worked out without simulating
+    it — or None where a simulation is needed. With no lasting tower skill on the seat's towers or
+    in the card, a tower set changes the hand, that tower and, for a keeper on the line, its VIT+1
+    for sharing the top card's element (W-7.3): unless losing that +1 would destroy the keeper."""
+    if not _no_tower_skills(state, seat, card):
+        return None
+    side = state.side(seat)
+    tower = side.towers[line - 1]
+    score = -0.6 + 0.5 + (0.4 if not tower.cards else 0.0) + 0.05   # a card leaves the hand, the tower grows
+    keeper = side.stage[line - 1]
+    if keeper is None:
+        return score
+    elements = definition(state, keeper.card).elements
+    after = 1 if any(e in definition(state, card).elements for e in elements) else 0
+    change = after - keeper_bonus(state, seat, line, keeper.card)
+    if change >= 0:
+        return score + change
+    return score - 1 if stat(state, seat, line, "VIT") - keeper.damage > 1 else None
 
 
 class RandomBot:
@@ -30,7 +78,8 @@ class RandomBot:
 
     def choose(self, seen: Seen) -> Any:
         legal = seen.legal
-        actions = [cmd for cmd in legal if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
+        actions = legal.actions() if isinstance(legal, Options) else \
+            [cmd for cmd in legal if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
         if actions and self.rng.below(4) != 0:
             return self.rng.choice(actions)
         return self.rng.choice(legal)
@@ -56,12 +105,19 @@ def evaluate(state: State, seat: int) -> float:
 
 
 class GreedyBot:
-    """One-ply greedy play with combat heuristics; deterministic given its seed."""
+    """One-ply greedy play with combat heuristics; deterministic given its seed.
 
-    MAX_SIMULATED = 40
+    Options that differ only in how they are paid (and a spell's, in which free table spot it
+    takes) are one action: it is simulated once (with its first option) and each payment is then
+    scored by what it spends — a broken tower and a spent soul are what ``evaluate`` counts of a
+    payment — so every payment is weighed without simulating each. A tower set is scored without
+    simulating it where no tower skill is involved (``tower_set_score``)."""
+
+    MAX_SIMULATED = 40        # actions simulated per decision at most (thinned evenly beyond that)
 
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
+        self._base: float | None = None
 
     def choose(self, seen: Seen) -> Any:
         """Scores each option on the seat's masked position (what it may know), never the judge's."""
@@ -69,21 +125,37 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         state, seat = seen.position, seen.seat
-        scored = [(self._score(cmd, state, seat), i) for i, cmd in enumerate(self._candidates(legal))]
+        candidates = self._candidates(legal)
+        self._base = None          # the position's own score, worked out once per choice (if a simulation needs it)
+        actions: dict[Any, float] = {}    # an action without its payment -> its simulated score before paying
+        scored = []
+        for i, cmd in enumerate(candidates):
+            if isinstance(cmd, _PAID):
+                action = _unpaid(cmd)
+                before = actions.get(action)
+                if before is None:
+                    before = actions[action] = self._score(cmd, state, seat) + _spent(cmd)
+                scored.append((before - _spent(cmd), i))
+            else:
+                scored.append((self._score(cmd, state, seat), i))
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
-        return self._candidates(legal)[self.rng.choice(ties)]
+        return candidates[self.rng.choice(ties)]
 
-    def _candidates(self, legal: list[Any]) -> list[Any]:
-        if len(legal) <= self.MAX_SIMULATED:
-            return legal
-        # keep every non-payment decision; thin out the many payment/spot variants evenly
-        step = len(legal) / self.MAX_SIMULATED
-        return [legal[int(i * step)] for i in range(self.MAX_SIMULATED)] + \
-            [cmd for cmd in legal if isinstance(cmd, (c.Proceed, c.Attack, c.Pass))]
+    def _candidates(self, legal: Any) -> list[Any]:
+        """Every option of at most ``MAX_SIMULATED`` actions: beyond that, actions are thinned
+        evenly (every payment of a kept action stays) and every non-payment decision is kept."""
+        actions = list(dict.fromkeys(_unpaid(cmd) for cmd in legal if isinstance(cmd, _PAID)))
+        if len(actions) <= self.MAX_SIMULATED:
+            return list(legal)
+        step = len(actions) / self.MAX_SIMULATED
+        kept = {actions[int(i * step)] for i in range(self.MAX_SIMULATED)}
+        return [cmd for cmd in legal if not isinstance(cmd, _PAID) or _unpaid(cmd) in kept]
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
         match cmd:
+            case c.SetTower(card=card, line=line) if (known := tower_set_score(state, seat, card, line)) is not None:
+                return known
             case c.Target(line=line):
                 return self._target_value(state, seat, line)
             case c.Block(line=line):
@@ -105,14 +177,14 @@ class GreedyBot:
         return self._simulate(cmd, state, seat)
 
     def _simulate(self, cmd: Any, state: State, seat: int) -> float:
-        from .decide import decide
-
         draft: Draft[State, Any] = Draft(state, 1, Rng(0), evolve)
         try:
             decide(state, seat, cmd, draft)
         except (KifuError, AssertionError, LookupError):
             return -1e6     # (a hidden card the simulation would need to know: not an option it can weigh)
-        return evaluate(draft.state, seat) - evaluate(state, seat) + 0.05
+        if self._base is None:
+            self._base = evaluate(state, seat)
+        return evaluate(draft.state, seat) - self._base + 0.05
 
     def _has_attacker(self, state: State, seat: int) -> bool:
         for i, unit in enumerate(state.side(seat).stage):

@@ -9,7 +9,7 @@ from . import events as ev
 from .draft import WDraft
 from .cards import static_vit_reducers
 from .state import State
-from .stats import definition, unit_stats
+from .stats import definition, unit_stat
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
@@ -30,7 +30,8 @@ def settle(draft: WDraft, cause: int) -> None:
 # effects; card names are fixed per match. States share these tuples by identity while they are
 # unchanged, so a state whose parts are the very objects of one already found settled needs no
 # check: the checks would read the same values and fire nothing.
-_clean: list[tuple[object, ...]] = []
+# Each entry keeps the parts (so their ids stay theirs) and their ids, compared in one go.
+_clean: list[tuple[tuple[object, ...], tuple[int, ...]]] = []
 
 
 def _parts(state: State) -> tuple[object, ...]:
@@ -39,15 +40,16 @@ def _parts(state: State) -> tuple[object, ...]:
 
 
 def _settled(state: State) -> bool:
-    parts = _parts(state)
-    for known in _clean:
-        if all(a is b for a, b in zip(known, parts)):
+    ids = tuple(map(id, _parts(state)))
+    for _, known in _clean:
+        if known == ids:
             return True
     return False
 
 
 def _remember(state: State) -> None:
-    _clean.insert(0, _parts(state))
+    parts = _parts(state)
+    _clean.insert(0, (parts, tuple(map(id, parts))))
     del _clean[4:]
 
 
@@ -61,13 +63,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
                                 and definition(draft.state, unit.card).VIT > 0):
                 continue   # undamaged, and nothing lowers its VIT: it cannot be destroyed or vanish
             line = index + 1
-            stats = unit_stats(draft.state, seat, line)
-            if vanishes(stats.VIT):
+            vit = unit_stat(draft.state, seat, line, "VIT")
+            if vanishes(vit):
                 draft.rule("W-8.4", cause, ev.UnitVanished(seat=seat, line=line, card=unit.card))
                 fired = True
-            elif unit.damage >= stats.VIT:
+            elif unit.damage >= vit:
                 draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=unit.card,
-                                                             damage=unit.damage, VIT=stats.VIT))
+                                                             damage=unit.damage, VIT=vit))
                 fired = True
     return fired
 
@@ -75,11 +77,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
 def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     """W-10.3: a Long Spell whose targets have all left goes to the graveyard."""
     fired = False
-    on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
+    on_stage: set[int] | None = None     # worked out for the first Long Spell that targets units
     for seat in (1, 2):
         for index, spell in enumerate(draft.state.side(seat).table):
             if spell is None or spell.waiting or not spell.targets or definition(draft.state, spell.card).type != "LS":
                 continue
+            if on_stage is None:
+                on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
             unit_targets = [t for t in spell.targets if t >= 1000]
             if unit_targets and not any(t in on_stage for t in unit_targets):
                 draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat,

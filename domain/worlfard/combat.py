@@ -14,7 +14,7 @@ from .field import Profile
 from .geometry import distance, lines
 from .skills import assault_bonus
 from .state import Combat, Effect, State
-from .stats import definition, unit_stats
+from .stats import definition, unit_stat, unit_stats
 from .targets import unit_line
 from .vocabulary import Phase, Status, other
 
@@ -63,7 +63,7 @@ def targets(state: State) -> list[tuple[int, int]]:
     a_line = attacker_line(state)
     if a_line is None:
         return []
-    agi = unit_stats(state, state.turn_seat, a_line).AGI
+    agi = unit_stat(state, state.turn_seat, a_line, "AGI")
     return [(t, d) for t in lines() if (d := distance(a_line, t, across=True)) <= agi]
 
 
@@ -76,7 +76,7 @@ def target(draft: WDraft, seat: int, line: int) -> None:
         raise Illegal("W-3.2", f"there is no line {line}")
     a_line = attacker_line(state)
     assert a_line is not None
-    agi = unit_stats(state, seat, a_line).AGI
+    agi = unit_stat(state, seat, a_line, "AGI")
     d = distance(a_line, line, across=True)
     if d > agi:
         raise Illegal("W-12.2", f"enemy spot {line} is at distance {d}, beyond the attacker's AGI {agi}")
@@ -112,9 +112,9 @@ def evader(state: State) -> tuple[int, int, int] | None:
     unit = state.side(seat).stage[combat.target - 1]
     if unit is None or unit.broken or unit.status in (Status.SLEEP, Status.RAGE):
         return None
-    agi = unit_stats(state, seat, combat.target).AGI
+    agi = unit_stat(state, seat, combat.target, "AGI")
     a_line = attacker_line(state)
-    attacker_agi = unit_stats(state, state.turn_seat, a_line).AGI if a_line is not None else 0
+    attacker_agi = unit_stat(state, state.turn_seat, a_line, "AGI") if a_line is not None else 0
     return (combat.target, agi, attacker_agi) if agi >= attacker_agi else None
 
 

@@ -2,6 +2,8 @@
 seat must decide again. Pure; raises Illegal naming the clause."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from domain.core.errors import Illegal
 
 from . import activate, combat, flow, main_phase, setup, spells, triggers, turns
@@ -79,45 +81,39 @@ def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
     if pending is None and isinstance(command, (c.Choose, c.Decline, c.Pass, c.Target, c.Block, c.Evade,
                                                 c.NoDefense)):
         raise Illegal("W-5.6", f"nothing is waiting for {type(command).__name__} now")
-    match command:
-        case c.ChooseOrder(go_first=go_first):
-            setup.choose_order(draft, seat, go_first)
-            return
-        case c.Mulligan(redraw=redraw):
-            setup.mulligan(draft, seat, redraw)
-        case _ if phase in (Phase.ORDER, Phase.MULLIGAN):
-            raise Illegal("W-4.4", f"the match has not begun: {type(command).__name__} is not possible before the "
-                                   "order choice and mulligans")
-        case c.SetTower(card=card, line=line):
-            main_phase.set_tower(draft, seat, card, line)
-        case c.Summon(card=card, line=line, towers=towers, souls=souls, heart=heart, heart_soul=heart_soul):
-            main_phase.summon(draft, seat, card, line, towers, souls, heart, heart_soul)
-        case c.Cast(card=card, line=line, towers=towers, souls=souls, targets=targets, heart=heart,
-                    heart_soul=heart_soul):
-            spells.cast(draft, seat, card, line, towers, souls, targets, heart, heart_soul)
-        case c.Activate(card=card, skill=skill, towers=towers, souls=souls, targets=targets):
-            activate.activate(draft, seat, card, skill, towers, souls, targets)
-        case c.Move(line=line, to=to):
-            main_phase.move(draft, seat, line, to)
-        case c.Attack(line=line):
-            combat.attack(draft, seat, line)
-        case c.Target(line=line):
-            combat.target(draft, seat, line)
-        case c.Block(line=line):
-            combat.block(draft, seat, line)
-        case c.Evade():
-            combat.evade(draft, seat)
-        case c.NoDefense():
-            combat.no_defense(draft, seat)
-        case c.Pass():
-            flow.pass_(draft, seat)
-        case c.Choose(targets=targets):
-            triggers.choose(draft, seat, targets)
-        case c.Decline():
-            triggers.decline(draft, seat)
-        case c.Proceed(to=to):
-            turns.proceed(draft, seat, to)
-        case _:
+    kind = type(command)
+    if kind is c.ChooseOrder:
+        setup.choose_order(draft, seat, command.go_first)   # type: ignore[union-attr]
+        return
+    if kind is c.Mulligan:
+        setup.mulligan(draft, seat, command.redraw)   # type: ignore[union-attr]
+    elif phase in (Phase.ORDER, Phase.MULLIGAN):
+        raise Illegal("W-4.4", f"the match has not begun: {kind.__name__} is not possible before the "
+                               "order choice and mulligans")
+    else:
+        rule = _RULES.get(kind)
+        if rule is None:
             raise Illegal("W-1", f"unknown decision {command!r}")
+        rule(draft, seat, command)
     if draft.envelopes:
         flow.advance(draft, draft.envelopes[0].seq)
+
+
+# the rule each decision goes to once the match has begun (looked up by the command's type)
+_RULES: dict[type, Callable[[WDraft, int, Any], None]] = {
+    c.SetTower: lambda d, seat, x: main_phase.set_tower(d, seat, x.card, x.line),
+    c.Summon: lambda d, seat, x: main_phase.summon(d, seat, x.card, x.line, x.towers, x.souls, x.heart, x.heart_soul),
+    c.Cast: lambda d, seat, x: spells.cast(d, seat, x.card, x.line, x.towers, x.souls, x.targets, x.heart,
+                                           x.heart_soul),
+    c.Activate: lambda d, seat, x: activate.activate(d, seat, x.card, x.skill, x.towers, x.souls, x.targets),
+    c.Move: lambda d, seat, x: main_phase.move(d, seat, x.line, x.to),
+    c.Attack: lambda d, seat, x: combat.attack(d, seat, x.line),
+    c.Target: lambda d, seat, x: combat.target(d, seat, x.line),
+    c.Block: lambda d, seat, x: combat.block(d, seat, x.line),
+    c.Evade: lambda d, seat, x: combat.evade(d, seat),
+    c.NoDefense: lambda d, seat, x: combat.no_defense(d, seat),
+    c.Pass: lambda d, seat, x: flow.pass_(d, seat),
+    c.Choose: lambda d, seat, x: triggers.choose(d, seat, x.targets),
+    c.Decline: lambda d, seat, x: triggers.decline(d, seat),
+    c.Proceed: lambda d, seat, x: turns.proceed(d, seat, x.to),
+}

@@ -11,7 +11,7 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
 
 from .cards import CardDef, definition
 from .skills import Op, Skill, keyword_matches
@@ -40,12 +40,16 @@ class Profile:
         return "*" not in self.negated and name not in self.negated
 
 
-@dataclass
 class _Acc:
-    sets: list[tuple[int, str, int]] = dc_field(default_factory=list)
-    adds: dict[str, int] = dc_field(default_factory=dict)
-    grants: set[str] = dc_field(default_factory=set)
-    negates: set[str] = dc_field(default_factory=set)
+    """What applies to one unit, gathered before its profile is built."""
+
+    __slots__ = ("sets", "adds", "grants", "negates")
+
+    def __init__(self) -> None:
+        self.sets: list[tuple[int, str, int]] = []
+        self.adds: dict[str, int] = {}
+        self.grants: set[str] = set()
+        self.negates: set[str] = set()
 
     def apply(self, ts: int, op: Op | str, stat: str | None, value: int, skill: str | None) -> None:
         kind = op if isinstance(op, str) else op.op
@@ -80,6 +84,24 @@ class Field:
             p = self.units[(seat, line)] = self._profile(unit.card, seat, line, self._acc[unit.card],
                                                           self._negated[unit.card])
         return p
+
+    def value(self, seat: int, line: int, name: str) -> int:
+        """One parameter of the unit on (seat, line), as its profile has it, without building the
+        profile (its keywords and negations) when only the number is wanted."""
+        p = self.units.get((seat, line))
+        if p is not None:
+            return getattr(p, name)  # type: ignore[no-any-return]
+        unit = self.state.side(seat).stage[line - 1]
+        assert unit is not None, f"no unit of seat {seat} on line {line}"
+        a = self._acc[unit.card]
+        value: int = getattr(_defn(self.state, unit.card), name)
+        for _, stat, v in sorted(a.sets, key=lambda s: s[0]):   # W-14.3: latest set wins
+            if stat == name:
+                value = v
+        value += a.adds.get(name, 0)
+        if name == "VIT":
+            value += keeper_bonus(self.state, seat, line, unit.card)
+        return value if name == "DEF" else max(0, value)
 
     def _compute(self) -> None:
         state = self.state
@@ -253,11 +275,13 @@ _cache: list[tuple[State, Field]] = []
 
 @dataclass(frozen=True)
 class _Meta:
-    """Which lasting skills a printed card has, by where they work (looked up once per card)."""
+    """Which lasting skills a printed card has, by where they work, and the parameters (HT
+    included) any of them changes (looked up once per card)."""
 
     stage: bool
     tower: bool
     table: bool
+    stats: frozenset[str]
 
 
 _META: dict[str, _Meta] = {}
@@ -267,8 +291,76 @@ def _meta(d: CardDef) -> _Meta:
     m = _META.get(d.name)
     if m is None:
         zones = {sk.zone for sk in d.skill if sk.static}
-        m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones)
+        stats = frozenset(op.stat or _NEGATE for sk in d.skill if sk.static for op in sk.ops
+                          if op.stat or op.op == "negate")
+        m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones,
+                                  stats=stats)
     return m
+
+
+def tower_skills(d: CardDef) -> bool:
+    """Whether ``d`` has a lasting skill that works from the top of a tower."""
+    return _meta(d).tower
+
+
+def _touched(state: State) -> frozenset[str]:
+    """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
+    ``_NEGATE`` if something may negate skills: a stored effect, or a lasting skill of a unit, a
+    tower's top card or a table spell — a superset of what ``Field`` applies. A parameter outside
+    it is the printed one (W-7.3 aside)."""
+    s1, s2 = state.sides
+    parts = (state.names, state.effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)
+    ids = tuple(map(id, parts))        # what it is computed from, shared by identity between states
+    for _, known, touched in _touched_cache:
+        if known == ids:
+            return touched
+    found = {e.stat or _NEGATE for e in state.effects if e.stat or e.op == "negate"}
+    for seat in (1, 2):
+        side = state.side(seat)
+        for unit in side.stage:
+            if unit is not None:
+                found |= _meta(_defn(state, unit.card)).stats
+        for tower in side.towers:
+            if tower.cards:
+                found |= _meta(_defn(state, tower.cards[-1])).stats
+        for spell in side.table:
+            if spell is not None:
+                found |= _meta(_defn(state, spell.card)).stats
+    touched = frozenset(found)
+    _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
+    del _touched_cache[4:]
+    return touched
+
+
+_touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
+
+
+_NEGATE = "negate"
+
+
+def all_negated(state: State, seat: int, line: int) -> bool:
+    """Whether every skill of the unit on (seat, line) is negated ("*", as by curse, W-9.4), as
+    ``profile`` says: without building a field when nothing on it negates skills."""
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    if unit.status == Status.CURSE:
+        return True
+    if _NEGATE not in _touched(state):
+        return False
+    return "*" in profile(state, seat, line).negated
+
+
+def stat(state: State, seat: int, line: int, name: str) -> int:
+    """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
+    card when nothing on the field changes that parameter, so no whole field is built for it."""
+    if name in _touched(state):     # (then the state is not plain: something changes a parameter)
+        return field_of(state).value(seat, line, name)
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    value: int = getattr(_defn(state, unit.card), name)
+    if name == "VIT":
+        value += keeper_bonus(state, seat, line, unit.card)
+    return value if name == "DEF" else max(0, value)
 
 
 def _plain(state: State) -> bool:
@@ -311,17 +403,20 @@ def _is_plain(state: State) -> bool:
     return plain
 
 
-def _shape(state: State) -> tuple[tuple[object, ...], tuple[object, ...]]:
-    """What a field is computed from: the parts shared by identity (towers, tables, effects, card
-    names) and which card with which status stands on each stage spot. Damage, readiness, hands,
-    decks and the phase do not change it, so states that differ only there share one field."""
+def _shape(state: State) -> tuple[tuple[object, ...], tuple[tuple[object, ...], ...]]:
+    """What a field is computed from: the parts shared by identity (effects, card names), which
+    card with which status stands on each stage spot, each tower's top card and height, and each
+    table spell's card, targets and timing. Damage, readiness (a tower broken to pay included),
+    hands, decks and the phase do not change it, so states that differ only there share one field."""
     s1, s2 = state.sides
-    shared = (state.names, s1.towers, s2.towers, s1.table, s2.table, state.effects)
-    stage = tuple(None if u is None else (u.card, u.status) for u in s1.stage + s2.stage)
+    shared = (state.names, state.effects)
+    stage = (tuple(None if u is None else (u.card, u.status) for u in s1.stage + s2.stage),
+             tuple((t.cards[-1], len(t.cards)) if t.cards else None for t in s1.towers + s2.towers),
+             tuple(None if t is None else (t.card, t.waiting, t.since, t.targets) for t in s1.table + s2.table))
     return shared, stage
 
 
-_shapes: list[tuple[tuple[object, ...], tuple[object, ...], Field]] = []
+_shapes: list[tuple[tuple[object, ...], tuple[int, ...], tuple[tuple[object, ...], ...], Field]] = []
 
 
 def field_of(state: State) -> Field:
@@ -330,12 +425,13 @@ def field_of(state: State) -> Field:
         if st is state:
             return f
     shared, stage = _shape(state)
-    for s_shared, s_stage, f in _shapes:
-        if s_stage == stage and all(a is b for a, b in zip(s_shared, shared)):
+    ids = tuple(map(id, shared))     # the entry keeps ``shared`` alive, so these ids stay its parts'
+    for _, s_ids, s_stage, f in _shapes:
+        if s_ids == ids and s_stage == stage:
             break
     else:
         f = Field(state)
-        _shapes.insert(0, (shared, stage, f))
+        _shapes.insert(0, (shared, ids, stage, f))
         del _shapes[8:]
     _cache.insert(0, (state, f))
     del _cache[4:]
@@ -353,7 +449,7 @@ def profile(state: State, seat: int, line: int) -> Profile:
 def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
     towers = state.side(seat).towers
-    if _is_plain(state):
+    if "HT" not in _touched(state):
         return tuple(t.height for t in towers)
     ht = field_of(state).ht
     return tuple(ht.get((seat, line), 0) for line in range(1, len(towers) + 1))
@@ -361,6 +457,6 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
 
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
-    if _is_plain(state):
+    if "HT" not in _touched(state):
         return state.side(seat).towers[line - 1].height
     return field_of(state).ht.get((seat, line), 0)

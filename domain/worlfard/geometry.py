@@ -26,7 +26,11 @@ def distance(from_line: int, to_line: int, across: bool, metric: str = METRIC) -
 
 def adjacent(line: int) -> tuple[int, ...]:
     """W-Q3: left and right neighbours within one's own stage row."""
-    return tuple(n for n in (line - 1, line + 1) if 1 <= n <= LINES)
+    found = _ADJACENT.get(line)
+    return found if found is not None else tuple(n for n in (line - 1, line + 1) if 1 <= n <= LINES)
+
+
+_ADJACENT = {line: tuple(n for n in (line - 1, line + 1) if 1 <= n <= LINES) for line in range(1, LINES + 1)}
 
 
 def lines() -> range:

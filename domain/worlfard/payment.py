@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Iterator
+from typing import Callable, Iterator
 
 from domain.core.errors import Illegal
 
@@ -69,21 +69,34 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
     return total
 
 
-def payments(state: State, seat: int, cost: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+Payments = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+
+
+def payments(state: State, seat: int, cost: int) -> Payments:
     """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows, in a fixed order.
 
     The answer depends only on which towers can break, their HT, the souls and the cost, which
     stay the same over many decisions: it is kept by those (a small table, cleared when full)."""
+    return payer(state, seat)(cost)
+
+
+def payer(state: State, seat: int) -> Callable[[int], Payments]:
+    """``payments`` of ``seat`` now for any cost: the towers and souls are looked at once."""
     side = state.side(seat)
     ready = tuple(line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line))
     heights_now = tower_heights(state, seat) if ready else ()
-    key = (ready, tuple(heights_now[line - 1] for line in ready), side.soul, cost)
-    found = _payments.get(key)
-    if found is None:
-        if len(_payments) > 4096:
-            _payments.clear()
-        found = _payments[key] = tuple(_enumerate(ready, key[1], side.soul, cost))
-    return found
+    sources = (ready, tuple(heights_now[line - 1] for line in ready), side.soul)
+
+    def pay(cost: int) -> Payments:
+        key = (*sources, cost)
+        found = _payments.get(key)
+        if found is None:
+            if len(_payments) > 4096:
+                _payments.clear()
+            found = _payments[key] = tuple(_enumerate(*sources, cost))
+        return found
+
+    return pay
 
 
 _payments: dict[tuple[object, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}

@@ -27,7 +27,7 @@ def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
-        legal=legal.legal, awaiting=awaited, outcome=outcome, view=view.view, layout=layout.layout,
+        legal=legal.legal, options=legal.options, awaiting=awaited, outcome=outcome, view=view.view, layout=layout.layout,
         redact=view.redact, mask=view.mask, normalize_decks=decks.normalize,
         card_set_digest=cards.card_set_digest, clauses=reference.clauses, catalogue=layout.catalogue,
         command_of=replay.command_of, prepared_clause="W-4", decide_clause="W-5.6", waiting_clause=waiting_clause,

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from .cards import definition
-from .field import Profile, keeper_bonus, profile
+from .field import Profile, keeper_bonus, profile, stat as unit_stat
 from .state import State
 
 Stats = Profile
 
-__all__ = ["Stats", "definition", "keeper_bonus", "unit_stats"]
+__all__ = ["Stats", "definition", "keeper_bonus", "unit_stat", "unit_stats"]
 
 
 def unit_stats(state: State, seat: int, line: int) -> Profile:

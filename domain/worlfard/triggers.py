@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import events as ev
 from .cards import definition
 from .draft import WDraft
-from .field import profile
+from .field import all_negated
 from .ops import Context, apply_skill
 from .skills import Skill
 from .state import State, Trigger
@@ -29,7 +29,7 @@ def unit_skill_active(state: State, card: int) -> bool:
     where = unit_line(state, card)
     if where is None:
         return True   # fired as it left (after combat): its text still resolves
-    return "*" not in profile(state, *where).negated
+    return not all_negated(state, *where)
 
 
 def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int = 0, other: int = 0,

@@ -6,6 +6,7 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .checks import end_if_decided, settle
 from .draft import WDraft
+from .field import stat
 from .state import State
 from .vocabulary import Phase, Status, other
 
@@ -35,13 +36,11 @@ def proceed_targets(state: State) -> tuple[str, ...]:
 
 def rage_forces_attack(state: State) -> bool:
     """W-9.5 with W-Q9: a raging unit that could legally attack must; not on the first turn."""
-    from .field import profile
-
     if is_first_turn(state) or state.phase not in (Phase.MAIN1, Phase.BATTLE):
         return False
     for i, unit in enumerate(state.side(state.turn_seat).stage):
         if unit is not None and unit.status == Status.RAGE and not unit.broken \
-                and profile(state, state.turn_seat, i + 1).AGI >= 1:
+                and stat(state, state.turn_seat, i + 1, "AGI") >= 1:
             return True
     return False
 

@@ -26,8 +26,11 @@ from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
+from domain.worlfard.field import Field, all_negated, stat, tower_heights
+from domain.worlfard.legal import options as legal_options
 from domain.worlfard.state import HIDDEN, State
 from domain.worlfard.view import redact, view
+from domain.worlfard.vocabulary import LINES
 from projections.audit import audit
 
 RULESET = find_ruleset("worlfard")
@@ -280,6 +283,45 @@ def test_folding_the_record_reproduces_the_state_at_every_decision(seed, decks, 
             assert Match.fold(RULESET, match.header, match.envelopes).state == match.state
     again = Match.fold(RULESET, match.header, match.envelopes)
     assert again.state == match.state and again.head == match.head and again.outcome == match.outcome
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passive_ones(seed, decks):
+    """``options`` builds each decision when read: by index, by iteration and as ``legal`` it is the
+    same list, and ``actions()`` is it without proceed, pass and decline (what RandomBot filters)."""
+    match = new_match(seed, decks)
+    for _ in decisions(match, bots(seed)):
+        seat = match.deciding
+        if seat is None:
+            continue
+        opts = legal_options(match.state, seat)
+        listed = list(opts)
+        assert listed == RULESET.legal(match.state, seat)
+        assert [opts[i] for i in range(len(opts))] == listed
+        assert [opts[i - len(opts)] for i in range(len(opts))] == listed
+        actions = opts.actions()
+        assert [actions[i] for i in range(len(actions))] == \
+            [cmd for cmd in listed if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(seed, decks):
+    """``field.stat``, ``all_negated`` and ``tower_heights`` skip building a field when nothing
+    changes a parameter or negates: each must equal what a field built from scratch says."""
+    match = played(seed, decks)
+    for env, state in states(match):
+        whole = Field(state)
+        for seat in (1, 2):
+            assert tower_heights(state, seat) == tuple(whole.ht.get((seat, line), 0) for line in range(1, LINES + 1)), env.seq
+            for index, unit in enumerate(state.side(seat).stage):
+                if unit is not None:
+                    profile = whole.unit(seat, index + 1)
+                    assert profile is not None
+                    for name in ("STR", "VIT", "AGI", "DEF"):
+                        assert stat(state, seat, index + 1, name) == getattr(profile, name), (env.seq, seat, name)
+                    assert all_negated(state, seat, index + 1) == ("*" in profile.negated), env.seq
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------

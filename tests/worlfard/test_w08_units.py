@@ -121,30 +121,18 @@ def test_W_8_3_damage_equal_to_VIT_destroys_and_below_does_not():
     assert m.state.side(2).stage[2].card == survivor and m.state.side(2).stage[2].damage == 2
 
 
-class _VITZero:
-    """A unit's parameters as they are, except VIT 0 (as a VIT-lowering effect would leave them)."""
-
-    VIT = 0
-
-    def __init__(self, stats: object) -> None:
-        self._stats = stats
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._stats, name)
-
-
 def test_W_8_4_unit_whose_VIT_is_0_vanishes_to_the_graveyard(monkeypatch):
     """No card lowers VIT yet: the check is run with the unit's VIT reported as 0 (W-Q5)."""
     p = Position()
     doomed = p.unit(2, 2, "潮騒の槍兵", damage=5)
     m = p.build()
-    real = checks.unit_stats
+    real = checks.unit_stat
 
-    def stats(state, seat, line):
-        s = real(state, seat, line)
-        return _VITZero(s) if state.side(seat).stage[line - 1].card == doomed else s
+    def stat(state, seat, line, name):
+        value = real(state, seat, line, name)
+        return 0 if name == "VIT" and state.side(seat).stage[line - 1].card == doomed else value
 
-    monkeypatch.setattr(checks, "unit_stats", stats)
+    monkeypatch.setattr(checks, "unit_stat", stat)
     draft = draft_on(m)
     checks.settle(draft, m.seq)
     assert kinds(draft.envelopes) == [("UnitVanished", "W-8.4")]

@@ -1,0 +1,53 @@
+"""``Options``: decisions built when read, in the order they were added."""
+from __future__ import annotations
+
+import pytest
+
+from domain.worlfard.options import Options
+
+
+def _options() -> tuple[Options, list[int]]:
+    built: list[int] = []
+    opts = Options()
+    opts.add(["pass"])
+    opts.head = 1
+    opts.add_product(6, lambda i: built.append(i) or ("cast", i // 3, i % 3))
+    opts.add([])
+    opts.add_product(0, lambda i: pytest.fail("an empty product is never read"))
+    opts.add(["move", "proceed"])
+    opts.tail = 1
+    return opts, built
+
+
+def test_an_index_builds_only_that_decision() -> None:
+    opts, built = _options()
+    assert len(opts) == 9
+    assert opts[4] == ("cast", 1, 0)
+    assert built == [3]
+    assert opts[-1] == "proceed" and opts[0] == "pass"
+
+
+def test_iteration_indexing_and_slices_agree() -> None:
+    opts, _ = _options()
+    listed = list(opts)
+    assert listed == ["pass", *[("cast", i // 3, i % 3) for i in range(6)], "move", "proceed"]
+    assert [opts[i] for i in range(len(opts))] == listed == opts[:]
+    assert opts[2:5] == listed[2:5]
+    with pytest.raises(IndexError):
+        opts[9]
+    with pytest.raises(IndexError):
+        opts[-10]
+
+
+def test_actions_leave_out_the_passive_ends() -> None:
+    actions = _options()[0].actions()
+    assert len(actions) == 7
+    assert [actions[i] for i in range(7)] == [*[("cast", i // 3, i % 3) for i in range(6)], "move"]
+    assert actions[-1] == "move"
+    with pytest.raises(IndexError):
+        actions[7]
+
+
+def test_no_options_is_empty_and_falsy() -> None:
+    opts = Options()
+    assert len(opts) == 0 and not opts and list(opts) == [] and not opts.actions()
