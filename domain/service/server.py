@@ -25,10 +25,20 @@ def app_from_env() -> Any:
     return create_app(os.environ.get("KIFU_DB"))
 
 
+def http_protocol() -> Any:
+    """httptools with each answer in one write (``domain.service.coalesce``) when httptools is
+    installed; else uvicorn's choice (h11)."""
+    try:
+        from .coalesce import CoalescingHttpTools
+    except ImportError:
+        return "auto"
+    return CoalescingHttpTools
+
+
 def serve(db: str | None, host: str = "127.0.0.1", port: int = 8080, *, workers: int = 1,
           log_level: str = "info", access_log: bool = True) -> None:
     options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, access_log=access_log,
-                                   timeout_graceful_shutdown=GRACE, server_header=False)
+                                   timeout_graceful_shutdown=GRACE, server_header=False, http=http_protocol())
     if workers <= 1:
         uvicorn.run(create_app(db), **options)
         return
@@ -67,6 +77,7 @@ class BackgroundServer:
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, log_level: str = "warning",
                  grace: float = GRACE, **options: Any) -> None:
         self.grace = grace
+        options.setdefault("http", http_protocol())
         self.config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
                                      timeout_graceful_shutdown=grace, lifespan="on", **options)  # type: ignore[arg-type]
         self.server = uvicorn.Server(self.config)

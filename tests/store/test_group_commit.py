@@ -1,0 +1,116 @@
+"""SQLite group commit: writes that share a transaction keep their own outcomes; nothing is
+acknowledged that is not committed; many concurrent deciders lose and double nothing."""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from eventsourcing.persistence import IntegrityError, OperationalError
+
+from domain.core.errors import Conflict
+from domain.core.match import Match
+from domain.store import MatchStore
+from domain.store.group_commit import GroupCommit, _Pending
+
+
+def _rows(db: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(db) as conn:
+        return sorted(conn.execute("SELECT name, n FROM t").fetchall())
+
+
+def _group(db: Path) -> GroupCommit:
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (name TEXT PRIMARY KEY, n INTEGER)")
+
+    def write(cursor: Any, rows: Any, index: Any) -> None:
+        for name, n in rows:
+            cursor.execute("INSERT INTO t VALUES (?, ?)", (name, n))
+
+    return GroupCommit(str(db), 5, write)
+
+
+def test_a_failed_write_in_a_group_is_rolled_back_alone(tmp_path: Path) -> None:
+    group = _group(tmp_path / "g.db")
+    batch = [_Pending([("a", 1)], None), _Pending([("b", 1), ("a", 2)], None), _Pending([("c", 1)], None)]
+    group._commit(batch)       # one transaction: the second write's duplicate key fails it alone
+    group.close()
+    assert [p.done for p in batch] == [True, True, True]
+    assert batch[0].error is None and batch[2].error is None
+    assert isinstance(batch[1].error, IntegrityError)
+    assert _rows(tmp_path / "g.db") == [("a", 1), ("c", 1)]     # nothing of the failed write ("b") stored
+
+
+def test_when_the_transaction_fails_every_write_in_it_fails_and_nothing_is_stored(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    group = _group(db)
+    batch = [_Pending([("a", 1)], None), _Pending([("b", "x" * 10)], None)]
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")   # another writer holds the file: BEGIN IMMEDIATE times out
+    group._db.execute("PRAGMA busy_timeout = 50")
+    group._commit(batch)
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    group.close()
+    assert all(isinstance(p.error, OperationalError) for p in batch)
+    assert batch[0].error is not batch[1].error      # each waiting writer raises its own exception
+    assert _rows(db) == []
+
+
+def test_concurrent_writes_all_land_once(tmp_path: Path) -> None:
+    group = _group(tmp_path / "g.db")
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        try:
+            for k in range(20):
+                group.write([(f"{i}-{k}", k)], None)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    group.close()
+    assert errors == []
+    assert len(_rows(tmp_path / "g.db")) == 12 * 20 and group.writes == 12 * 20
+
+
+def test_many_matches_decided_at_once_through_one_store_lose_and_double_nothing(
+        tmp_path: Path, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
+    url = str(tmp_path / "kifu.db")
+    store = open_store(url)
+    matches = [make_match() for _ in range(10)]
+    for match in matches:
+        store.create(match)
+    stale: list[BaseException] = []
+    errors: list[BaseException] = []
+
+    def play(match: Match) -> None:
+        mid = match.header.match_id
+        try:
+            for _ in range(12):
+                now = store.load(mid)
+                assert now.deciding is not None
+                envelopes, _ = now.decide(now.deciding, add(1))
+                store.append(mid, now.seq, envelopes)
+                try:                        # the same append again: stale, rolled back alone
+                    store.append(mid, now.seq, envelopes)
+                except Conflict as exc:
+                    stale.append(exc)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(m,)) for m in matches]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(stale) == 10 * 12
+    reread = open_store(url)
+    for match in matches:
+        stored = reread.load(match.header.match_id)
+        assert stored.state.total == 12 and stored.seq == match.seq + 12 * 2   # Added + Passed per decision
