@@ -3,7 +3,7 @@ acknowledged that is not committed; many concurrent deciders lose and double not
 from __future__ import annotations
 
 import sqlite3
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -69,11 +69,8 @@ def test_concurrent_writes_all_land_once(tmp_path: Path) -> None:
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=writer, args=(i,)) for i in range(12)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with ThreadPoolExecutor(12) as pool:
+        list(pool.map(writer, range(12)))
     group.close()
     assert errors == []
     assert len(_rows(tmp_path / "g.db")) == 12 * 20 and group.writes == 12 * 20
@@ -104,11 +101,8 @@ def test_many_matches_decided_at_once_through_one_store_lose_and_double_nothing(
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=play, args=(m,)) for m in matches]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with ThreadPoolExecutor(len(matches)) as pool:
+        list(pool.map(play, matches))
     assert errors == [] and len(stale) == 10 * 12
     reread = open_store(url)
     for match in matches:
