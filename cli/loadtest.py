@@ -77,13 +77,15 @@ def loadtest(server: str, count: int, concurrency: int, rate: float | None, proc
         if report.mode == "open" and trip is not None:
             con.print(f"decision round trip ms: p50 {trip.p50}  p95 {trip.p95}  p99 {trip.p99}  max {trip.max}")
         con.print(f"view latency ms:     p50 {views.p50}  p95 {views.p95}  p99 {views.p99}  max {views.max}")
-        con.print(f"conflicts (409): {report.conflicts}; finished: {report.finished}/{report.matches}; "
-                  f"audited clean: [bold]{report.clean}/{report.matches}[/]")
+        con.print(f"conflicts (409): {report.conflicts}; finished: {report.finished}/{report.played}; "
+                  f"audited clean: [bold]{report.clean}/{report.played}[/]"
+                  + (f" ({report.matches - report.played} not started before the deadline)"
+                     if report.played < report.matches else ""))
         cpu = f"; the service used {report.server_cpu_ms} ms" if server_pids else ""
         con.print(f"{report.load}; the load generator used {report.client_cpu_ms} ms of CPU per decision{cpu}",
                   style="dim")
         for r in report.runs:
-            if r.error or r.audit != "clean":
+            if r.error or (r.match_id and r.audit != "clean"):
                 con.print(f"  [red]{r.match_id or '(not created)'}[/] seed {r.seed}: {r.error or ''} audit {r.audit}")
         if base is not None and baseline is not None:
             show_comparison(compare(load_points(base), load_points(msgspec.to_builtins(report)), LOAD_FLOOR),

@@ -134,6 +134,9 @@ def play_share(server: str, runs: list[MatchRun], *, threads: int, ruleset: str,
         return local.client, local.pace
 
     def play(run: MatchRun) -> None:
+        if time.monotonic() > stop_at:
+            run.audit = "not played: the deadline had passed"
+            return                # a fixed-duration run with more matches than time: not an error
         http, pace = setup()
         table: TimedTable | None = None
         try:
