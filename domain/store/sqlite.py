@@ -20,7 +20,7 @@ from eventsourcing.sqlite import (
     SQLiteDatastore,
 )
 
-from .group_commit import GroupCommit
+from .group_commit import sqlite_group
 from .index import EVENTS_TABLE, MATCHES_TABLE, IndexRow, IndexWrite, conflict_message
 
 
@@ -35,7 +35,7 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
         self._select_row = f"SELECT match_id, ruleset, players, seq, outcome FROM {t} WHERE match_id=?"
         self._select_rows = f"SELECT match_id, ruleset, players, seq, outcome FROM {t} ORDER BY rowid"
         pool = datastore.pool
-        self._group = None if pool.is_sqlite_memory_mode else GroupCommit(
+        self._group = None if pool.is_sqlite_memory_mode else sqlite_group(
             pool.db_name, pool.lock_timeout or 5,
             lambda cursor, rows, index: self._insert_events(SQLiteCursor(cursor), rows, index=index))
 

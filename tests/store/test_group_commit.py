@@ -12,7 +12,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 from domain.core.errors import Conflict
 from domain.core.match import Match
 from domain.store import MatchStore
-from domain.store.group_commit import GroupCommit, _Pending
+from domain.store.group_commit import GroupCommit, Pending, sqlite_group
 
 
 def _rows(db: Path) -> list[tuple[str, int]]:
@@ -20,7 +20,7 @@ def _rows(db: Path) -> list[tuple[str, int]]:
         return sorted(conn.execute("SELECT name, n FROM t").fetchall())
 
 
-def _group(db: Path) -> GroupCommit:
+def _group(db: Path, lock_timeout: float = 5) -> GroupCommit:
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE t (name TEXT PRIMARY KEY, n INTEGER)")
 
@@ -28,12 +28,12 @@ def _group(db: Path) -> GroupCommit:
         for name, n in rows:
             cursor.execute("INSERT INTO t VALUES (?, ?)", (name, n))
 
-    return GroupCommit(str(db), 5, write)
+    return sqlite_group(str(db), lock_timeout, write)
 
 
 def test_a_failed_write_in_a_group_is_rolled_back_alone(tmp_path: Path) -> None:
     group = _group(tmp_path / "g.db")
-    batch = [_Pending([("a", 1)], None), _Pending([("b", 1), ("a", 2)], None), _Pending([("c", 1)], None)]
+    batch = [Pending([("a", 1)], None), Pending([("b", 1), ("a", 2)], None), Pending([("c", 1)], None)]
     group._commit(batch)       # one transaction: the second write's duplicate key fails it alone
     group.close()
     assert [p.done for p in batch] == [True, True, True]
@@ -44,11 +44,10 @@ def test_a_failed_write_in_a_group_is_rolled_back_alone(tmp_path: Path) -> None:
 
 def test_when_the_transaction_fails_every_write_in_it_fails_and_nothing_is_stored(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
-    group = _group(db)
-    batch = [_Pending([("a", 1)], None), _Pending([("b", "x" * 10)], None)]
+    group = _group(db, lock_timeout=0.05)
+    batch = [Pending([("a", 1)], None), Pending([("b", 1)], None)]
     blocker = sqlite3.connect(db, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")   # another writer holds the file: BEGIN IMMEDIATE times out
-    group._db.execute("PRAGMA busy_timeout = 50")
     group._commit(batch)
     blocker.execute("ROLLBACK")
     blocker.close()
@@ -77,8 +76,8 @@ def test_concurrent_writes_all_land_once(tmp_path: Path) -> None:
 
 
 def test_many_matches_decided_at_once_through_one_store_lose_and_double_nothing(
-        tmp_path: Path, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
-    url = str(tmp_path / "kifu.db")
+        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
+    url = shared_db_url            # SQLite's group commit, and PostgreSQL's batch function
     store = open_store(url)
     matches = [make_match() for _ in range(10)]
     for match in matches:
