@@ -20,7 +20,7 @@ from domain.core.record import encode_record
 from domain.core.signing import Signer, closing_mark
 from domain.core.commit import seed_commitment
 from domain.core.ruleset import Ruleset, find_ruleset
-from domain.core.visibility import hidden_cards, redact, redacted, scrub, seat_view
+from domain.core.visibility import SeatStream, hidden_cards, redact, redacted, scrub, seat_view
 from domain.store import MatchStore
 
 from . import api
@@ -157,14 +157,20 @@ class MatchService:
         except msgspec.ValidationError as exc:
             raise Malformed(f"not a {rules.name} command: {exc}", "command") from None
 
-        def reply(match: Match, _envelopes: list[Envelope[Any]]) -> api.DecisionResult:
+        def reply(match: Match, envelopes: list[Envelope[Any]], before: Any) -> api.DecisionResult:
             # the events since decision.seq (ours, and any that landed before it), from the match
-            # the decision left: no second read or fold of the store
+            # the decision left: no second read or fold of the store. Usually the decision was
+            # based on decision.seq, so redaction starts from the state it was made on; only when
+            # another seat's decision landed in between is the match folded from its start.
             awaiting = match.awaiting
+            basis = match.seq - len(envelopes)
+            if basis == decision.seq:
+                events = SeatStream(rules, before, caller).redact(match.envelopes[basis:])
+            else:
+                events = redacted(rules, rules.initial_state(match.header), match.envelopes, caller, decision.seq)
             return api.DecisionResult(
                 match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
-                events=redacted(rules, rules.initial_state(match.header), match.envelopes, caller, decision.seq),
-                legal=match.legal(caller) if caller in awaiting else [])
+                events=events, legal=match.legal(caller) if caller in awaiting else [])
 
         result = self.store.submit_then(match_id, caller, command, decision.seq, reply, received=utc_now())
         self.on_change(match_id)

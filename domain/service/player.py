@@ -138,7 +138,7 @@ class RemoteTable:
             cached = (view.seq, view.legal)
         self._legal[seat] = cached
         rules = self.rules
-        commands = [msgspec.convert(c, rules.command_type) for c in cached[1]]
+        commands = msgspec.convert(cached[1], list[rules.command_type])   # one call: half the per-item cost
         return Seen(seat, commands,
                     view=lambda: msgspec.convert(self._current(seat).view, view_type(rules)),
                     position=lambda: None if (raw := self._current(seat).position) is None

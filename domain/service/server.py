@@ -6,6 +6,7 @@ its own store on the shared database (PostgreSQL, or one SQLite file in WAL mode
 """
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import threading
@@ -18,19 +19,49 @@ import uvicorn
 from .app import create_app
 
 GRACE = 2  # seconds open streams get to finish when the server stops
+GC_YOUNG = 20_000   # allocations between young-generation collections in a service process
 
 
 def app_from_env() -> Any:
     """uvicorn factory for worker processes: the store named by ``$KIFU_DB``."""
-    return create_app(os.environ.get("KIFU_DB"))
+    app = create_app(os.environ.get("KIFU_DB"))
+    quiet_gc()
+    return app
+
+
+def quiet_gc() -> None:
+    """For a service process, after start-up: fewer, cheaper garbage collections.
+
+    The service keeps up to 256 folded matches (thousands of envelopes and states each) that
+    the cyclic collector traversed again at every full collection, every few decisions with
+    the default thresholds (perf: 5% of the service's CPU in ``gc_collect_main`` and its
+    visitors). What start-up built is frozen out of collection, and the young generation is
+    collected every 20,000 allocations instead of 700: measured 1.23 and 1.34 ms of service CPU
+    per decision against 1.42 and 1.50 with the defaults (interleaved, open loop at 300/s).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, 10, 10)
+
+
+def http_protocol() -> Any:
+    """httptools with each answer in one write (``domain.service.coalesce``) when httptools is
+    installed; else uvicorn's choice (h11)."""
+    try:
+        from .coalesce import CoalescingHttpTools
+    except ImportError:
+        return "auto"
+    return CoalescingHttpTools
 
 
 def serve(db: str | None, host: str = "127.0.0.1", port: int = 8080, *, workers: int = 1,
           log_level: str = "info", access_log: bool = True) -> None:
     options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, access_log=access_log,
-                                   timeout_graceful_shutdown=GRACE, server_header=False)
+                                   timeout_graceful_shutdown=GRACE, server_header=False, http=http_protocol())
     if workers <= 1:
-        uvicorn.run(create_app(db), **options)
+        app = create_app(db)
+        quiet_gc()
+        uvicorn.run(app, **options)
         return
     if db:
         os.environ["KIFU_DB"] = db
@@ -67,6 +98,7 @@ class BackgroundServer:
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, log_level: str = "warning",
                  grace: float = GRACE, **options: Any) -> None:
         self.grace = grace
+        options.setdefault("http", http_protocol())
         self.config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
                                      timeout_graceful_shutdown=grace, lifespan="on", **options)  # type: ignore[arg-type]
         self.server = uvicorn.Server(self.config)

@@ -39,6 +39,7 @@ def warm_rulesets() -> None:
         for seat in match.awaiting:
             for command in match.legal(seat):
                 msgspec.convert(msgspec.to_builtins(command), rules.command_type)
+            msgspec.convert(msgspec.to_builtins(match.legal(seat)), list[rules.command_type])
             msgspec.to_builtins(rules.layout(rules.view(match.state, seat)))
 
 

@@ -1,5 +1,8 @@
 """SQLite recorder: eventsourcing's application recorder plus the match index, one transaction.
 
+Writes to a file go through ``GroupCommit`` (one transaction and one fsync for the writes that
+arrive together); reads use eventsourcing's connection pool, never waiting for a writer.
+
 The index statement runs first in the write transaction, so the write lock is taken before
 anything is read and a stale writer's compare-and-set finds no row (WAL readers never block).
 """
@@ -17,6 +20,7 @@ from eventsourcing.sqlite import (
     SQLiteDatastore,
 )
 
+from .group_commit import sqlite_group
 from .index import EVENTS_TABLE, MATCHES_TABLE, IndexRow, IndexWrite, conflict_message
 
 
@@ -30,6 +34,21 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
         self._advance_row = f"UPDATE {t} SET seq=?, outcome=COALESCE(?, outcome) WHERE match_id=? AND seq=?"
         self._select_row = f"SELECT match_id, ruleset, players, seq, outcome FROM {t} WHERE match_id=?"
         self._select_rows = f"SELECT match_id, ruleset, players, seq, outcome FROM {t} ORDER BY rowid"
+        pool = datastore.pool
+        self._group = None if pool.is_sqlite_memory_mode else sqlite_group(
+            pool.db_name, pool.lock_timeout or 5,
+            lambda cursor, rows, index: self._insert_events(SQLiteCursor(cursor), rows, index=index))
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if self._group is None:
+            return super().insert_events(stored_events, **kwargs)
+        self._group.write(stored_events, kwargs.get("index"))
+        return None
+
+    def close_writer(self) -> None:
+        """Close the group-commit connection (eventsourcing's pool closes the others)."""
+        if self._group is not None:
+            self._group.close()
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(),

@@ -131,12 +131,14 @@ class MatchStore:
         simultaneous step lands first, this one is decided again on the newer state and lands
         too. Illegal commands raise ``Illegal`` (naming the clause) and store nothing.
         """
-        return self.submit_then(match_id, seat, command, expected_seq, lambda _match, envelopes: envelopes,
+        return self.submit_then(match_id, seat, command, expected_seq, lambda _match, envelopes, _before: envelopes,
                                 received)
 
     def submit_then(self, match_id: str, seat: int, command: Any, expected_seq: int | None,
-                    then: Callable[[Match, list[Envelope[Any]]], T], received: str | None = None) -> T:
-        """``submit``, then ``then(match, envelopes)`` on the match as the decision left it.
+                    then: Callable[[Match, list[Envelope[Any]], Any], T], received: str | None = None) -> T:
+        """``submit``, then ``then(match, envelopes, before)`` on the match as the decision left it;
+        ``before`` is the state the decision was made on (at seq ``match.seq - len(envelopes)``),
+        so a reply can redact the new events without folding the match from its start.
 
         One store round trip and one fold per decision: the decision is made on the cached
         match without reading the database first, and the append's own version check (the
@@ -162,8 +164,9 @@ class MatchStore:
                 except Conflict:
                     self._catch_up(key, match)
                     continue       # someone's decision landed in between: decide again on the newer state
+                before = match.state
                 match.accept(envelopes, state)
-                return then(match, envelopes)
+                return then(match, envelopes, before)
             finally:
                 self._keep(key, match)  # right at its seq even after a refusal; caught up on next use
         raise Conflict(match_id, expected_seq if expected_seq is not None else -1, self._actual_seq(key, match_id))
@@ -224,6 +227,9 @@ class MatchStore:
         with self._cache_lock:
             self._cache.clear()
             self._headers.clear()
+        closing = getattr(self._recorder, "close_writer", None)   # SQLite's group-commit connection
+        if closing is not None:
+            closing()
         self._factory.close()
         # Drop the datastore now: eventsourcing's __del__ on it fails at interpreter shutdown.
         del self._factory, self._recorder, self._mapper

@@ -103,6 +103,35 @@ def test_loadtest_reports_throughput_and_latency_and_audits_every_match(db_url: 
     assert report["conflicts"] == 0 and all(r["audit"] == "clean" and not r["error"] for r in report["runs"])
 
 
+def test_loadtest_open_loop_times_each_decision_from_its_scheduled_send(db_url: str,
+                                                                     make_app: Callable[[str], Litestar]) -> None:
+    with BackgroundServer(make_app(db_url)) as server:
+        result = CliRunner().invoke(cli, ["loadtest", "--server", server.url, "--matches", "3", "--concurrency", "3",
+                                          "--max-decisions", "15", "--rate", "60", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["mode"] == "open" and report["rate"] == 60 and report["decisions"] == 3 * 15
+    # from the scheduled send is never shorter than the round trip itself
+    assert all(report["latency_ms"][q] >= report["round_trip_ms"][q] for q in ("p50", "p95", "p99", "max"))
+    assert report["clean"] == report["played"] == 3
+
+
+def test_loadtest_splits_its_matches_over_load_processes_and_skips_what_the_deadline_left(
+        db_url: str, make_app: Callable[[str], Litestar]) -> None:
+    with BackgroundServer(make_app(db_url)) as server:
+        split = CliRunner().invoke(cli, ["loadtest", "--server", server.url, "--matches", "2", "--concurrency", "2",
+                                         "--processes", "2", "--max-decisions", "10", "--json"])
+        late = CliRunner().invoke(cli, ["loadtest", "--server", server.url, "--matches", "6", "--concurrency", "2",
+                                        "--rate", "10", "--deadline", "1", "--json"])
+    assert split.exit_code == 0, split.output
+    report = json.loads(split.output)
+    assert report["processes"] == 2 and report["decisions"] == 2 * 10 and report["clean"] == 2
+    assert late.exit_code == 0, late.output    # matches never started are not failures
+    report = json.loads(late.output)
+    assert report["played"] == 2 and report["clean"] == 2 and report["finished"] == 0
+    assert sum(r["audit"].startswith("not played") for r in report["runs"]) == 4
+
+
 def test_kifu_serve_serves_the_api_and_never_logs_a_token(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -1,0 +1,109 @@
+"""SQLite group commit: writes that share a transaction keep their own outcomes; nothing is
+acknowledged that is not committed; many concurrent deciders lose and double nothing."""
+from __future__ import annotations
+
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable
+
+from eventsourcing.persistence import IntegrityError, OperationalError
+
+from domain.core.errors import Conflict
+from domain.core.match import Match
+from domain.store import MatchStore
+from domain.store.group_commit import GroupCommit, Pending, sqlite_group
+
+
+def _rows(db: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(db) as conn:
+        return sorted(conn.execute("SELECT name, n FROM t").fetchall())
+
+
+def _group(db: Path, lock_timeout: float = 5) -> GroupCommit:
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE t (name TEXT PRIMARY KEY, n INTEGER)")
+
+    def write(cursor: Any, rows: Any, index: Any) -> None:
+        for name, n in rows:
+            cursor.execute("INSERT INTO t VALUES (?, ?)", (name, n))
+
+    return sqlite_group(str(db), lock_timeout, write)
+
+
+def test_a_failed_write_in_a_group_is_rolled_back_alone(tmp_path: Path) -> None:
+    group = _group(tmp_path / "g.db")
+    batch = [Pending([("a", 1)], None), Pending([("b", 1), ("a", 2)], None), Pending([("c", 1)], None)]
+    group._commit(batch)       # one transaction: the second write's duplicate key fails it alone
+    group.close()
+    assert [p.done for p in batch] == [True, True, True]
+    assert batch[0].error is None and batch[2].error is None
+    assert isinstance(batch[1].error, IntegrityError)
+    assert _rows(tmp_path / "g.db") == [("a", 1), ("c", 1)]     # nothing of the failed write ("b") stored
+
+
+def test_when_the_transaction_fails_every_write_in_it_fails_and_nothing_is_stored(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    group = _group(db, lock_timeout=0.05)
+    batch = [Pending([("a", 1)], None), Pending([("b", 1)], None)]
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")   # another writer holds the file: BEGIN IMMEDIATE times out
+    group._commit(batch)
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    group.close()
+    assert all(isinstance(p.error, OperationalError) for p in batch)
+    assert batch[0].error is not batch[1].error      # each waiting writer raises its own exception
+    assert _rows(db) == []
+
+
+def test_concurrent_writes_all_land_once(tmp_path: Path) -> None:
+    group = _group(tmp_path / "g.db")
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        try:
+            for k in range(20):
+                group.write([(f"{i}-{k}", k)], None)
+        except BaseException as exc:
+            errors.append(exc)
+
+    with ThreadPoolExecutor(12) as pool:
+        list(pool.map(writer, range(12)))
+    group.close()
+    assert errors == []
+    assert len(_rows(tmp_path / "g.db")) == 12 * 20 and group.writes == 12 * 20
+
+
+def test_many_matches_decided_at_once_through_one_store_lose_and_double_nothing(
+        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
+    url = shared_db_url            # SQLite's group commit, and PostgreSQL's batch function
+    store = open_store(url)
+    matches = [make_match() for _ in range(10)]
+    for match in matches:
+        store.create(match)
+    stale: list[BaseException] = []
+    errors: list[BaseException] = []
+
+    def play(match: Match) -> None:
+        mid = match.header.match_id
+        try:
+            for _ in range(12):
+                now = store.load(mid)
+                assert now.deciding is not None
+                envelopes, _ = now.decide(now.deciding, add(1))
+                store.append(mid, now.seq, envelopes)
+                try:                        # the same append again: stale, rolled back alone
+                    store.append(mid, now.seq, envelopes)
+                except Conflict as exc:
+                    stale.append(exc)
+        except BaseException as exc:
+            errors.append(exc)
+
+    with ThreadPoolExecutor(len(matches)) as pool:
+        list(pool.map(play, matches))
+    assert errors == [] and len(stale) == 10 * 12
+    reread = open_store(url)
+    for match in matches:
+        stored = reread.load(match.header.match_id)
+        assert stored.state.total == 12 and stored.seq == match.seq + 12 * 2   # Added + Passed per decision
