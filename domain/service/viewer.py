@@ -27,9 +27,8 @@ import msgspec
 from litestar import MediaType, Request, Response, get
 from litestar.params import Parameter
 
-from domain.core.match import Match
 from projections.timeline import Timeline
-from projections.viewdata import ViewSource, turns_of
+from projections.viewdata import ViewSource, turns_after, turns_of
 
 from .matches import Caller, Forbidden
 
@@ -80,44 +79,52 @@ def may_see(caller: Caller) -> list[Any]:
     return ["judge", 1, 2] if caller is None else [caller]
 
 
+class _Followed:
+    """One match as the viewer keeps it: its timeline, turn marks and views, each grown in place
+    of refolded when the match moves; one lock, so two requests never fold the same events."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.timeline: Timeline | None = None
+        self.turns: list[int] = []
+        self.views: dict[int | None, ViewSource] = {}
+
+
 class Sources:
-    """The last few matches folded for the viewer, per view; refreshed when the match has moved."""
+    """The last few matches folded for the viewer, per view. A live match's new events are the only
+    ones folded (and redacted, per seat) on the next request: never the whole match again."""
 
     def __init__(self, store: Any) -> None:
         self.store = store
-        self._matches: OrderedDict[str, tuple[Match, Timeline, list[int]]] = OrderedDict()
-        self._views: dict[tuple[str, int | None], tuple[int, ViewSource]] = {}
+        self._matches: OrderedDict[str, _Followed] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, match_id: str, seat: int | None) -> ViewSource:
         with self._lock:
-            cached = self._matches.get(match_id)
-        if cached is None:
-            match = self.store.load(match_id)
-        else:
-            match = cached[0]
-            newer = self.store.events(match_id, match.seq)
-            if newer:
-                match = Match.fold(match.ruleset, match.header, [*match.envelopes, *newer])
-        with self._lock:
-            known = self._matches.get(match_id)
-            if known is None or known[0].seq != match.seq:
-                known = (match, Timeline(match.ruleset, match.header, match.envelopes),
-                         turns_of(match.ruleset, match.header, match.envelopes))
-                self._matches[match_id] = known
-                for key in [k for k in self._views if k[0] == match_id]:
-                    del self._views[key]
+            followed = self._matches.get(match_id)
+            if followed is None:
+                followed = self._matches[match_id] = _Followed()
             self._matches.move_to_end(match_id)
             while len(self._matches) > SOURCES_KEPT:
-                gone, _ = self._matches.popitem(last=False)
-                for key in [k for k in self._views if k[0] == gone]:
-                    del self._views[key]
-            view = self._views.get((match_id, seat))
-            if view is None or view[0] != match.seq:
-                m, timeline, turns = known
-                view = (m.seq, ViewSource(m.ruleset, m.header, m.envelopes, seat, timeline=timeline, turns=turns))
-                self._views[(match_id, seat)] = view
-            return view[1]
+                self._matches.popitem(last=False)
+        with followed.lock:
+            timeline = followed.timeline
+            if timeline is None:
+                match = self.store.load(match_id)
+                timeline = Timeline(match.ruleset, match.header, match.envelopes)
+                followed.turns = turns_of(match.ruleset, match.header, match.envelopes)
+            elif newer := self.store.events(match_id, timeline.last_seq):
+                followed.turns = [*followed.turns, *turns_after(timeline.ruleset, timeline.final, newer)]
+                timeline = timeline.extended(newer)
+            followed.timeline = timeline
+            view = followed.views.get(seat)
+            if view is None:
+                view = ViewSource(timeline.ruleset, timeline.header, timeline.envelopes, seat, timeline=timeline,
+                                  turns=followed.turns)
+            elif view.last_seq != timeline.last_seq:
+                view = view.extended(timeline, followed.turns)
+            followed.views[seat] = view
+            return view
 
 
 def _send(request: Request[Any, Any, Any], body: bytes, media_type: str, headers: dict[str, str]) -> Response[bytes]:
