@@ -368,3 +368,14 @@ def test_readable_at_desktop_and_phone_width_with_aa_contrast(width: int, height
     page.wait_for_selector("#why li")
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
     assert page.evaluate(CONTRAST) == []
+    page.locator("#board .card[data-card]").last.focus()   # the card tip too, inside the phone's width
+    page.wait_for_selector("#tip:not([hidden])")
+    tip = page.locator("#tip").bounding_box()
+    assert tip is not None and tip["x"] >= 0 and tip["x"] + tip["width"] <= width
+    assert page.evaluate(CONTRAST) == []
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")   # down the page:
+    assert width > 800 or page.evaluate("window.scrollY") > 1000                  # the step buttons stay in reach
+    box = page.locator("button[data-go='next']").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height
+    page.locator("button[data-go='next']").click()
+    at(page, 413)

@@ -404,7 +404,7 @@
     fill(tip,
       el("div", { class: "tip-name" }, el("b", { lang: "ja", text: name }), node.dataset.id ? " #" + node.dataset.id : "",
          row && row.name_en ? el("span", { class: "en-name", text: " · " + row.name_en }) : null),
-      row && row.text ? el("div", { class: "seed", lang: "ja", text: row.text }) : el("div", { text: "(not in the catalogue)" }),
+      !row ? el("div", { text: "(not in the catalogue)" }) : row.text ? el("div", { class: "seed", lang: "ja", text: row.text }) : null,
       row && row.gloss ? el("div", { class: "en-gloss" }, el("span", { class: "tip-label", text: "English: " }), row.gloss) : null,
       stats ? el("div", { class: "gloss", text: stats }) : null,
       ...notes.map((g) => el("div", { class: "gloss" }, el("span", { lang: "ja", text: g.term }), " — " + g.clause + " " + g.title + ": " + g.text)),
