@@ -1,5 +1,5 @@
 """The viewer's figures in Chromium on a recorded match of 2,000+ events: ``.venv/bin/python -m
-tests.viewer.figures [--steps 100] [--loads 3]``. Prints the page weight (served and exported),
+tests.viewer.figures [--steps 100] [--loads 3] [--compare OLD.html]``. Prints the page weight (served and exported),
 the time to the first board and the latency of a step (key press to the board drawn: median, p95)
 and of an uncached jump. A measurement, not a test: it asserts nothing about time."""
 from __future__ import annotations
@@ -58,30 +58,46 @@ def p95(values: list[float]) -> float:
     return sorted(values)[min(len(values) - 1, round(len(values) * 0.95))]
 
 
-def measure(browser: Any, url: str, allowed: str, steps: int, loads: int) -> dict[str, Any]:
-    """First board over ``loads`` fresh loads (median), then ``steps`` steps and 20 jumps on the last."""
-    firsts = []
-    for _ in range(loads):
-        context, page, traffic = open_page(browser, allowed)
-        page.goto(url)
-        page.wait_for_selector("body[data-seq='0']", timeout=60_000)
-        firsts.append(page.evaluate("window.kifuFirstBoard"))
-        requests = len(traffic.requests)
-        if len(firsts) < loads:
-            context.close()
-    step = page.evaluate(STEP_JS, ["ArrowRight", steps])
-    last = int(page.evaluate("window.kifuViewer.ui.src.events.length"))
-    jumps = page.evaluate(JUMP_JS, [(i * 7919) % last for i in range(1, 21)])
-    outside = [u for u in traffic.requests if not u.startswith(allowed)]
-    context.close()
-    return {"first": statistics.median(firsts), "firsts": firsts, "step": statistics.median(step), "p95": p95(step),
-            "jump": statistics.median(jumps), "events": last, "requests": requests, "outside": outside}
+def measure(browser: Any, urls: list[str], allowed: str, steps: int, loads: int) -> list[dict[str, Any]]:
+    """Per URL: the first board over ``loads`` fresh loads (median; the URLs' loads interleaved, so
+    a busy moment costs each alike), then ``steps`` steps and 20 jumps on its last load."""
+    firsts: list[list[float]] = [[] for _ in urls]
+    last: list[Any] = [None for _ in urls]
+    for round_ in range(loads):
+        for i, url in enumerate(urls):
+            context, page, traffic = open_page(browser, allowed)
+            page.goto(url)
+            page.wait_for_selector("body[data-seq='0']", timeout=60_000)
+            firsts[i].append(page.evaluate("window.kifuFirstBoard"))
+            if round_ < loads - 1:
+                context.close()
+            else:
+                last[i] = (context, page, traffic, len(traffic.requests))
+    out = []
+    for i, (context, page, traffic, requests) in enumerate(last):
+        step = page.evaluate(STEP_JS, ["ArrowRight", steps])
+        events = int(page.evaluate("window.kifuViewer.ui.src.events.length"))
+        jumps = page.evaluate(JUMP_JS, [(k * 7919) % events for k in range(1, 21)])
+        outside = [u for u in traffic.requests if not u.startswith(allowed)]
+        context.close()
+        out.append({"first": statistics.median(firsts[i]), "firsts": firsts[i], "step": statistics.median(step),
+                    "p95": p95(step), "jump": statistics.median(jumps), "events": events, "requests": requests,
+                    "outside": outside})
+    return out
+
+
+def exported_line(name: str, size: int, m: dict[str, Any], loads: int, steps: int) -> str:
+    return (f"  {name}: {size} bytes; first board {m['first']:.0f} ms "
+            f"(median of {loads} loads: {', '.join(f'{t:.0f}' for t in m['firsts'])}); "
+            f"step median {m['step']:.1f} ms, p95 {m['p95']:.1f} ms over {steps} steps; jump median {m['jump']:.1f} ms")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--loads", type=int, default=3)
+    parser.add_argument("--compare", nargs="*", default=[], metavar="PAGE.html",
+                        help="other exported pages of the same match (an older kifu's) measured alongside")
     args = parser.parse_args()
     record = long_record()
     out = Path(tempfile.mkdtemp()) / "long.html"
@@ -103,9 +119,11 @@ def main() -> None:
                                                              len(got.content))
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-        live = measure(browser, f"{served.url}/matches/{match_id}/viewer#seq=0&token={tokens['judge']}",
-                       served.url, args.steps, args.loads)
-        offline = measure(browser, out.as_uri() + "#seq=0", "file://", args.steps, args.loads)
+        (live,) = measure(browser, [f"{served.url}/matches/{match_id}/viewer#seq=0&token={tokens['judge']}"],
+                          served.url, args.steps, args.loads)
+        pages = [out, *args.compare]
+        offline = measure(browser, [Path(p).resolve().as_uri() + "#seq=0" for p in pages], "file://",
+                          args.steps, args.loads)
         browser.close()
     print(f"viewer figures on {record.name} ({live['events']} events), {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.2f}")
@@ -115,14 +133,12 @@ def main() -> None:
           f"(median of {args.loads} loads: {', '.join(f'{t:.0f}' for t in live['firsts'])}); "
           f"step median {live['step']:.1f} ms, p95 {live['p95']:.1f} ms over {args.steps} steps; "
           f"uncached jump median {live['jump']:.1f} ms")
-    print(f"  exported page (judge, with both seats' views): {out.stat().st_size} bytes; "
-          f"as seat 1 alone: {seat_out.stat().st_size} bytes; both written in {export_cpu:.1f} CPU-s")
-    print(f"  exported: first board {offline['first']:.0f} ms "
-          f"(median of {args.loads} loads: {', '.join(f'{t:.0f}' for t in offline['firsts'])}); "
-          f"step median {offline['step']:.1f} ms, p95 {offline['p95']:.1f} ms over {args.steps} steps; "
-          f"jump median {offline['jump']:.1f} ms")
-    print(f"  requests to another host: {len(live['outside']) + len(offline['outside'])}")
-
+    print(f"  exported pages written in {export_cpu:.1f} CPU-s (judge with both seats' views, and seat 1 alone: "
+          f"{seat_out.stat().st_size} bytes)")
+    for path, m in zip(pages, offline):
+        name = "exported (judge, both seats' views)" if path == out else f"compared {path}"
+        print(exported_line(name, Path(path).stat().st_size, m, args.loads, args.steps))
+    print(f"  requests to another host: {len(live['outside']) + sum(len(m['outside']) for m in offline)}")
 
 if __name__ == "__main__":
     main()

@@ -112,7 +112,7 @@
   }
 
   // -- state -----------------------------------------------------------------------------------
-  const ui = { src: null, seq: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now() };
+  const ui = { src: null, seq: 0, from: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now() };
   const catalogue = new Map();
   let columns = [];
 
@@ -353,7 +353,14 @@
     ui.shown = seq;
     document.body.dataset.seq = String(seq);
     if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now();   // ms since navigation began
-    if (ui.src.kind === "served") { for (const k of [seq + 1, seq - 1]) if (k >= 0 && k <= lastSeq()) ui.src.frame(k); }
+    if (ui.src.kind === "served") prefetch(seq, seq - ui.from);
+    ui.from = seq;
+  }
+  // Served frames the next steps will want, asked for now: a few ahead in the way the viewer moves
+  // (stepping, playing), one either side after a jump. Each is asked for once (the source caches).
+  function prefetch(seq, moved) {
+    const ahead = moved === 1 || moved === -1 ? [1, 2, 3, 4].map((k) => seq + k * moved) : [seq + 1, seq - 1];
+    for (const k of ahead) if (k >= 0 && k <= lastSeq()) ui.src.frame(k);
   }
   function step(how) { go(target(how)); }
 
