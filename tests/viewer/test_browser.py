@@ -379,3 +379,11 @@ def test_readable_at_desktop_and_phone_width_with_aa_contrast(width: int, height
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height
     page.locator("button[data-go='next']").click()
     at(page, 413)
+    page.keyboard.press("?")             # the keys' help, and the token form, read as well
+    assert page.locator("#help").is_visible() and page.evaluate(CONTRAST) == []
+    login, _ = page_for(served.url, width=width, height=height)
+    login.goto(f"{served.url}/matches/{match_id}/viewer")
+    login.fill("#token", "not-a-token")
+    login.press("#token", "Enter")
+    login.wait_for_selector("#login-error:not(:empty)")
+    assert login.evaluate(CONTRAST) == [] and login.evaluate("document.documentElement.scrollWidth") <= width
