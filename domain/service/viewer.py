@@ -55,8 +55,13 @@ def packed(bundle: dict[str, Any]) -> str:
 def page(views: dict[str, dict[str, Any]] | None = None) -> str:
     """The viewer as one HTML document: stylesheet and script inlined, and ``views`` (the whole
     match from ``ViewSource.bundle`` per view — "judge", "1", "2" — the first opened) when the page
-    must work without a server. Each view is packed alone, so the page inflates only those shown."""
-    data = "" if views is None else json.dumps({"views": [[k, packed(b)] for k, b in views.items()]})   # in order
+    must work without a server. Each view is packed alone, so the page inflates only those shown;
+    the meta they share (clause texts, catalogue) is packed once, each view keeping what differs."""
+    data = ""
+    if views is not None:
+        shared = next(iter(views.values()))["meta"]
+        own = {k: {**b, "meta": {m: v for m, v in b["meta"].items() if shared.get(m) != v}} for k, b in views.items()}
+        data = json.dumps({"meta": packed(shared), "views": [[k, packed(b)] for k, b in own.items()]})   # in order
     values = {"css": _asset("viewer.css"), "js": _asset("viewer.js"), "bundle": data,   # base64: no "<" to escape
               "csp": CSP_SERVED if views is None else CSP_FILE}
     return re.sub(r"\{(css|js|bundle|csp)\}", lambda m: values[m.group(1)], _asset("viewer.html"))

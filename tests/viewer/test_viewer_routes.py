@@ -101,9 +101,11 @@ def test_svg_of_an_empty_layout_is_still_a_picture() -> None:
 
 def inlined(html: str) -> dict[str, dict[str, Any]]:
     """The views an exported page inlines, unpacked (base64 of gzipped JSON, one per view)."""
-    views = json.loads(re.search(r'<script type="application/json" id="kifu-bundle">(.*?)</script>', html, re.S)
-                       .group(1))["views"]
-    return {k: json.loads(gzip.decompress(base64.b64decode(v))) for k, v in views}
+    packs = json.loads(re.search(r'<script type="application/json" id="kifu-bundle">(.*?)</script>', html, re.S)
+                       .group(1))
+    unpack = lambda v: json.loads(gzip.decompress(base64.b64decode(v)))  # noqa: E731
+    shared = unpack(packs["meta"])      # each view keeps the meta that differs from the first's
+    return {k: {**b, "meta": {**shared, **b["meta"]}} for k, b in ((k, unpack(v)) for k, v in packs["views"])}
 
 
 def test_the_exported_page_inlines_the_record_and_forbids_every_request(tmp_path: Path) -> None:
@@ -121,7 +123,7 @@ def test_the_exported_page_inlines_the_record_and_forbids_every_request(tmp_path
     views = inlined(judge.read_text())
     assert list(views) == ["judge", "1", "2"] and [v["meta"]["viewer"] for v in views.values()] == [None, 1, 2]
     assert views["2"]["events"] == bundle["events"], "the judge's page holds each seat's view as that seat saw it"
-    assert "</script>" not in page({"x": {"y": "</script><b>"}}).split('id="kifu-bundle">')[1].split("</script>")[0]
+    assert "</script>" not in page({"x": {"meta": {"y": "</script><b>"}}}).split('id="kifu-bundle">')[1].split("</script>")[0]
 
 
 def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_views(tmp_path: Path) -> None:

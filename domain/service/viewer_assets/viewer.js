@@ -37,11 +37,11 @@
     return JSON.parse(await new Response(stream).text());
   }
 
-  function inlineSource(bundle, may) {
+  function inlineSource(bundle, may, shared) {
     const parts = bundle.parts;
     const resolve = (ids) => ids.map((i) => (typeof i === "number" ? parts[i] : i));
     return {
-      kind: "inline", meta: bundle.meta, events: bundle.events, may: may.length > 1 ? may : [], live: false,
+      kind: "inline", meta: Object.assign({}, shared, bundle.meta), events: bundle.events, may: may.length > 1 ? may : [], live: false,
       frame(seq) {
         const f = bundle.frames[Math.max(0, Math.min(seq, bundle.frames.length - 1))];
         const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
@@ -542,7 +542,7 @@
     bindOnce();
     const inline = $("#kifu-bundle").textContent.trim();
     const hash = readHash();
-    if (inline) { openInline(JSON.parse(inline).views, hash).catch((err) => { $("#title").textContent = err.message; }); return; }
+    if (inline) { openInline(JSON.parse(inline), hash).catch((err) => { $("#title").textContent = err.message; }); return; }
     const m = location.pathname.match(/\/matches\/([^/]+)\/viewer\/?$/);
     if (!m) { $("#title").textContent = "open /matches/<id>/viewer"; return; }
     const base = location.pathname.replace(/\/$/, "");
@@ -572,10 +572,11 @@
       $("#login").hidden = false; $("#login-error").textContent = err.message;
     });
   }
-  async function openInline(views, hash) {
+  async function openInline(packed, hash) {
+    const views = packed.views, shared = inflate(packed.meta);
     const keys = views.map(([k]) => k), packs = new Map(views), opened = new Map();   // pairs: JS orders "1" before "judge"
     const load = (k) => {
-      if (!opened.has(k)) opened.set(k, inflate(packs.get(k)).then((bundle) => inlineSource(bundle, keys)));
+      if (!opened.has(k)) opened.set(k, Promise.all([inflate(packs.get(k)), shared]).then(([bundle, meta]) => inlineSource(bundle, keys, meta)));
       return opened.get(k);
     };
     $("#as").addEventListener("change", () => {
