@@ -15,12 +15,19 @@ from .context import Kifu
 
 
 def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
-    """Every frame of the match is computed now and inlined, so the page steps with no server."""
+    """Every frame of the match is computed now and inlined, so the page steps with no server.
+    The judge's page holds each seat's view too (its seat/judge toggle); a seat's page its own only."""
     ruleset, header, envelopes = kifu.load(source)
-    bundle = ViewSource(ruleset, header, envelopes, seat).bundle()
-    body = page(bundle).encode()
+    judge = ViewSource(ruleset, header, envelopes, seat)
+    views = {"judge" if seat is None else str(seat): judge.bundle()}
+    if seat is None:
+        for other in (1, 2):
+            views[str(other)] = ViewSource(ruleset, header, envelopes, other, timeline=judge.timeline,
+                                           turns=judge.turns).bundle()
+    body = page(views).encode()
     Path(path).write_bytes(body)
-    click.echo(f"{path}: {len(envelopes)} events as the {viewer_name(seat)} saw them, {len(body)} bytes; "
+    shown = viewer_name(seat) + (" and each seat" if seat is None else "")
+    click.echo(f"{path}: {len(envelopes)} events as the {shown} saw them, {len(body)} bytes; "
                "open it in a browser (it needs no server and loads nothing)")
 
 

@@ -1,6 +1,7 @@
 """State at any seq, with checkpoints every K events so seeking never replays from zero."""
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from domain.core.envelope import Envelope
@@ -29,6 +30,21 @@ class Timeline:
                 self._checkpoints.append(state)
         self.final = state
         self._window: tuple[int, list[Any]] | None = None   # (checkpoint index, states after it)
+
+    def extended(self, envelopes: list[Envelope[Any]]) -> "Timeline":
+        """This timeline with the next ``envelopes`` folded on (a live match moved): only they are
+        folded; this one stays as it was for whoever still reads it."""
+        grown = copy.copy(self)
+        grown.envelopes = [*self.envelopes, *envelopes]
+        grown._checkpoints = list(self._checkpoints)
+        evolve = record_evolve(self.ruleset)
+        state = self.final
+        for env in envelopes:
+            state = evolve(state, env.event)
+            if env.seq % self.every == 0:
+                grown._checkpoints.append(state)
+        grown.final = state
+        return grown
 
     @property
     def last_seq(self) -> int:

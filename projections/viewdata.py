@@ -12,6 +12,7 @@ frame inlined, each distinct layout part stored once: consecutive layouts share 
 """
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any, Callable
@@ -24,7 +25,7 @@ from domain.core.layout import Counter, Layout
 from domain.core.match import record_evolve
 from domain.core.roles import HIDDEN, roles_of
 from domain.core.ruleset import Ruleset
-from domain.core.visibility import redacted, seat_view
+from domain.core.visibility import SeatStream, seat_view
 
 from .causes import _cards_in, _split, cause_chain
 from .timeline import Timeline
@@ -47,12 +48,32 @@ class ViewSource:
         self.header = header
         self.seat = seat
         self.timeline = timeline or Timeline(ruleset, header, envelopes)
-        self.seen = redacted(ruleset, ruleset.initial_state(header), envelopes, seat)   # the core's scrub too
+        # the core's scrub too; the judge sees the record as it is
+        self._stream = None if seat is None else SeatStream(ruleset, ruleset.initial_state(header), seat)
+        self.seen = list(envelopes) if self._stream is None else self._stream.redact(envelopes)
         self.turns = turns if turns is not None else turns_of(ruleset, header, envelopes)
         self._layouts: dict[int, Layout] = {}
+        self._spent = False
+        self._settle()
+
+    def _settle(self) -> None:
         final = self.timeline.final
-        self._names = ruleset.card_names(final) if ruleset.card_names else None
-        self.outcome = ruleset.outcome(final)
+        self._names = self.ruleset.card_names(final) if self.ruleset.card_names else None
+        self.outcome = self.ruleset.outcome(final)
+
+    def extended(self, timeline: Timeline, turns: list[int]) -> "ViewSource":
+        """This view on ``timeline``, the same match grown by a few events (live): only those are
+        redacted for the seat; this one stays as it was for a request still reading it."""
+        if self._spent:     # its seat stream moved on with the view grown from it
+            raise RuntimeError("extend the latest view of a match, not one it grew from")
+        grown = copy.copy(self)
+        new = timeline.envelopes[len(self.seen):]
+        grown.timeline, grown.turns = timeline, turns
+        grown.seen = [*self.seen, *(new if self._stream is None else self._stream.redact(new))]
+        self._spent = True
+        grown._layouts = dict(self._layouts)     # a seq's layout never changes as the match grows
+        grown._settle()
+        return grown
 
     @property
     def last_seq(self) -> int:
@@ -233,9 +254,14 @@ def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str
 
 def turns_of(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]]) -> list[int]:
     """The turn after each seq (index 0: before the first event), for the timeline's turn marks."""
-    evolve = record_evolve(ruleset)
     state = ruleset.initial_state(header)
-    turns = [ruleset.turn(state)]
+    return [ruleset.turn(state), *turns_after(ruleset, state, envelopes)]
+
+
+def turns_after(ruleset: Ruleset[Any, Any, Any], state: Any, envelopes: list[Envelope[Any]]) -> list[int]:
+    """The turn after each of ``envelopes``, folded on from ``state`` (a live match's new events)."""
+    evolve = record_evolve(ruleset)
+    turns = []
     for env in envelopes:
         state = evolve(state, env.event)
         turns.append(ruleset.turn(state))

@@ -142,3 +142,24 @@ def stored(server: tuple[Any, BackgroundServer]) -> Any:
         return known[path]
 
     return put
+
+
+@pytest.fixture
+def glossed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every card of every ruleset gets an English name and gloss, as a ruleset's ``gloss.toml``
+    gives them: the tests stand on the seam (``domain.core.gloss``), not on the shipped files."""
+    from domain.core import gloss
+
+    class EveryCard(dict):   # type: ignore[type-arg]
+        def get(self, name: str, default: Any = None) -> gloss.Gloss:
+            return gloss.Gloss(name=f"EN {name}", text=f"An English gloss of {name}.")
+
+    def clear() -> None:     # some catalogues are cached: drop them with and without the stand-in
+        for name in RULESETS:
+            getattr(find_ruleset(name).catalogue, "cache_clear", lambda: None)()
+
+    monkeypatch.setattr(gloss, "glosses", lambda package: EveryCard(any=None))
+    clear()
+    yield
+    monkeypatch.undo()
+    clear()

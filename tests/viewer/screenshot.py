@@ -16,7 +16,7 @@ from .conftest import CHROMIUM
 from .helpers import ROOT, store_record
 
 RECORD = ROOT / "replays" / "worlfard" / "bot-flame-gale-vs-tide-stone-s1.kifu.jsonl"
-SEQ = 242         # a combat damage ruling: its why shows the units and the STR it used
+SEQ = 242         # a combat damage ruling: its why shows the units and the STR it used, and the tip the card
 
 
 def main(out: str = str(ROOT / "docs" / "viewer-worlfard.png")) -> None:
@@ -29,6 +29,8 @@ def main(out: str = str(ROOT / "docs" / "viewer-worlfard.png")) -> None:
         page.wait_for_selector(f"body[data-seq='{SEQ}']")
         page.keyboard.press("w")
         page.wait_for_selector("#why li")
+        page.locator("#board .card.named").first.focus()     # the ruled card's text and its English gloss
+        page.wait_for_selector("#tip:not([hidden])")
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=out)
         browser.close()

@@ -53,9 +53,21 @@ def ink(png: bytes) -> float:
     return sum(1 for p in pixels if sum(abs(a - b) for a, b in zip(p, background)) > 60) / len(pixels)
 
 
+def shows_card_text(page: Any, card: Any, rules: Any) -> None:
+    """The tip of ``card`` (a locator) holds its seed text and, unless that is English already (the
+    secretbid plugin's), its English name and gloss."""
+    name = card.get_attribute("data-card")
+    page.wait_for_selector("#tip:not([hidden])")
+    tip = page.locator("#tip").inner_text()
+    row = rules.catalogue().card(name)
+    assert row is not None and name in tip and (not row.text or row.text.splitlines()[0][:10] in tip)
+    if not (name + row.text).isascii():
+        assert f"EN {name}" in tip and f"An English gloss of {name}." in tip
+
+
 @pytest.mark.parametrize("name", RULESETS)
 def test_a_recorded_match_of_each_ruleset_loads_steps_and_jumps(name: str, records: dict[str, Path], server: Any,
-                                                                stored: Any, page_for: Any) -> None:
+                                                                stored: Any, page_for: Any, glossed: None) -> None:
     _, served = server
     record = read_record(records[name])
     match_id, tokens = stored(records[name])
@@ -90,6 +102,11 @@ def test_a_recorded_match_of_each_ruleset_loads_steps_and_jumps(name: str, recor
     assert ink(board) > 0.04, "the board screenshot is nearly blank"
     faces = page.locator("#board .card").count()
     assert faces > 0, "no card drawn on the board"
+    card = page.locator("#board .card[data-card]").first
+    card.hover()                      # the card's text as printed, and in English
+    shows_card_text(page, card, record.ruleset)
+    page.keyboard.press("Escape")     # dismissed without moving the pointer
+    assert page.locator("#tip").is_hidden()
     assert not traffic.blocked and not page.errors
 
 
@@ -253,22 +270,49 @@ def test_the_exported_page_steps_through_the_match_from_file_with_the_network_bl
     page.keyboard.press("End")
     last = len(read_record(source).envelopes)
     at(page, last)
-    assert not traffic.blocked and all(u.startswith("file://") for u in traffic.requests)
     assert ink(page.locator("#board").screenshot()) > 0.04
+    record = read_record(source)
+    judge = ViewSource(record.ruleset, record.header, record.envelopes, None)
+    seat = ViewSource(record.ruleset, record.header, record.envelopes, 2, timeline=judge.timeline, turns=judge.turns)
+    named = lambda src, s: json.dumps(src.frame(s)["layout"]).count('"name"')  # noqa: E731
+    hides = next(s for s in range(last // 2, last) if named(seat, s) < named(judge, s))
+    page.evaluate(f"window.kifuViewer.go({hides})")
+    at(page, hides)
+    shown = f"window.kifuViewer.ui.src.frame({hides}).then((f) => f.layout)"
+    layout = lambda src: {"board": [], **json.loads(json.dumps(src.frame(hides)["layout"]))}  # noqa: E731  as JSON has it
+    assert page.evaluate(shown) == layout(judge)
+    judge_board = page.inner_html("#board")
+    page.select_option("#as", "2")      # the judge's page holds each seat's view: toggled offline
+    until(page, "document.querySelector('#title').textContent.includes(\"seat 2's view\")")
+    at(page, hides)
+    assert page.url.endswith(f"#seq={hides}&as=2")
+    assert page.evaluate(shown) == layout(seat) and page.inner_html("#board") != judge_board
+    page.goto(out.as_uri() + "#seq=7&as=1")  # a link to a seat's view at a seq opens there
+    page.reload()
+    at(page, 7)
+    assert "seat 1's view" in page.locator("#title").inner_text()
+    assert not traffic.blocked and all(u.startswith("file://") for u in traffic.requests)
+    assert not page.errors
 
 
 def test_keyboard_only_use_reaches_card_text_and_the_help(records: dict[str, Path], server: Any, stored: Any,
-                                                         page_for: Any) -> None:
+                                                         page_for: Any, glossed: None) -> None:
     _, served = server
+    rules = read_record(records["worlfard"]).ruleset
     match_id, tokens = stored(records["worlfard"])
     page, _ = page_for(served.url)
     open_match(page, served.url, match_id, tokens["judge"], seq=412)
     page.locator("#board .card[data-card]").first.focus()
-    name = page.evaluate("document.activeElement.dataset.card")
-    page.wait_for_selector("#tip:not([hidden])")
-    tip = page.locator("#tip").inner_text()
-    row = read_record(records["worlfard"]).ruleset.catalogue().card(name)
-    assert name in tip and row is not None and row.text.splitlines()[0][:10] in tip
+    shows_card_text(page, page.locator(":focus"), rules)
+    named = next(s for s in range(412, 1, -1) if "cards" in page.evaluate(f"window.kifuViewer.ui.src.events[{s - 1}]"))
+    page.evaluate(f"window.kifuViewer.go({named})")
+    at(page, named)
+    page.locator("#why-toggle").focus()
+    page.keyboard.press("Tab")       # a card the current event names is next in the tab order
+    assert page.evaluate("document.activeElement.classList.contains('card-ref')")
+    shows_card_text(page, page.locator(":focus"), rules)
+    page.evaluate("window.kifuViewer.go(412)")
+    at(page, 412)
     gloss = page.evaluate("window.kifuViewer.ui.src.meta.glossary")
     shown = page.evaluate("[...document.querySelectorAll('#board .card[data-card]')].map((c) => c.dataset.card)")
     glossed = [n for n in shown if n in gloss]
@@ -324,3 +368,22 @@ def test_readable_at_desktop_and_phone_width_with_aa_contrast(width: int, height
     page.wait_for_selector("#why li")
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
     assert page.evaluate(CONTRAST) == []
+    page.locator("#board .card[data-card]").last.focus()   # the card tip too, inside the phone's width
+    page.wait_for_selector("#tip:not([hidden])")
+    tip = page.locator("#tip").bounding_box()
+    assert tip is not None and tip["x"] >= 0 and tip["x"] + tip["width"] <= width
+    assert page.evaluate(CONTRAST) == []
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")   # down the page:
+    assert width > 800 or page.evaluate("window.scrollY") > 1000                  # the step buttons stay in reach
+    box = page.locator("button[data-go='next']").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height
+    page.locator("button[data-go='next']").click()
+    at(page, 413)
+    page.keyboard.press("?")             # the keys' help, and the token form, read as well
+    assert page.locator("#help").is_visible() and page.evaluate(CONTRAST) == []
+    login, _ = page_for(served.url, width=width, height=height)
+    login.goto(f"{served.url}/matches/{match_id}/viewer")
+    login.fill("#token", "not-a-token")
+    login.press("#token", "Enter")
+    login.wait_for_selector("#login-error:not(:empty)")
+    assert login.evaluate(CONTRAST) == [] and login.evaluate("document.documentElement.scrollWidth") <= width

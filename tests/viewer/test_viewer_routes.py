@@ -2,6 +2,8 @@
 the page's headers, ``kifu replay --svg/--png`` and ``kifu export --html``."""
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 from pathlib import Path
@@ -97,16 +99,31 @@ def test_svg_of_an_empty_layout_is_still_a_picture() -> None:
     assert svg(Layout(ruleset="x")).startswith("<svg")
 
 
+def inlined(html: str) -> dict[str, dict[str, Any]]:
+    """The views an exported page inlines, unpacked (base64 of gzipped JSON, one per view)."""
+    packs = json.loads(re.search(r'<script type="application/json" id="kifu-bundle">(.*?)</script>', html, re.S)
+                       .group(1))
+    unpack = lambda v: json.loads(gzip.decompress(base64.b64decode(v)))  # noqa: E731
+    shared = unpack(packs["meta"])      # each view keeps the meta that differs from the first's
+    return {k: {**b, "meta": {**shared, **b["meta"]}} for k, b in ((k, unpack(v)) for k, v in packs["views"])}
+
+
 def test_the_exported_page_inlines_the_record_and_forbids_every_request(tmp_path: Path) -> None:
     out = tmp_path / "m.html"
     result = CliRunner().invoke(cli, ["--db", "memory", "export", str(RECORD), "--html", str(out), "--seat", "2"])
     assert result.exit_code == 0, result.output
     html = out.read_text()
     assert CSP_FILE in html and "seat 2" in result.output
-    bundle = json.loads(re.search(r'<script type="application/json" id="kifu-bundle">(.*?)</script>', html, re.S)
-                        .group(1).replace("<\\/", "</"))
+    views = inlined(html)
+    assert list(views) == ["2"], "a seat's page holds its own view only"
+    bundle = views["2"]
     assert bundle["meta"]["viewer"] == 2 and len(bundle["frames"]) == len(read_record(RECORD).envelopes) + 1
-    assert "</script>" not in page({"x": "</script><b>"}).split('id="kifu-bundle">')[1].split("</script>")[0]
+    judge = tmp_path / "j.html"
+    assert CliRunner().invoke(cli, ["--db", "memory", "export", str(RECORD), "--html", str(judge)]).exit_code == 0
+    views = inlined(judge.read_text())
+    assert list(views) == ["judge", "1", "2"] and [v["meta"]["viewer"] for v in views.values()] == [None, 1, 2]
+    assert views["2"]["events"] == bundle["events"], "the judge's page holds each seat's view as that seat saw it"
+    assert "</script>" not in page({"x": {"meta": {"y": "</script><b>"}}}).split('id="kifu-bundle">')[1].split("</script>")[0]
 
 
 def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_views(tmp_path: Path) -> None:
@@ -156,3 +173,17 @@ def test_card_text_gets_an_english_gloss_from_the_clauses_that_name_its_terms() 
     wolf = {g["term"]: g for g in gloss["強襲の狼"]}             # text: ・『強襲:1』
     assert wolf["強襲:1"]["clause"] == "W-Q4" and "adding STR when attacking" in wolf["強襲:1"]["text"]
     assert all(g["text"] and g["title"] for notes in gloss.values() for g in notes)
+
+
+def test_every_card_of_every_ruleset_reaches_the_page_with_its_english_name_and_gloss(
+        records: dict[str, Path], glossed: None) -> None:
+    from .conftest import RULESETS
+
+    for name in RULESETS:
+        record = read_record(records[name])
+        rows = ViewSource(record.ruleset, record.header, record.envelopes[:5], 1).meta()["catalogue"]["rows"]
+        assert len(rows) == len(record.ruleset.catalogue().rows) > 0, name
+        for row in rows:
+            if (row["name"] + row.get("text", "")).isascii():    # the secretbid plugin's: English already
+                continue
+            assert row["name_en"] == f"EN {row['name']}" and row["gloss"] == f"An English gloss of {row['name']}.", row

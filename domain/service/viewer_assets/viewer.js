@@ -2,7 +2,8 @@
    notes, a shared board) at any seq of a match. It names no game's fields: events come with
    the role of each field, cards are looked up in the ruleset's catalogue by name, clause texts
    in its rules reference. Two sources: a served match (JSON routes with a token in a header,
-   live through the SSE stream) or a bundle inlined in the page (`kifu export --html`). */
+   live through the SSE stream) or bundles inlined in the page (`kifu export --html`), one per
+   view, each gzipped and base64'd, inflated by the browser's DecompressionStream when shown. */
 "use strict";
 (function () {
   const $ = (sel) => document.querySelector(sel);
@@ -26,11 +27,21 @@
   }
 
   // -- sources ---------------------------------------------------------------------------------
-  function inlineSource(bundle) {
+  async function inflate(b64) {
+    if (typeof DecompressionStream === "undefined")
+      throw new Error("this browser cannot unpack the page: it needs DecompressionStream (Chrome 80, Firefox 113, Safari 16.4 or later)");
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  function inlineSource(bundle, may, shared) {
     const parts = bundle.parts;
     const resolve = (ids) => ids.map((i) => (typeof i === "number" ? parts[i] : i));
     return {
-      kind: "inline", meta: bundle.meta, events: bundle.events, may: [], live: false,
+      kind: "inline", meta: Object.assign({}, shared, bundle.meta), events: bundle.events, may: may.length > 1 ? may : [], live: false,
       frame(seq) {
         const f = bundle.frames[Math.max(0, Math.min(seq, bundle.frames.length - 1))];
         const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
@@ -101,7 +112,7 @@
   }
 
   // -- state -----------------------------------------------------------------------------------
-  const ui = { src: null, seq: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now() };
+  const ui = { src: null, seq: 0, from: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now() };
   const catalogue = new Map();
   let columns = [];
 
@@ -111,6 +122,25 @@
 
   function describe(e) {
     return e.type + " " + e.fields.map(([k, v]) => k + "=" + v).join(" ");
+  }
+  // A card an event or a ruling names ("name#id"): focusable, so its text and gloss show on focus too.
+  function cardRef(name, id) {
+    return el("span", { class: "card-ref", tabindex: "0", "data-card": name, "data-id": id || "", text: name + (id ? "#" + id : "") });
+  }
+  function cardRefs(text) {
+    const s = String(text), many = s.startsWith("[") && s.endsWith("]");
+    const out = [];
+    (many ? s.slice(1, -1).split(", ") : [s]).forEach((item, i) => {
+      if (i) out.push(", ");
+      const m = item.match(/^(.+)#(\d+)$/);
+      out.push(m && catalogue.has(m[1]) ? cardRef(m[1], m[2]) : item);
+    });
+    return many ? ["[", ...out, "]"] : out;
+  }
+  function describeNode(e) {   // describe(), with the cards it names as card references
+    const node = el("p", { class: "ev" }, e.type);
+    for (const [k, v, role] of e.fields) node.append(" " + k + "=", ...(role === "card" ? cardRefs(v) : [String(v)]));
+    return node;
   }
 
   // -- drawing a layout ------------------------------------------------------------------------
@@ -224,7 +254,7 @@
          ev.seat ? " · seat " + ev.seat : "", " · turn " + ev.turn,
          ev.cause ? el("button", { type: "button", class: "cause", onclick: () => go(ev.cause), title: "go to the cause", text: "← #" + ev.cause }) : null,
          el("button", { type: "button", id: "why-toggle", "aria-pressed": String(ui.whyOpen), "aria-controls": "why", onclick: toggleWhy, text: "why? (w)" })),
-      el("p", { class: "ev", text: describe(ev) }),
+      describeNode(ev),
       ...clauseBlock(ev.clause));
   }
 
@@ -247,8 +277,8 @@
         ev.clause ? el("span", { class: "clause", text: ev.clause }) : null, c ? " " + c.title : "",
         el("div", { class: "ev", text: describe(ev) }),
         formula ? el("div", { class: "formula", text: "ruling: " + formula }) : null,
-        ...(link.cards || []).map((k) => el("div", { class: "at", text: "after #" + link.at + ": " + k.name + "#" + k.card + " at " + k.where +
-          Object.entries(k.values || {}).map(([n, v]) => " · " + (Array.isArray(v) ? v.join(", ") : v)).join("") })),
+        ...(link.cards || []).map((k) => el("div", { class: "at" }, "after #" + link.at + ": ", cardRef(k.name, k.card), " at " + k.where +
+          Object.entries(k.values || {}).map(([n, v]) => " · " + (Array.isArray(v) ? v.join(", ") : v)).join(""))),
         ...Object.entries(link.seats || {}).map(([s, vals]) => el("div", { class: "at", text: "after #" + link.at + ": seat " + s + " " +
           Object.entries(vals).map(([n, v]) => n + " " + v).join(", ") })),
         c && c.text ? el("details", {}, el("summary", { text: "clause text" }), el("p", { class: "clause-text", text: c.text })) : null));
@@ -323,7 +353,14 @@
     ui.shown = seq;
     document.body.dataset.seq = String(seq);
     if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now();   // ms since navigation began
-    if (ui.src.kind === "served") { for (const k of [seq + 1, seq - 1]) if (k >= 0 && k <= lastSeq()) ui.src.frame(k); }
+    if (ui.src.kind === "served") prefetch(seq, seq - ui.from);
+    ui.from = seq;
+  }
+  // Served frames the next steps will want, asked for now: a few ahead in the way the viewer moves
+  // (stepping, playing), one either side after a jump. Each is asked for once (the source caches).
+  function prefetch(seq, moved) {
+    const ahead = moved === 1 || moved === -1 ? [1, 2, 3, 4].map((k) => seq + k * moved) : [seq + 1, seq - 1];
+    for (const k of ahead) if (k >= 0 && k <= lastSeq()) ui.src.frame(k);
   }
   function step(how) { go(target(how)); }
 
@@ -360,25 +397,40 @@
   }
 
   // -- card text on hover or focus ---------------------------------------------------------------
+  // The card as printed (the seed's notation), then in English: its name and gloss (the ruleset's
+  // gloss.toml), and what the rules reference says each bracketed term means. A tooltip the pointer
+  // may move onto, that Escape dismisses (WCAG 1.4.13).
+  let tipFor = null, tipHide = null;
   function showTip(node) {
-    const row = catalogue.get(node.dataset.card);
+    clearTimeout(tipHide);
+    const name = node.dataset.card, row = catalogue.get(name);
     const tip = $("#tip");
-    const gloss = row ? columns.filter((c) => c.key !== "name" && c.key !== "text" && row.values && row.values[c.key])
+    const stats = row ? columns.filter((c) => c.key !== "name" && c.key !== "text" && row.values && row.values[c.key])
       .map((c) => c.title + " " + row.values[c.key]).join(" · ") : "";
-    fill(tip, el("b", { text: node.dataset.card + (node.dataset.id ? " #" + node.dataset.id : "") }),
-      row && row.text ? el("div", { lang: "ja", text: row.text }) : el("div", { text: "(not in the catalogue)" }),
-      gloss ? el("div", { class: "gloss", text: gloss }) : null,
-      ...((ui.src.meta.glossary || {})[node.dataset.card] || []).map((g) =>
-        el("div", { class: "gloss" }, el("span", { lang: "ja", text: g.term }), " — " + g.clause + " " + g.title + ": " + g.text)),
+    const notes = (ui.src.meta.glossary || {})[name] || [];
+    fill(tip,
+      el("div", { class: "tip-name" }, el("b", { lang: "ja", text: name }), node.dataset.id ? " #" + node.dataset.id : "",
+         row && row.name_en ? el("span", { class: "en-name", text: " · " + row.name_en }) : null),
+      !row ? el("div", { text: "(not in the catalogue)" }) : row.text ? el("div", { class: "seed", lang: "ja", text: row.text }) : null,
+      row && row.gloss ? el("div", { class: "en-gloss" }, el("span", { class: "tip-label", text: "English: " }), row.gloss) : null,
+      stats ? el("div", { class: "gloss", text: stats }) : null,
+      ...notes.map((g) => el("div", { class: "gloss" }, el("span", { lang: "ja", text: g.term }), " — " + g.clause + " " + g.title + ": " + g.text)),
       row && row.invented && row.invented.length ? el("div", { class: "gloss", text: "invented: " + row.invented.join(", ") }) : null);
     const r = node.getBoundingClientRect();
     tip.hidden = false;
     const left = Math.min(window.innerWidth - tip.offsetWidth - 4, Math.max(4, r.left));
     const top = r.bottom + 4 + tip.offsetHeight > window.innerHeight ? r.top - tip.offsetHeight - 4 : r.bottom + 4;
-    tip.style.left = left + "px"; tip.style.top = Math.max(4, top) + "px";
+    tip.style.left = Math.max(4, left) + "px"; tip.style.top = Math.max(4, top) + "px";
+    if (tipFor && tipFor !== node) tipFor.removeAttribute("aria-describedby");
     node.setAttribute("aria-describedby", "tip");
+    tipFor = node;
   }
-  function hideTip() { $("#tip").hidden = true; }
+  function hideTip() {
+    clearTimeout(tipHide);
+    $("#tip").hidden = true;
+    if (tipFor) { tipFor.removeAttribute("aria-describedby"); tipFor = null; }
+  }
+  function hideTipSoon() { clearTimeout(tipHide); tipHide = setTimeout(hideTip, 300); }
 
   // -- wiring ----------------------------------------------------------------------------------
   function bindOnce() {
@@ -394,12 +446,16 @@
     $("#filters").addEventListener("change", (e) => $("#timeline").classList.toggle("hide-" + e.target.value, !e.target.checked));
     $("#help-open").addEventListener("click", () => $("#help").showModal());
     $("#follow").addEventListener("change", (e) => { ui.follow = e.target.checked; });
-    $("#board").addEventListener("mouseover", (e) => { const c = e.target.closest(".card[data-card]"); if (c) showTip(c); });
-    $("#board").addEventListener("mouseout", (e) => { if (e.target.closest(".card[data-card]")) hideTip(); });
-    $("#board").addEventListener("focusin", (e) => { const c = e.target.closest(".card[data-card]"); if (c) showTip(c); });
-    $("#board").addEventListener("focusout", hideTip);
+    const cardOf = (e) => e.target.closest && e.target.closest("[data-card]");
+    document.addEventListener("mouseover", (e) => { const c = cardOf(e); if (c) showTip(c); });
+    document.addEventListener("mouseout", (e) => { if (cardOf(e)) hideTipSoon(); });
+    document.addEventListener("focusin", (e) => { const c = cardOf(e); if (c) showTip(c); });
+    document.addEventListener("focusout", (e) => { if (cardOf(e)) hideTip(); });
+    $("#tip").addEventListener("mouseenter", () => clearTimeout(tipHide));
+    $("#tip").addEventListener("mouseleave", hideTipSoon);
     window.addEventListener("hashchange", () => { const h = readHash(); if (h.seq !== null && h.seq !== ui.seq) go(h.seq, { keepHash: true }); });
     document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && !$("#tip").hidden) { hideTip(); return; }
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target;
       if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) {
@@ -486,7 +542,7 @@
     bindOnce();
     const inline = $("#kifu-bundle").textContent.trim();
     const hash = readHash();
-    if (inline) { start(inlineSource(JSON.parse(inline)), hash.seq); return; }
+    if (inline) { openInline(JSON.parse(inline), hash).catch((err) => { $("#title").textContent = err.message; }); return; }
     const m = location.pathname.match(/\/matches\/([^/]+)\/viewer\/?$/);
     if (!m) { $("#title").textContent = "open /matches/<id>/viewer"; return; }
     const base = location.pathname.replace(/\/$/, "");
@@ -515,6 +571,21 @@
       sessionStorage.removeItem(key);
       $("#login").hidden = false; $("#login-error").textContent = err.message;
     });
+  }
+  async function openInline(packed, hash) {
+    const views = packed.views, shared = inflate(packed.meta);
+    const keys = views.map(([k]) => k), packs = new Map(views), opened = new Map();   // pairs: JS orders "1" before "judge"
+    const load = (k) => {
+      if (!opened.has(k)) opened.set(k, Promise.all([inflate(packs.get(k)), shared]).then(([bundle, meta]) => inlineSource(bundle, keys, meta)));
+      return opened.get(k);
+    };
+    $("#as").addEventListener("change", () => {
+      const v = $("#as").value;
+      load(v).then((src) => { ui.as = v; start(src, ui.seq); }).catch((err) => alert(err.message));
+    });
+    const first = keys.includes(hash.as) ? hash.as : keys[0];
+    ui.as = first === keys[0] ? "" : first;
+    start(await load(first), hash.seq);
   }
   function writeHashOnly(seq) {   // drop a token from the address at once: it must not stay in history
     const h = "#seq=" + (seq === null ? 0 : seq) + (ui.as ? "&as=" + ui.as : "");
