@@ -33,7 +33,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.enums import RequestEncodingType
-from litestar.params import Body, Parameter
+from litestar.params import Body, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsException, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -48,6 +48,7 @@ from .hub import Hub
 from domain.core.visibility import SeatStream
 
 from .matches import Caller, Forbidden, MatchService, Unauthorized
+from .params import MAX_SEQ, After, MatchId, Position
 from .tokens import TokenStore
 from .viewer import viewer_routes
 from .warmup import warm_rulesets, warm_signatures
@@ -69,10 +70,6 @@ def _problems(*codes: int) -> dict[int, ResponseSpec]:
 SERVICE_POOL = {"POSTGRES_POOL_SIZE": "8", "POSTGRES_MAX_OVERFLOW": "24"}
 
 T = TypeVar("T")
-MatchId = Annotated[str, Parameter(description="the match id (a UUID)")]
-MAX_SEQ = 2**63 - 1            # what a store's integer column holds; beyond it is malformed, not a 500
-After = Annotated[int, Parameter(ge=0, le=MAX_SEQ, description="only envelopes with seq greater than this")]
-Position = Annotated[bool, Parameter(description="also send the seat's masked position (for bots that simulate)")]
 CreateBody = Annotated[api.CreateMatch, Body(media_type=RequestEncodingType.JSON)]
 DecisionBody = Annotated[api.Decision, Body(media_type=RequestEncodingType.JSON)]
 
@@ -189,7 +186,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         # against anyio.to_thread's 29 and 175 (no capacity limiter, cancel scope or thread lookup)
         return await asyncio.get_running_loop().run_in_executor(workers, partial(fn, *args))
 
-    async def caller(request: Request[Any, Any, Any], match_id: str) -> Caller:
+    async def caller(request: Request[Any, Any, Any], match_id: MatchId) -> Caller:
         return await run(service.caller, match_key(match_id), _bearer(request))
 
     @get("/rulesets", summary="Rulesets and their preset decks", tags=["matches"])
@@ -233,7 +230,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
          tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))
     async def events(request: Request[Any, Any, Any], match_id: MatchId, after: After = 0,
-                     limit: Annotated[int, Parameter(ge=1, le=5000)] = 1000) -> api.EventsPage:
+                     limit: Annotated[int, QueryParameter(ge=1, le=5000)] = 1000) -> api.EventsPage:
         who = await caller(request, match_id)
         return await run(service.events, match_key(match_id), who, after, limit)
 

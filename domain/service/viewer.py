@@ -21,21 +21,19 @@ import re
 import threading
 from collections import OrderedDict
 from importlib.resources import files
-from typing import Annotated, Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import msgspec
 from litestar import MediaType, Request, Response, get
-from litestar.params import Parameter
 
 from projections.timeline import Timeline
 from projections.viewdata import ViewSource, turns_after, turns_of
 
 from .matches import Caller, Forbidden
+from .params import As, MatchId, Seq
 
 SOURCES_KEPT = 16
 GZIP_OVER = 1024          # bytes: smaller answers go as they are
-As = Annotated[str, Parameter(query="as", description="judge, 1 or 2 (default: the token's own view)")]
-Seq = Annotated[int, Parameter(ge=0)]
 # The page may talk to its own origin only; the exported page to nothing at all.
 CSP_SERVED = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
 CSP_FILE = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -165,21 +163,21 @@ def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
 
     @get("/matches/{match_id:str}/viewer", summary="The web viewer of a match (asks for a token)", tags=["viewer"],
          media_type=MediaType.HTML, include_in_schema=True)
-    async def viewer_page(request: Request[Any, Any, Any], match_id: str) -> Response[bytes]:
+    async def viewer_page(request: Request[Any, Any, Any], match_id: MatchId) -> Response[bytes]:
         return _send(request, html, MediaType.HTML,
                      {"Content-Security-Policy": CSP_SERVED, "Referrer-Policy": "no-referrer",
                       "X-Content-Type-Options": "nosniff"})
 
     @get("/matches/{match_id:str}/viewer/data", summary="The viewer's events (and meta), as the token may see them",
          tags=["viewer"], security=[{"token": []}])
-    async def viewer_data(request: Request[Any, Any, Any], match_id: str, as_: As = "",
+    async def viewer_data(request: Request[Any, Any, Any], match_id: MatchId, as_: As = "",
                           after: Seq = 0) -> Response[bytes]:
         who = await caller(request, match_id)
         return _json(request, await run(data, match_id, view_seat(who, as_), may_see(who), after))
 
     @get("/matches/{match_id:str}/viewer/frame", summary="The layout after a seq and the why of that seq",
          tags=["viewer"], security=[{"token": []}])
-    async def viewer_frame(request: Request[Any, Any, Any], match_id: str, seq: Seq,
+    async def viewer_frame(request: Request[Any, Any, Any], match_id: MatchId, seq: Seq,
                            as_: As = "") -> Response[bytes]:
         who = await caller(request, match_id)
         return _json(request, await run(frame, match_id, view_seat(who, as_), seq))
