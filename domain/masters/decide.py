@@ -16,6 +16,11 @@ from .permissions import (may_activate, may_ambush, may_cast, may_charge_piece, 
 from .state import State
 
 NOBODY: frozenset[int] = frozenset()
+_ONLY = {1: frozenset((1,)), 2: frozenset((2,))}     # built once: asked several times a decision
+
+
+def _only(seat: int) -> frozenset[int]:
+    return _ONLY.get(seat) or frozenset((seat,))
 
 
 def awaiting(state: State) -> frozenset[int]:
@@ -23,11 +28,11 @@ def awaiting(state: State) -> frozenset[int]:
     if state.outcome is not None:
         return NOBODY
     if state.phase == "mulligan":
-        return frozenset((setup.mulligan_seat(state),))
+        return _only(setup.mulligan_seat(state))
     if state.pending:
-        return frozenset((state.active,))
+        return _only(state.active)
     if state.priority is not None:
-        return frozenset((state.priority.holder,))
+        return _only(state.priority.holder)
     return NOBODY
 
 

@@ -7,8 +7,8 @@ from .board import around, name, paths
 from .combat import can_move
 from .decide import awaiting
 from .effects import target_ok
-from .permissions import (may_activate, may_ambush, may_cast, may_charge_piece, may_move_master, may_move_piece,
-                          may_summon, summon_squares)
+from .permissions import can_ambush, can_charge_piece, can_move_master, has_priority, sorcery_time, summon_squares
+from .vocabulary import MAIN_PHASES
 from .state import State
 
 PASS = c.Pass()
@@ -27,25 +27,30 @@ def legal(state: State, seat: int) -> list[c.Command]:
     if state.pending == "discard":
         return [c.Discard(card=card) for card in side.hand]
     out: list[c.Command] = [PASS]
-    mana = state.untapped_mana(seat)
-    normal = may_summon(state, seat) is None
-    ambush = not normal and may_ambush(state, seat) is None
-    can_cast = may_cast(state, seat) is None
-    can_charge = may_charge_piece(state, seat) is None
-    for card in side.hand:
-        d = state.card(card)
-        if d.kind == "piece":
-            if can_charge:
-                out.append(c.ChargePiece(card=card))
-            if d.cost <= mana and (normal or (ambush and d.keyword("ambush") is not None)):
-                out.extend(c.Summon(card=card, square=name(sq)) for sq in summon_squares(state, seat, not normal))
-        elif can_cast and d.cost <= mana and d.skill is not None:
-            out.extend(c.Cast(card=card, target=t) for t in _targets(state, seat, card, d.skill))
-    if may_move_master(state, seat) is None:
+    normal = sorcery_time(state, seat, MAIN_PHASES)    # may_summon's and may_cast's test
+    ambush = not normal and can_ambush(state, seat)
+    can_charge = can_charge_piece(state, seat)
+    activating = has_priority(state, seat)             # may_activate's
+    moving = sorcery_time(state, seat, ("action",))    # may_move_piece's
+    mana = state.untapped_mana(seat) if normal or ambush or activating else 0
+    if normal or ambush or can_charge:
+        squares: list[str] | None = None               # where a piece may be summoned, worked out once
+        for card in side.hand:
+            d = state.card(card)
+            if d.kind == "piece":
+                if can_charge:
+                    out.append(c.ChargePiece(card=card))
+                if d.cost <= mana and (normal or (ambush and d.keyword("ambush") is not None)):
+                    if squares is None:
+                        squares = [name(sq) for sq in summon_squares(state, seat, not normal)]
+                    out.extend(c.Summon(card=card, square=sq) for sq in squares)
+            elif normal and d.cost <= mana and d.skill is not None:
+                out.extend(c.Cast(card=card, target=t) for t in _targets(state, seat, card, d.skill))
+    if can_move_master(state, seat):
         occ = state.occupied()
         out.extend(c.MoveMaster(to=name(sq)) for sq in around(side.master) if sq not in occ)
-    moving = may_move_piece(state, seat) is None
-    activating = may_activate(state, seat) is None
+    if not (moving or activating):
+        return out
     occ = state.occupied() if moving else {}
     for p in state.pieces:
         if p.seat != seat:
