@@ -23,6 +23,9 @@ def _only(seat: int) -> frozenset[int]:
     return _ONLY.get(seat) or frozenset((seat,))
 
 
+_PASS = c.Pass
+
+
 def awaiting(state: State) -> frozenset[int]:
     """The seat the rules wait for: derived from the state, never stored."""
     if state.outcome is not None:
@@ -51,6 +54,11 @@ def waiting_clause(state: State) -> str:
 def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     if state.outcome is not None:
         raise Illegal("M-1.2", "the match is over")
+    if type(command) is _PASS and state.phase != "mulligan" and not state.pending:
+        flow.pass_priority(draft, seat)     # most decisions: what the match below comes to, sooner
+        if draft.envelopes:
+            settle(draft, draft.envelopes[0].seq)
+        return
     match command:
         case c.Mulligan():
             setup.mulligan(draft, seat)

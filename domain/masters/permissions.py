@@ -22,7 +22,7 @@ def has_priority(state: State, seat: int) -> bool:
 
 def sorcery_time(state: State, seat: int, phases: tuple[str, ...]) -> bool:
     """The active master, holding priority, in one of ``phases``, with an empty stack and no combat."""
-    return (state.phase in phases and seat == state.active and not state.stack and state.combat is None
+    return (seat == state.active and state.phase in phases and not state.stack and state.combat is None
             and has_priority(state, seat))
 
 
@@ -125,7 +125,7 @@ def can_move_master(state: State, seat: int) -> bool:
 
 
 def can_ambush(state: State, seat: int) -> bool:
-    return has_priority(state, seat) and may_ambush(state, seat) is None
+    return seat == state.active and has_priority(state, seat) and may_ambush(state, seat) is None
 
 
 def can_charge_piece(state: State, seat: int) -> bool:
