@@ -35,7 +35,14 @@ _COLS = "abcdefghij"
 def name(sq: int) -> str:
     """A square as people say it, and as events and commands name it: column letter and row
     number (``c1`` is row 1, column 3)."""
+    known = _NAMES.get(sq)
+    if known is not None:
+        return known
     return f"{_COLS[col_of(sq) - 1]}{row_of(sq)}" if sq else ""
+
+
+_NAMES: dict[int, str] = {}
+_NAMES.update((sq, name(sq)) for sq in SQUARES)     # the board's squares, named once
 
 
 def parse(text: str) -> int:

@@ -7,6 +7,7 @@ from . import events as ev
 from .board import distance, name, parse, path_ok
 from .effects import (MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction)
 from .permissions import may_move_piece
+from .cards import CardDef
 from .state import Piece, State
 from .vocabulary import other
 
@@ -14,7 +15,11 @@ from .vocabulary import other
 def can_move(state: State, piece: Piece) -> str:
     """Why ``piece`` cannot move now (M-4.2: not the turn it was summoned unless 【速攻】, M-C3;
     M-5.2: a tapped piece has moved; MOV 0 never moves), or ""."""
-    d = state.card(piece.card)
+    return why_still(state.card(piece.card), piece)
+
+
+def why_still(d: CardDef, piece: Piece) -> str:
+    """``can_move`` given the piece's definition (``legal`` has it at hand)."""
     if d.mov <= 0:
         return "a piece with MOV 0 cannot move"
     if piece.tapped:

@@ -16,6 +16,14 @@ from .permissions import (may_activate, may_ambush, may_cast, may_charge_piece, 
 from .state import State
 
 NOBODY: frozenset[int] = frozenset()
+_ONLY = {1: frozenset((1,)), 2: frozenset((2,))}     # built once: asked several times a decision
+
+
+def _only(seat: int) -> frozenset[int]:
+    return _ONLY.get(seat) or frozenset((seat,))
+
+
+_PASS = c.Pass
 
 
 def awaiting(state: State) -> frozenset[int]:
@@ -23,11 +31,11 @@ def awaiting(state: State) -> frozenset[int]:
     if state.outcome is not None:
         return NOBODY
     if state.phase == "mulligan":
-        return frozenset((setup.mulligan_seat(state),))
+        return _only(setup.mulligan_seat(state))
     if state.pending:
-        return frozenset((state.active,))
+        return _only(state.active)
     if state.priority is not None:
-        return frozenset((state.priority.holder,))
+        return _only(state.priority.holder)
     return NOBODY
 
 
@@ -46,6 +54,11 @@ def waiting_clause(state: State) -> str:
 def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     if state.outcome is not None:
         raise Illegal("M-1.2", "the match is over")
+    if type(command) is _PASS and state.phase != "mulligan" and not state.pending:
+        flow.pass_priority(draft, seat)     # most decisions: what the match below comes to, sooner
+        if draft.envelopes:
+            settle(draft, draft.envelopes[0].seq)
+        return
     match command:
         case c.Mulligan():
             setup.mulligan(draft, seat)

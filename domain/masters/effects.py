@@ -158,6 +158,9 @@ def settle(draft: MDraft, cause: int) -> bool:
     state = draft.state
     if state.outcome is not None:
         return True
+    one, two = state.sides
+    if one.life > 0 and two.life > 0 and not one.lost and not two.lost:
+        return False              # the usual case, without the work below
     for seat in (1, 2):
         side = state.side(seat)
         if side.life <= 0 and not side.lost:

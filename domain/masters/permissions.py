@@ -1,7 +1,9 @@
 """Who may do what, when (M-2 .. M-7): one predicate per permission, shared by ``decide`` (which
 raises Illegal with the clause and reason) and ``legal`` (which lists what passes).
 
-Each returns ``(clause, reason)`` of the first thing that forbids it, or None when allowed.
+Each ``may_*`` returns ``(clause, reason)`` of the first thing that forbids it, or None when
+allowed. ``legal`` asks only yes or no, mostly of things that are refused, so each refusal's
+message is built only after the matching ``can_*`` predicate (the one test both use) said no.
 """
 from __future__ import annotations
 
@@ -12,7 +14,21 @@ from .vocabulary import MAIN_PHASES
 Why = tuple[str, str] | None
 
 
+def has_priority(state: State, seat: int) -> bool:
+    """M-2.1: no choice pending and ``seat`` holds priority."""
+    p = state.priority
+    return p is not None and p.holder == seat and not state.pending
+
+
+def sorcery_time(state: State, seat: int, phases: tuple[str, ...]) -> bool:
+    """The active master, holding priority, in one of ``phases``, with an empty stack and no combat."""
+    return (seat == state.active and state.phase in phases and not state.stack and state.combat is None
+            and has_priority(state, seat))
+
+
 def holds_priority(state: State, seat: int) -> Why:
+    if has_priority(state, seat):
+        return None
     p = state.priority
     if state.pending or p is None:
         return ("M-2.1", "no priority is open now: a choice is pending")
@@ -22,7 +38,9 @@ def holds_priority(state: State, seat: int) -> Why:
 
 
 def sorcery_timing(state: State, seat: int, phases: tuple[str, ...], clause: str, what: str) -> Why:
-    """The active master, holding priority, in one of ``phases``, with an empty stack and no combat."""
+    """Why ``sorcery_time`` says no (None when it says yes)."""
+    if sorcery_time(state, seat, phases):
+        return None
     why = holds_priority(state, seat)
     if why:
         return why
@@ -32,9 +50,7 @@ def sorcery_timing(state: State, seat: int, phases: tuple[str, ...], clause: str
         return (clause, f"{what} is possible only in your own turn")
     if state.stack:
         return (clause, f"{what} needs an empty stack")
-    if state.combat is not None:
-        return ("M-8.1", f"{what} is not possible during a combat")
-    return None
+    return ("M-8.1", f"{what} is not possible during a combat")
 
 
 def may_move_master(state: State, seat: int) -> Why:
@@ -101,3 +117,16 @@ def may_charge_piece(state: State, seat: int) -> Why:
     if state.side(seat).charged:
         return ("M-Q13", "a piece was already charged this turn")
     return None
+
+
+# -- yes or no, for ``legal`` (the same tests as the ``may_*`` above, without the reasons) ----------
+def can_move_master(state: State, seat: int) -> bool:
+    return sorcery_time(state, seat, MAIN_PHASES) and not state.side(seat).master_moved
+
+
+def can_ambush(state: State, seat: int) -> bool:
+    return seat == state.active and has_priority(state, seat) and may_ambush(state, seat) is None
+
+
+def can_charge_piece(state: State, seat: int) -> bool:
+    return sorcery_time(state, seat, ("standby", "end")) and not state.side(seat).charged

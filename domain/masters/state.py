@@ -1,6 +1,7 @@
 """The state of a masters match: plain frozen Structs, folded by ``evolve``, read by the rules."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Literal
 
 import msgspec
@@ -14,6 +15,29 @@ from .vocabulary import Phase
 
 _opts = dict(frozen=True, kw_only=True, omit_defaults=True)
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
+_TAPPED = attrgetter("tapped")
+Names = tuple[tuple[str, ...], tuple[str, ...]]
+Defs = tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
+_TABLES: dict[int, tuple[Names, Defs]] = {}   # id(names) -> (names, their definitions)
+_LAST: list[tuple[Names, Defs]] = [(((), ()), ((), ()))]   # the last one asked for, read first
+
+
+def _defs(names: Names) -> Defs:
+    """Each seat's card definitions in id order: a match's names are one tuple shared by all its
+    states, so ``State.card`` indexes this table instead of looking each name up. A cached table
+    keeps its ``names`` alive, so their id cannot be reused while it is cached."""
+    last = _LAST[0]
+    if last[0] is names:
+        return last[1]
+    hit = _TABLES.get(id(names))
+    if hit is None or hit[0] is not names:
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        hit = (names, (tuple(_DEFS.get(n, UNKNOWN) for n in names[0]),
+                       tuple(_DEFS.get(n, UNKNOWN) for n in names[1])))
+        _TABLES[id(names)] = hit
+    _LAST[0] = hit
+    return hit[1]
 
 
 class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -70,7 +94,7 @@ class Combat(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 
 class State(msgspec.Struct, **_opts):  # type: ignore[misc]
-    names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    names: Names = ((), ())
     sides: tuple[Side, Side] = (Side(), Side())
     first: int = 0
     turn: int = 0
@@ -95,7 +119,13 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
         return names[index] if 1 <= seat <= 2 and index < len(names) else ""
 
     def card(self, cid: int) -> CardDef:
-        return _DEFS.get(self.name(cid), UNKNOWN)
+        """The definition of card ``cid`` (UNKNOWN where ``name`` is "")."""
+        if cid < 100:
+            return UNKNOWN
+        try:
+            return _defs(self.names)[cid // 100 - 1][cid % 100]
+        except IndexError:                      # a seat or an index this match has not
+            return UNKNOWN
 
     def owner(self, cid: int) -> int:
         return cid // 100
@@ -126,4 +156,5 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
         return 0
 
     def untapped_mana(self, seat: int) -> int:
-        return sum(1 for m in self.sides[seat - 1].mana if not m.tapped)
+        mana = self.sides[seat - 1].mana
+        return len(mana) - sum(map(_TAPPED, mana))

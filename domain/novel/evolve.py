@@ -8,15 +8,14 @@ import msgspec
 from domain.core.commit import ChoiceSealed
 
 from . import events as ev
+from .table import unmarked, with_card
 from .state import Card, Side, State
 
 replace = msgspec.structs.replace
 
 
 def _card(state: State, card: Card) -> State:
-    cards = list(state.cards)
-    cards[card.id - 1] = card
-    return replace(state, cards=tuple(cards))
+    return replace(state, cards=with_card(state.cards, card))
 
 
 def _side(state: State, side: Side) -> State:
@@ -50,8 +49,7 @@ def _phase(state: State, e: ev.PhaseBegun) -> State:
         state = replace(state, sides=sides)  # type: ignore[arg-type]
     if e.phase == "select" and e.turn != state.turn:
         # a new turn: the acted/stunned marks of the last one are cleared
-        state = replace(state, cards=tuple(replace(c, acted=False, stunned=False) if (c.acted or c.stunned) else c
-                                           for c in state.cards))
+        state = replace(state, cards=unmarked(state.cards))
     phase = {"first": "first", "select": "select", "skill": "skill"}.get(e.phase, state.phase)
     return replace(state, turn=e.turn, phase=phase, group=())
 
