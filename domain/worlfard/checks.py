@@ -55,13 +55,12 @@ def _remember(state: State) -> None:
 
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
-    lasting_reducers = static_vit_reducers()
-    vit_targets = {e.target for e in draft.state.effects if e.stat == "VIT"}
+    vit_targets = lowered_vit(draft.state)
     for seat in (1, 2):
         for index, unit in enumerate(draft.state.side(seat).stage):
-            if unit is None or (unit.damage == 0 and not lasting_reducers and unit.card not in vit_targets
-                                and definition(draft.state, unit.card).VIT > 0):
-                continue   # undamaged, and nothing lowers its VIT: it cannot be destroyed or vanish
+            if unit is None or (vit_targets is not None and unit.card not in vit_targets
+                                and unit.damage < definition(draft.state, unit.card).VIT):
+                continue   # nothing lowers its VIT below the printed one, which its damage is under
             line = index + 1
             vit = unit_stat(draft.state, seat, line, "VIT")
             if vanishes(vit):
@@ -72,6 +71,16 @@ def _removals(draft: WDraft, cause: int) -> bool:
                                                              damage=unit.damage, VIT=vit))
                 fired = True
     return fired
+
+
+def lowered_vit(state: State) -> set[int] | None:
+    """The units whose VIT may be below the printed one: those a stored VIT effect names, or
+    None (any unit) if a card's lasting skill can lower VIT. Every other unit's VIT is at least
+    the printed one (lasting skills only add to it, W-7.3 only adds), so while its damage is
+    under the printed VIT it is neither destroyed nor vanishes and no field is built for it."""
+    if static_vit_reducers():
+        return None
+    return {e.target for e in state.effects if e.stat == "VIT"}
 
 
 def _orphaned_spells(draft: WDraft, cause: int) -> bool:
