@@ -9,7 +9,7 @@ from . import events as ev
 from .draft import WDraft
 from .cards import static_vit_reducers
 from .state import State
-from .stats import definition, unit_stat
+from .stats import definition, keeper_bonus, unit_stat
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
@@ -55,13 +55,12 @@ def _remember(state: State) -> None:
 
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
-    vit_targets = lowered_vit(draft.state)
+    lowering = vit_lowering(draft.state)
     for seat in (1, 2):
         for index, unit in enumerate(draft.state.side(seat).stage):
-            if unit is None or (vit_targets is not None and unit.card not in vit_targets
-                                and unit.damage < definition(draft.state, unit.card).VIT):
-                continue   # nothing lowers its VIT below the printed one, which its damage is under
             line = index + 1
+            if unit is None or surely_survives(draft.state, seat, line, lowering):
+                continue
             vit = unit_stat(draft.state, seat, line, "VIT")
             if vanishes(vit):
                 draft.rule("W-8.4", cause, ev.UnitVanished(seat=seat, line=line, card=unit.card))
@@ -73,14 +72,33 @@ def _removals(draft: WDraft, cause: int) -> bool:
     return fired
 
 
-def lowered_vit(state: State) -> set[int] | None:
-    """The units whose VIT may be below the printed one: those a stored VIT effect names, or
-    None (any unit) if a card's lasting skill can lower VIT. Every other unit's VIT is at least
-    the printed one (lasting skills only add to it, W-7.3 only adds), so while its damage is
-    under the printed VIT it is neither destroyed nor vanishes and no field is built for it."""
+def vit_lowering(state: State) -> dict[int, int | None] | None:
+    """How far stored effects may have lowered each unit's VIT, by card: the negative adds
+    summed, or None where an effect sets it; None for every unit if a card's lasting skill can
+    lower VIT. Whatever else applies only adds to VIT (lasting skills, W-7.3), so it is a floor."""
     if static_vit_reducers():
         return None
-    return {e.target for e in state.effects if e.stat == "VIT"}
+    lowering: dict[int, int | None] = {}
+    for e in state.effects:
+        if e.stat == "VIT" and (e.op == "set" or e.value < 0):
+            so_far = lowering.get(e.target, 0)
+            lowering[e.target] = None if e.op == "set" or so_far is None else so_far + e.value
+    return lowering
+
+
+def surely_survives(state: State, seat: int, line: int, lowering: dict[int, int | None] | None) -> bool:
+    """True when the unit on (seat, line) is neither destroyed nor vanishes whatever its field
+    says: its damage is under the floor of its VIT (printed, lowered, W-7.3's +1), so the checks
+    need no field for it. False means: look at its VIT."""
+    if lowering is None:
+        return False
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    lowered = lowering.get(unit.card, 0)
+    if lowered is None:
+        return False
+    floor = definition(state, unit.card).VIT + lowered
+    return unit.damage < floor or unit.damage < floor + keeper_bonus(state, seat, line, unit.card)
 
 
 def _orphaned_spells(draft: WDraft, cause: int) -> bool:

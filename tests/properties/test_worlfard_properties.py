@@ -24,8 +24,7 @@ from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
-from domain.worlfard.cards import definition
-from domain.worlfard.checks import lowered_vit
+from domain.worlfard.checks import surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
 from domain.worlfard.field import Field, all_negated, stat, tower_heights
@@ -329,18 +328,19 @@ def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(s
 @game
 @given(seed=seeds, decks=deck_pairs)
 def test_units_the_settle_loop_skips_have_damage_under_their_whole_fields_VIT(seed, decks):
-    """The state-based checks build no field for a unit no stored effect lowers whose damage is
-    under its printed VIT: a field built from scratch must agree it is neither destroyed nor vanishes."""
+    """The state-based checks build no field for a unit whose damage is under the floor of its
+    VIT (printed, lowered by stored effects, W-7.3): a field built from scratch must agree that it
+    is neither destroyed nor vanishes, and the floor must be the VIT where nothing else adds."""
     match = played(seed, decks)
     for env, state in states(match):
-        lowered = lowered_vit(state)
-        assert lowered is not None    # no card lowers VIT by a lasting skill: the shortcut is in use
+        lowering = vit_lowering(state)
+        assert lowering is not None    # no card lowers VIT by a lasting skill: the shortcut is in use
         whole = Field(state)
         for seat in (1, 2):
             for index, unit in enumerate(state.side(seat).stage):
-                if unit is not None and unit.card not in lowered and unit.damage < definition(state, unit.card).VIT:
+                if unit is not None and surely_survives(state, seat, index + 1, lowering):
                     profile = whole.unit(seat, index + 1)
-                    assert profile is not None and profile.VIT > unit.damage, (env.seq, seat, index + 1)
+                    assert profile is not None and profile.VIT > 0 and profile.VIT > unit.damage, (env.seq, seat)
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------
