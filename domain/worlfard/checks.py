@@ -57,9 +57,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
     lowering = vit_lowering(draft.state)
     for seat in (1, 2):
-        for index, unit in enumerate(draft.state.side(seat).stage):
+        state = draft.state     # (as the checks of seat 1 left it)
+        for index, unit in enumerate(state.side(seat).stage):
+            if unit is None or (unit.damage == 0 and lowering is not None and unit.card not in lowering
+                                and definition(state, unit.card).VIT > 0):
+                continue   # undamaged, nothing lowers its VIT (the common case of surely_survives)
             line = index + 1
-            if unit is None or surely_survives(draft.state, seat, line, lowering):
+            if surely_survives(draft.state, seat, line, lowering):
                 continue
             vit = unit_stat(draft.state, seat, line, "VIT")
             if vanishes(vit):
@@ -130,6 +134,9 @@ def check_losses(draft: WDraft, cause: int) -> bool:
     state = draft.state
     if state.outcome is not None:
         return True
+    s1, s2 = state.sides
+    if s1.life > 0 and s2.life > 0 and s1.lost is None and s2.lost is None:
+        return False     # nobody loses now and nobody has lost
     for seat in (1, 2):
         side = state.side(seat)
         if side.lost is None and side.life <= 0:
