@@ -9,7 +9,7 @@ from . import events as ev
 from .draft import WDraft
 from .cards import static_vit_reducers
 from .state import State
-from .stats import definition, unit_stat
+from .stats import definition, keeper_bonus, unit_stat
 
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
@@ -55,14 +55,16 @@ def _remember(state: State) -> None:
 
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
-    lasting_reducers = static_vit_reducers()
-    vit_targets = {e.target for e in draft.state.effects if e.stat == "VIT"}
+    lowering = vit_lowering(draft.state)
     for seat in (1, 2):
-        for index, unit in enumerate(draft.state.side(seat).stage):
-            if unit is None or (unit.damage == 0 and not lasting_reducers and unit.card not in vit_targets
-                                and definition(draft.state, unit.card).VIT > 0):
-                continue   # undamaged, and nothing lowers its VIT: it cannot be destroyed or vanish
+        state = draft.state     # (as the checks of seat 1 left it)
+        for index, unit in enumerate(state.side(seat).stage):
+            if unit is None or (unit.damage == 0 and lowering is not None and unit.card not in lowering
+                                and definition(state, unit.card).VIT > 0):
+                continue   # undamaged, nothing lowers its VIT (the common case of surely_survives)
             line = index + 1
+            if surely_survives(draft.state, seat, line, lowering):
+                continue
             vit = unit_stat(draft.state, seat, line, "VIT")
             if vanishes(vit):
                 draft.rule("W-8.4", cause, ev.UnitVanished(seat=seat, line=line, card=unit.card))
@@ -72,6 +74,35 @@ def _removals(draft: WDraft, cause: int) -> bool:
                                                              damage=unit.damage, VIT=vit))
                 fired = True
     return fired
+
+
+def vit_lowering(state: State) -> dict[int, int | None] | None:
+    """How far stored effects may have lowered each unit's VIT, by card: the negative adds
+    summed, or None where an effect sets it; None for every unit if a card's lasting skill can
+    lower VIT. Whatever else applies only adds to VIT (lasting skills, W-7.3), so it is a floor."""
+    if static_vit_reducers():
+        return None
+    lowering: dict[int, int | None] = {}
+    for e in state.effects:
+        if e.stat == "VIT" and (e.op == "set" or e.value < 0):
+            so_far = lowering.get(e.target, 0)
+            lowering[e.target] = None if e.op == "set" or so_far is None else so_far + e.value
+    return lowering
+
+
+def surely_survives(state: State, seat: int, line: int, lowering: dict[int, int | None] | None) -> bool:
+    """True when the unit on (seat, line) is neither destroyed nor vanishes whatever its field
+    says: its damage is under the floor of its VIT (printed, lowered, W-7.3's +1), so the checks
+    need no field for it. False means: look at its VIT."""
+    if lowering is None:
+        return False
+    unit = state.side(seat).stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    lowered = lowering.get(unit.card, 0)
+    if lowered is None:
+        return False
+    floor = definition(state, unit.card).VIT + lowered
+    return unit.damage < floor or unit.damage < floor + keeper_bonus(state, seat, line, unit.card)
 
 
 def _orphaned_spells(draft: WDraft, cause: int) -> bool:
@@ -103,6 +134,9 @@ def check_losses(draft: WDraft, cause: int) -> bool:
     state = draft.state
     if state.outcome is not None:
         return True
+    s1, s2 = state.sides
+    if s1.life > 0 and s2.life > 0 and s1.lost is None and s2.lost is None:
+        return False     # nobody loses now and nobody has lost
     for seat in (1, 2):
         side = state.side(seat)
         if side.lost is None and side.life <= 0:

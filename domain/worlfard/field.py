@@ -291,11 +291,18 @@ def _meta(d: CardDef) -> _Meta:
     m = _META.get(d.name)
     if m is None:
         zones = {sk.zone for sk in d.skill if sk.static}
-        stats = frozenset(op.stat or _NEGATE for sk in d.skill if sk.static for op in sk.ops
-                          if op.stat or op.op == "negate")
+        stats = frozenset(mark for sk in d.skill if sk.static for op in sk.ops
+                          for mark in _marks(op.op, op.stat, op.skill))
         m = _META[d.name] = _Meta(stage="stage" in zones, tower="tower" in zones, table="table" in zones,
                                   stats=stats)
     return m
+
+
+def _marks(op: str, stat: str | None, skill: str | None) -> tuple[str, ...]:
+    """What one stored effect or lasting op may change, as ``_touched`` lists it."""
+    if stat:
+        return (stat,)
+    return (_NEGATE_ALL,) if op == "negate" and skill == "*" else ()
 
 
 def tower_skills(d: CardDef) -> bool:
@@ -305,16 +312,20 @@ def tower_skills(d: CardDef) -> bool:
 
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
-    ``_NEGATE`` if something may negate skills: a stored effect, or a lasting skill of a unit, a
-    tower's top card or a table spell — a superset of what ``Field`` applies. A parameter outside
-    it is the printed one (W-7.3 aside)."""
+    ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
+    far): a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
+    superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
+    global _touched_state, _touched_last
+    if state is _touched_state:        # the state just asked about, asked again (half the calls)
+        return _touched_last
     s1, s2 = state.sides
     parts = (state.names, state.effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)
     ids = tuple(map(id, parts))        # what it is computed from, shared by identity between states
     for _, known, touched in _touched_cache:
         if known == ids:
+            _touched_state, _touched_last = state, touched
             return touched
-    found = {e.stat or _NEGATE for e in state.effects if e.stat or e.op == "negate"}
+    found = {mark for e in state.effects for mark in _marks(e.op, e.stat, e.skill)}
     for seat in (1, 2):
         side = state.side(seat)
         for unit in side.stage:
@@ -329,23 +340,27 @@ def _touched(state: State) -> frozenset[str]:
     touched = frozenset(found)
     _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
     del _touched_cache[4:]
+    _touched_state, _touched_last = state, touched
     return touched
 
 
 _touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
+_touched_state: State | None = None     # kept alive here, so no other state can take its id
+_touched_last: frozenset[str] = frozenset()
 
 
-_NEGATE = "negate"
+_NEGATE_ALL = "negate *"
 
 
 def all_negated(state: State, seat: int, line: int) -> bool:
     """Whether every skill of the unit on (seat, line) is negated ("*", as by curse, W-9.4), as
-    ``profile`` says: without building a field when nothing on it negates skills."""
+    ``profile`` says: without building a field unless the unit is cursed or something on the
+    field negates every skill (negating one named skill, as 防衛 or 神速, is not all of them)."""
     unit = state.side(seat).stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if unit.status == Status.CURSE:
         return True
-    if _NEGATE not in _touched(state):
+    if _NEGATE_ALL not in _touched(state):   # only curse and a negation of "*" negate every skill
         return False
     return "*" in profile(state, seat, line).negated
 

@@ -94,7 +94,7 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     side = state.side(seat)
     if not state.tower_set:
         open_lines = [line for line in lines() if side.towers[line - 1].height < TOWER_MAX]
-        out.add([c.SetTower(card=card, line=line) for card in side.hand for line in open_lines])
+        out.add_product(len(side.hand) * len(open_lines), partial(_set_tower, side.hand, open_lines))
     pays_for = _Pays(state, seat)
     empty = [line for line in lines() if side.stage[line - 1] is None]
     heart = top_heart(state, seat)
@@ -173,6 +173,11 @@ def _paid(pays: Payments, each: Sequence[Any], make: Callable[..., c.Command]) -
         return make(towers, souls, each[i % size])
 
     return len(pays) * size, build
+
+
+def _set_tower(hand: tuple[int, ...], open_lines: list[int], i: int) -> c.Command:
+    """The i-th tower set: every hand card in order, on each open line in turn."""
+    return c.SetTower(card=hand[i // len(open_lines)], line=open_lines[i % len(open_lines)])
 
 
 def _summon(card: int, towers: tuple[int, ...], souls: tuple[int, ...], line: int) -> c.Command:

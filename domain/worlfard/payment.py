@@ -104,22 +104,42 @@ _payments: dict[tuple[object, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]
 
 def _enumerate(ready: tuple[int, ...], ready_heights: tuple[int, ...], souls: tuple[int, ...],
                cost: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    value = dict(zip(ready, ready_heights))
-    for n in range(len(ready) + 1):
-        for towers in combinations(ready, n):
-            heights = [value[line] for line in towers]
-            tower_total = sum(heights)
-            if any(h == 0 for h in heights):
-                continue
-            if tower_total >= cost:
-                if is_redundant_free(heights, cost):
-                    yield towers, ()
-                continue
-            # souls are worth 1 each: with any soul, the total must equal the cost exactly
-            need = cost - tower_total
-            if need <= len(souls) and all(tower_total + need - h < cost for h in heights):
-                for chosen in combinations(souls, need):
-                    yield towers, chosen
+    """Every W-6.4 payment, tower sets in ``combinations`` order (fewest towers first), each
+    alone or with every choice of souls (in ``combinations`` order)."""
+    for towers, total, least in _tower_sets(ready, ready_heights):
+        if total >= cost:
+            if not towers or total - least < cost:   # without its lowest tower it falls short
+                yield towers, ()
+            continue
+        # souls are worth 1 each: with any soul, the total must equal the cost exactly (and no
+        # tower is then redundant, every HT being at least 1)
+        need = cost - total
+        if need <= len(souls):
+            for chosen in combinations(souls, need):
+                yield towers, chosen
+
+
+TowerSets = tuple[tuple[tuple[int, ...], int, int], ...]
+
+
+def _tower_sets(ready: tuple[int, ...], heights: tuple[int, ...]) -> TowerSets:
+    """The sets of ready towers a payment may break, fewest first, with their total and lowest
+    HT (none with a tower at HT 0: it would be redundant). The same towers and heights recur over
+    many costs, decisions and matches, so they are worked out once (a small table)."""
+    key = (ready, heights)
+    found = _sets.get(key)
+    if found is None:
+        value = dict(zip(ready, heights))
+        found = tuple((towers, sum(hs), min(hs, default=0))
+                      for n in range(len(ready) + 1) for towers in combinations(ready, n)
+                      if all(hs := [value[line] for line in towers]))
+        if len(_sets) > 1024:
+            _sets.clear()
+        _sets[key] = found
+    return found
+
+
+_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], TowerSets] = {}
 
 
 def can_pay(state: State, seat: int, cost: int) -> bool:

@@ -7,6 +7,7 @@ seed and deck pair that ``kifu`` can replay.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 import re
 from typing import Any, Callable, Iterator
 
@@ -24,10 +25,12 @@ from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
+from domain.worlfard.checks import surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
 from domain.worlfard.field import Field, all_negated, stat, tower_heights
 from domain.worlfard.legal import options as legal_options
+from domain.worlfard.payment import _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
 from domain.worlfard.view import redact, view
 from domain.worlfard.vocabulary import LINES
@@ -322,6 +325,53 @@ def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(s
                     for name in ("STR", "VIT", "AGI", "DEF"):
                         assert stat(state, seat, index + 1, name) == getattr(profile, name), (env.seq, seat, name)
                     assert all_negated(state, seat, index + 1) == ("*" in profile.negated), env.seq
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_units_the_settle_loop_skips_have_damage_under_their_whole_fields_VIT(seed, decks):
+    """The state-based checks build no field for a unit whose damage is under the floor of its
+    VIT (printed, lowered by stored effects, W-7.3): a field built from scratch must agree that it
+    is neither destroyed nor vanishes, and the floor must be the VIT where nothing else adds."""
+    match = played(seed, decks)
+    for env, state in states(match):
+        lowering = vit_lowering(state)
+        assert lowering is not None    # no card lowers VIT by a lasting skill: the shortcut is in use
+        whole = Field(state)
+        for seat in (1, 2):
+            for index, unit in enumerate(state.side(seat).stage):
+                if unit is not None and surely_survives(state, seat, index + 1, lowering):
+                    profile = whole.unit(seat, index + 1)
+                    assert profile is not None and profile.VIT > 0 and profile.VIT > unit.damage, (env.seq, seat)
+
+
+def _payments_from_scratch(ready, heights, souls, cost):
+    """W-6.4 as first written: every tower set, fewest first, checked source by source."""
+    value = dict(zip(ready, heights))
+    for n in range(len(ready) + 1):
+        for towers in combinations(ready, n):
+            hs = [value[line] for line in towers]
+            if any(h == 0 for h in hs):
+                continue
+            if sum(hs) >= cost:
+                if is_redundant_free(hs, cost):
+                    yield towers, ()
+                continue
+            need = cost - sum(hs)
+            if need <= len(souls) and all(sum(hs) + need - h < cost for h in hs):
+                for chosen in combinations(souls, need):
+                    yield towers, chosen
+
+
+@settings(max_examples=300, deadline=None)
+@given(towers=st.lists(st.tuples(st.integers(1, LINES), st.integers(0, 4)), max_size=LINES, unique_by=lambda t: t[0]),
+       souls=st.lists(st.integers(1000, 2999), max_size=7, unique=True), cost=st.integers(-1, 10))
+def test_payments_from_the_kept_tower_sets_equal_the_enumeration_from_scratch_in_order(towers, souls, cost):
+    """The random bot draws an index into the payments: their order matters as much as the set."""
+    towers.sort()
+    ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
+    assert list(_enumerate(ready, heights, tuple(souls), cost)) == \
+        list(_payments_from_scratch(ready, heights, tuple(souls), cost))
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------

@@ -10,6 +10,7 @@ Units: ディプテラ STR2 VIT2 AGI3; 潮騒の槍兵 STR2 VIT3 AGI1; 岩窟の
 """
 from __future__ import annotations
 
+from domain.worlfard.field import all_negated
 from skill_scenarios import Effect, Phase, Pos, attack, c, ev, folds, illegal, inject, kinds, of, one, passes, stats
 
 
@@ -189,6 +190,21 @@ def test_W_14_2_a_keeper_that_loses_its_tower_element_loses_VIT_and_is_destroyed
 
 def stats_or_none(m, seat: int, line: int):
     return None if m.state.side(seat).stage[line - 1] is None else stats(m, seat, line)
+
+
+def test_W_14_6_a_negation_of_every_skill_negates_them_all_and_one_of_a_named_skill_does_not():
+    """``all_negated`` skips the field unless something negates every skill ("*"): both ways."""
+    p = Pos(p2=["ディプテラ", "潮騒の槍兵"])
+    dip = p.unit(2, 3, "ディプテラ")
+    lancer = p.unit(2, 2, "潮騒の槍兵")
+    p.effect(lancer, "negate", skill="防衛", id=1)
+    m = p.build()
+    assert not all_negated(m.state, 2, 3) and not all_negated(m.state, 2, 2)
+    inject(m, lambda d: d.rule("W-14.6", None, ev.EffectAdded(effect=Effect(
+        id=d.next_seq, target=dip, op="negate", skill="*"))))
+    assert all_negated(m.state, 2, 3) and stats(m, 2, 3).keywords == frozenset()
+    assert not all_negated(m.state, 2, 2)
+    folds(m)
 
 
 # -- W-1.2 prohibitions win; the card wins over the rule ---------------------------------------
