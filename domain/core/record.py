@@ -213,9 +213,8 @@ def record_lines(chunks: Iterable[bytes], source: str = "record", limits: Limits
     tail = b""
     number = 0
     for chunk in decompressed(chunks, limits, source):
-        if not chunk.strip():          # a run of blank lines costs nothing (a gzip of newlines)
-            if tail and not tail.strip():
-                tail = b""
+        if not chunk.strip() and not tail.strip():   # a run of blank lines costs nothing (a gzip of newlines)
+            tail = b""
             continue
         parts = (tail + chunk if tail else chunk).split(b"\n")
         tail = parts.pop()
