@@ -125,6 +125,7 @@ class Match:
              envelopes: Iterable[Envelope[Any]]) -> "Match":
         """Rebuild from stored events by folding only: no decide, no randomness."""
         match = cls.empty(ruleset, header)
+        match._tracked = False     # bases and seals wait until a decision needs them (``_track``)
         match.extend(list(envelopes))
         return match
 
@@ -309,18 +310,25 @@ class Match:
     def extend(self, envelopes: list[Envelope[Any]]) -> None:
         """Fold already-decided (stored) envelopes in, as the store does after a save.
 
-        Only the fold: the seats' bases and open seals are worked out when a decision first needs
-        them (``_track``), so reading a match (a replay, an audit, the bench's fold) never pays for them."""
+        A match read from the store (``fold``) only folds: the seats' bases and open seals are
+        worked out when a decision first needs them (``_track``), so reading a match (a replay, an
+        audit, the bench's fold) never pays for them. A match already tracked (the service's cached
+        match catching up on another process's decisions) moves them along with the new events
+        instead, so its next decision does not fold the whole record again."""
         if not envelopes:
+            return
+        if self._open is not None:
+            self._seal_open()
+        if self._tracked:
+            self._absorb_groups(envelopes, self._state, self.awaiting)
             return
         evolve = self._evolve
         state = self._state
         for env in envelopes:
             state = evolve(state, env.event)
-        self.envelopes.extend(envelopes)       # (after sealing what seal_later left open)
+        self._envelopes.extend(envelopes)
         self.state = state
         self.head = envelopes[-1].chain or self.head
-        self._tracked = False
 
     @property
     def since(self) -> dict[int, int]:
@@ -340,10 +348,13 @@ class Match:
         envelopes, final = self.envelopes, (self._state, self.head)
         self.envelopes, self._state, self._awaited = [], self.ruleset.initial_state(self.header), None
         self._since, self._seals, self._tracked = {}, {}, True
+        self._absorb_groups(envelopes, self._state, NOBODY)
+        self.state, self.head = final
+
+    def _absorb_groups(self, envelopes: list[Envelope[Any]], state: Any, before: frozenset[int]) -> None:
+        """Fold ``envelopes`` from ``state``, absorbing them a decision's events at a time."""
         evolve = self._evolve
-        state = self._state
         group: list[Envelope[Any]] = []
-        before = NOBODY
         for env in envelopes:
             if env.kind is DECISION or env.kind == DECISION:
                 if group:
@@ -354,7 +365,6 @@ class Match:
             group.append(env)
         if group:
             self._absorb(group, state, before)
-        self.state, self.head = final
 
     def _absorb(self, envelopes: list[Envelope[Any]], state: Any, before: frozenset[int]) -> None:
         """Append one decision's (or the setup's) events and move the seats' bases."""
