@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 import pytest
@@ -210,36 +210,38 @@ def leaks(rules: Any, record: bytes, got: dict[int, list[tuple[int, str, Any]]])
     return found
 
 
-@pytest.mark.parametrize("name", ruleset_names())
-def test_no_seat_payload_names_a_card_the_seat_may_not_see(name: str) -> None:
+Played = tuple[bytes, dict[int, list[tuple[int, str, Any]]]]
+
+
+def scan(name: str, seeds: Iterable[int], play: Callable[[Any, int], Played], how: str) -> None:
+    """Play ``name`` at each seed and fail on the first match where a seat is sent a card it may
+    not see; print the scan's counts (the closing note's figures) under ``how``."""
     rules = find_ruleset(name)
     if rules.mask is None:
         pytest.skip(f"{name} has no mask: nothing is hidden")
     before = dict(COUNTS)
-    for seed in (58, 69):
-        record, got = play_and_collect(rules, seed, decisions=150)
+    for seed in seeds:
+        record, got = play(rules, seed)
         COUNTS["matches"] += 1
         found = leaks(rules, record, got)
         assert not found, "\n".join(found[:5])
-    print(f"\n{tally(name, before)} (API, 150 decisions a match)")
+    print(f"\n{tally(name, before)} ({how})")
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_no_seat_payload_names_a_card_the_seat_may_not_see(name: str) -> None:
+    scan(name, (58, 69), lambda rules, seed: play_and_collect(rules, seed, decisions=150),
+         "API, 150 decisions a match")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ruleset_names())
 def test_no_leak_over_many_whole_matches(name: str) -> None:
-    rules = find_ruleset(name)
-    if rules.mask is None:
-        pytest.skip(f"{name} has no mask: nothing is hidden")
-    before = dict(COUNTS)
-    for seed in range(100, 106):
-        record, got = play_and_collect(rules, seed, decisions=2000)
-        COUNTS["matches"] += 1
-        found = leaks(rules, record, got)
-        assert not found, "\n".join(found[:5])
-    print(f"\n{tally(name, before)} (API, whole matches)")
+    scan(name, range(100, 106), lambda rules, seed: play_and_collect(rules, seed, decisions=2000),
+         "API, whole matches")
 
 
-def play_in_process(rules: Any, seed: int) -> tuple[bytes, dict[int, list[tuple[int, str, Any]]]]:
+def play_in_process(rules: Any, seed: int) -> Played:
     """A fixed-seed random match in memory, and what the service's own functions would send each
     seat: every event (``redacted``, as /events, /stream and decisions do), and at every decision
     point its view, layout and legal list (``MatchService.seat_view``)."""
@@ -274,13 +276,4 @@ IN_PROCESS_SEEDS = {"worlfard": 12, "reigeki": 6}
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ruleset_names())
 def test_no_event_or_view_names_a_hidden_card_over_fixed_seed_matches(name: str) -> None:
-    rules = find_ruleset(name)
-    if rules.mask is None:
-        pytest.skip(f"{name} has no mask: nothing is hidden")
-    before = dict(COUNTS)
-    for seed in range(IN_PROCESS_SEEDS.get(name, 4)):
-        record, got = play_in_process(rules, 58 + seed)
-        COUNTS["matches"] += 1
-        found = leaks(rules, record, got)
-        assert not found, "\n".join(found[:5])
-    print(f"\n{tally(name, before)} (in process, every decision point)")
+    scan(name, range(58, 58 + IN_PROCESS_SEEDS.get(name, 4)), play_in_process, "in process, every decision point")
