@@ -251,7 +251,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         """Subscribe first, then read: an event stored in between is read, not missed."""
         rules = match.ruleset
         seen = SeatStream(rules, rules.initial_state(match.header), who)   # the scrub needs each event's states
-        seen.skip(match.envelopes[:sent])
+        await run(seen.skip, match.envelopes[:sent])       # folding is CPU work: off the event loop
         wake = hub.subscribe(match_id)
         try:
             fresh = True
@@ -261,7 +261,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                 if newer:
                     match.extend(newer)
                 if match.seq > sent or fresh:
-                    for env in seen.redact(match.envelopes[sent:]):
+                    for env in await run(seen.redact, match.envelopes[sent:]):
                         yield ServerSentEventMessage(event="envelope", id=env.seq,
                                                      data=msgspec.json.encode(env).decode())
                     sent = max(sent, match.seq)
