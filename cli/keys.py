@@ -9,8 +9,8 @@ import click
 from domain.core.errors import Malformed
 from domain.core.match import Match
 from domain.core.record import first_broken_link
-from domain.core.signing import end_mark, fingerprint, load_signer, new_signer, private_pem
-from projections.recordfile import read_record, write_record
+from domain.core.signing import fingerprint, load_signer, new_signer, private_pem
+from projections.recordfile import read_record, write_match
 
 
 @click.group()
@@ -60,7 +60,6 @@ def sign(file: str, keyfile: str, out: str | None) -> None:
     match = Match.fold(record.ruleset, record.header, record.envelopes)
     if match.outcome is None:
         raise Malformed("the match is not over: only a finished record gets an end mark", file)
-    mark = end_mark(record.header, record.envelopes, match.outcome.describe(), signer)
-    write_record(out or file, record.header, record.envelopes, mark)
+    write_match(out or file, match, signer)
     click.echo(f"{out or file}: signed by {signer.name!r} (key {fingerprint(signer.public)}), "
                f"ends at seq {len(record.envelopes)}")

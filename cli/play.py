@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import click
 
 from domain.core.bot import Bot
 from domain.core.driver import LocalTable, drive
-from domain.core.envelope import Envelope
+from domain.core.envelope import Envelope, utc_now
 from domain.core.match import Match
 from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 from domain.core.visibility import redact
@@ -27,11 +26,6 @@ from .human import HumanSeat
 def seat_option(seat: int) -> Any:
     return click.option(f"--p{seat}", default="random", show_default=True,
                         help=f"Seat {seat}: 'human' or a bot of the ruleset (random, greedy).")
-
-
-def now() -> str:
-    """When a decision was taken (or a match created), as the record keeps it: ISO 8601 UTC."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @click.command()
@@ -81,7 +75,7 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
     players = (names[0] if names else p1, names[1] if len(names) > 1 else p2)
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
                          decks=[deck_spec.load(rules, s) for s in specs], players=players,
-                         event=event, round=round_, table=table, date=now())
+                         event=event, round=round_, table=table, date=utc_now())
     con = render.console()
     seats = make_seats(rules, p1, p2, seed, con, players, match)
     kifu.store.create(match)
@@ -131,7 +125,7 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
     viewer = humans[0] if len(humans) == 1 else None
 
     def submit(m: Match, seat: int, command: Any, basis: int) -> list[Envelope[Any]]:
-        envelopes, state = m.decide(seat, command, basis, received=now())
+        envelopes, state = m.decide(seat, command, basis, received=utc_now())
         store.append(m.header.match_id, m.seq, envelopes, outcome=rules.outcome(state))
         m.accept(envelopes, state)
         return envelopes

@@ -9,9 +9,16 @@ line (a changed time included) is caught at its seq.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timezone
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
+
+
+def utc_now() -> str:
+    """Now as a record stamps it (``received``, a header's ``date``): ISO 8601 UTC to the millisecond.
+    Whoever stores a decision stamps it (the service, the CLI); ``decide`` never reads the clock."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 E = TypeVar("E")
 

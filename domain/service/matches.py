@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import os
 import uuid
-from datetime import datetime, timezone
 from typing import Any, Callable
 
 import msgspec
 
-from domain.core.envelope import Envelope
+from domain.core.envelope import Envelope, utc_now
 from domain.core.errors import KifuError, Malformed
 from domain.core.match import Match
 from domain.core.record import encode_record
 from domain.core.signing import Signer, closing_mark
 from domain.core.commit import seed_commitment
 from domain.core.ruleset import Ruleset, find_ruleset
-from domain.core.visibility import SeatStream, hidden_cards, redact, redacted, scrub, seat_view
+from domain.core.visibility import SeatStream, hidden_cards, redacted, scrub, seat_view
 from domain.store import MatchStore
 
 from . import api
@@ -33,9 +32,6 @@ Caller = int | None  # a seat, or None for the judge
 
 
 
-def utc_now() -> str:
-    """When the service took a decision or created a match (ISO 8601 UTC): the service stamps time, never decide."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 class Unauthorized(KifuError):
     """No token, or a token that is no token of this match (HTTP 401)."""
@@ -43,11 +39,6 @@ class Unauthorized(KifuError):
 
 class Forbidden(KifuError):
     """A valid token asking for what its role may not do or see (HTTP 403)."""
-
-
-def for_seat(envelope: Envelope[Any], rules: Ruleset[Any, Any, Any], seat: Caller) -> Envelope[Any]:
-    """``envelope`` as ``seat`` may see it: the core's redaction, then the ruleset's."""
-    return redact(rules, envelope, seat)
 
 
 class MatchService:

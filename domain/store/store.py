@@ -301,13 +301,9 @@ class MatchStore:
 
     def _take(self, key: UUID, match_id: str) -> Match:
         """The folded match, caught up with the database; the caller holds it until ``_keep``."""
-        with self._cache_lock:
-            match = self._cache.pop(key, None)
-        if match is None:
-            return self._fold(key, match_id)
-        newer = _envelopes(self._read(key, gt=match.seq))
-        if newer:
-            match.extend(newer)
+        match, current = self._take_cached(key, match_id)
+        if not current:
+            self._catch_up(key, match)
         return match
 
     def _take_cached(self, key: UUID, match_id: str) -> tuple[Match, bool]:
