@@ -55,7 +55,7 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     if state.outcome is not None:
         raise Illegal("M-1.2", "the match is over")
     if type(command) is _PASS and state.phase != "mulligan" and not state.pending:
-        flow.pass_priority(draft, seat)     # most decisions: what the match below comes to, sooner
+        flow.pass_priority(draft, seat)     # most decisions, and the only way a Pass is taken
         if draft.envelopes:
             settle(draft, draft.envelopes[0].seq)
         return
@@ -78,8 +78,6 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
             clause = waiting_clause(state)
             raise Illegal(clause, f"{type(command).__name__} is not possible now: "
                                   f"{'draw or charge' if state.pending == 'draw' else 'discard'} first")
-        case c.Pass():
-            flow.pass_priority(draft, seat)
         case c.ChargePiece(card=card):
             charge_piece(draft, seat, card)
         case c.MoveMaster(to=to):

@@ -117,7 +117,7 @@ class GreedyBot:
 
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
-        self._base: float | None = None
+        self._base: tuple[State, int, float] | None = None   # (position, seat, its own score)
 
     def choose(self, seen: Seen) -> Any:
         """Scores each option on the seat's masked position (what it may know), never the judge's."""
@@ -126,7 +126,6 @@ class GreedyBot:
             return legal[0]
         state, seat = seen.position, seen.seat
         candidates = self._candidates(legal)
-        self._base = None          # the position's own score, worked out once per choice (if a simulation needs it)
         actions: dict[Any, float] = {}    # an action without its payment -> its simulated score before paying
         scored = []
         for i, cmd in enumerate(candidates):
@@ -182,9 +181,9 @@ class GreedyBot:
             decide(state, seat, cmd, draft)
         except (KifuError, AssertionError, LookupError):
             return -1e6     # (a hidden card the simulation would need to know: not an option it can weigh)
-        if self._base is None:
-            self._base = evaluate(state, seat)
-        return evaluate(draft.state, seat) - self._base + 0.05
+        if self._base is None or self._base[0] is not state or self._base[1] != seat:
+            self._base = (state, seat, evaluate(state, seat))   # once per position, if a simulation needs it
+        return evaluate(draft.state, seat) - self._base[2] + 0.05
 
     def _has_attacker(self, state: State, seat: int) -> bool:
         for i, unit in enumerate(state.side(seat).stage):

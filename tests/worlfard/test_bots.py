@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Iterable, Iterator
 
 import pytest
 
@@ -11,18 +12,27 @@ from domain.core.match import Match
 from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard.bots import GreedyBot, RandomBot, _spent, _unpaid, tower_set_score
+from projections.bench_work import preset_pairs
 
 RULES = find_ruleset("worlfard")
 
 
-def _pairs() -> list[tuple[object, object]]:
-    decks = [RULES.load_deck(name) for name in RULES.presets()]
-    return [(decks[i], decks[(i + 1) % len(decks)]) for i in range(len(decks))]
-
-
 def _match(seed: int) -> Match:
-    decks = _pairs()[seed % len(_pairs())]
-    return Match.create(RULES, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks), players=("a", "b"))
+    pairs = preset_pairs(RULES)
+    return Match.create(RULES, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(pairs[seed % len(pairs)]),
+                        players=("a", "b"))
+
+
+def _random_play(seeds: Iterable[int]) -> Iterator[tuple[int, int, Seen]]:
+    """(seed, seat, what the seat sees) at each decision of random play, one match per seed."""
+    for seed in seeds:
+        m, bot = _match(seed), RandomBot(seed)
+        while m.outcome is None:
+            seat = m.deciding
+            assert seat is not None
+            seen = seen_by(m, seat)
+            yield seed, seat, seen
+            m.submit(seat, bot.choose(seen))
 
 
 def test_greedy_beats_random_on_most_seeds() -> None:
@@ -39,22 +49,15 @@ def test_greedy_beats_random_on_most_seeds() -> None:
 def test_greedy_pays_an_action_with_what_spends_least() -> None:
     """Given only the payments of one action, greedy takes one that breaks and spends the least."""
     checked = 0
-    for seed in range(1, 30):
-        m = _match(seed)
-        bot = RandomBot(seed)
-        while m.outcome is None and checked < 5:
-            seat = m.deciding
-            assert seat is not None
-            seen = seen_by(m, seat)
-            paid = [cmd for cmd in seen.legal if isinstance(cmd, (c.Summon, c.Cast, c.Activate))]
-            if paid:
-                action = _unpaid(paid[0])
-                same = [cmd for cmd in paid if _unpaid(cmd) == action]
-                if len({_spent(cmd) for cmd in same}) > 1:
-                    chosen = GreedyBot(seed).choose(Seen(seat, same, position=seen.position))
-                    assert _spent(chosen) == min(_spent(cmd) for cmd in same)
-                    checked += 1
-            m.submit(seat, bot.choose(seen))
+    for seed, seat, seen in _random_play(range(1, 30)):
+        paid = [cmd for cmd in seen.legal if isinstance(cmd, (c.Summon, c.Cast, c.Activate))]
+        if paid:
+            action = _unpaid(paid[0])
+            same = [cmd for cmd in paid if _unpaid(cmd) == action]
+            if len({_spent(cmd) for cmd in same}) > 1:
+                chosen = GreedyBot(seed).choose(Seen(seat, same, position=seen.position))
+                assert _spent(chosen) == min(_spent(cmd) for cmd in same)
+                checked += 1
         if checked >= 5:
             break
     assert checked >= 5
@@ -64,19 +67,15 @@ def test_a_tower_set_scored_without_simulation_scores_as_its_simulation() -> Non
     """Greedy scores a tower set no tower skill is involved in without simulating it (keepers
     gaining or losing W-7.3's VIT+1 included): the score must be the simulated one."""
     checked = keepers = 0
-    for seed in range(1, 6):
-        m = _match(seed)
-        bot = RandomBot(seed)
-        while m.outcome is None and keepers < 20:
-            seat = m.deciding
-            assert seat is not None
-            seen = seen_by(m, seat)
-            for cmd in seen.legal:
-                if isinstance(cmd, c.SetTower):
-                    known = tower_set_score(seen.position, seat, cmd.card, cmd.line)
-                    if known is not None:
-                        assert known == pytest.approx(GreedyBot(seed)._simulate(cmd, seen.position, seat)), cmd
-                        checked += 1
-                        keepers += seen.position.side(seat).stage[cmd.line - 1] is not None
-            m.submit(seat, bot.choose(seen))
+    greedy = GreedyBot(0)       # one bot over many positions: its cached own-position score must follow them
+    for _, seat, seen in _random_play(range(1, 6)):
+        for cmd in seen.legal:
+            if isinstance(cmd, c.SetTower):
+                known = tower_set_score(seen.position, seat, cmd.card, cmd.line)
+                if known is not None:
+                    assert known == pytest.approx(greedy._simulate(cmd, seen.position, seat)), cmd
+                    checked += 1
+                    keepers += seen.position.side(seat).stage[cmd.line - 1] is not None
+        if keepers >= 20:
+            break
     assert checked >= 40 and keepers >= 20
