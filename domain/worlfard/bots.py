@@ -38,9 +38,17 @@ def _unpaid(cmd: Any) -> Any:
     return msgspec.structs.replace(cmd, towers=(), souls=())
 
 
+# ``evaluate``'s weights that the unsimulated scores (a payment's cost, a tower set) reuse
+HAND = 0.6            # a card in hand
+SOUL = 0.5            # a soul
+TOWER_CARD = 0.5      # a card in a tower (its height)
+READY_TOWER = 0.4     # a tower with cards, not broken: what breaking it to pay loses
+ACTING = 0.05         # any action over passing, all else equal
+
+
 def _spent(cmd: Any) -> float:
     """What ``evaluate`` loses to a payment: each broken tower and each spent soul."""
-    return 0.4 * len(cmd.towers) + 0.5 * len(cmd.souls)
+    return READY_TOWER * len(cmd.towers) + SOUL * len(cmd.souls)
 
 
 def _no_tower_skills(state: State, seat: int, card: int) -> bool:
@@ -58,7 +66,7 @@ def tower_set_score(state: State, seat: int, card: int, line: int) -> float | No
         return None
     side = state.side(seat)
     tower = side.towers[line - 1]
-    score = -0.6 + 0.5 + (0.4 if not tower.cards else 0.0) + 0.05   # a card leaves the hand, the tower grows
+    score = -HAND + TOWER_CARD + (READY_TOWER if not tower.cards else 0.0) + ACTING   # a card leaves the hand, the tower grows
     keeper = side.stage[line - 1]
     if keeper is None:
         return score
@@ -97,8 +105,8 @@ def evaluate(state: State, seat: int) -> float:
             if unit is not None:
                 p = profile(state, s, i + 1)
                 value += 2.0 + p.STR * 1.2 + max(0, p.VIT - unit.damage) + p.AGI * 0.4 + p.DEF * 0.5
-        value += len(side.hand) * 0.6 + len(side.soul) * 0.5
-        value += sum(t.height for t in side.towers) * 0.5 + sum(0.4 for t in side.towers if t.cards and not t.broken)
+        value += len(side.hand) * HAND + len(side.soul) * SOUL
+        value += sum(t.height for t in side.towers) * TOWER_CARD + sum(READY_TOWER for t in side.towers if t.cards and not t.broken)
         value += sum(1.5 for t in side.table if t is not None)
         score += sign * value
     return score
@@ -183,7 +191,7 @@ class GreedyBot:
             return -1e6     # (a hidden card the simulation would need to know: not an option it can weigh)
         if self._base is None or self._base[0] is not state or self._base[1] != seat:
             self._base = (state, seat, evaluate(state, seat))   # once per position, if a simulation needs it
-        return evaluate(draft.state, seat) - self._base[2] + 0.05
+        return evaluate(draft.state, seat) - self._base[2] + ACTING
 
     def _has_attacker(self, state: State, seat: int) -> bool:
         for i, unit in enumerate(state.side(seat).stage):
