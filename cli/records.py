@@ -315,10 +315,15 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 
     On a terminal a table; piped, tab-separated values with a header line (whole ids, one
     match per line); --json for scripts. Any command takes an unambiguous prefix of an id."""
-    rows = [r for r in kifu.store.list_matches()
-            if (status is None or r.status == status) and (ruleset is None or r.ruleset == ruleset)]
-    listed = [match_row(kifu, r) for r in rows]
-    listed = [m for m in listed if (event is None or m["event"] == event) and (round_ is None or m["round"] == round_)]
+    def wanted(r: Any) -> bool:        # header filters before any match is loaded (folded)
+        if (status is not None and r.status != status) or (ruleset is not None and r.ruleset != ruleset):
+            return False
+        if event is None and round_ is None:
+            return True
+        header = kifu.store.header(r.match_id)
+        return (event is None or (header.event or "") == event) and (round_ is None or (header.round or "") == round_)
+
+    listed = [match_row(kifu, r) for r in kifu.store.list_matches() if wanted(r)]
     if as_json:
         click.echo(json.dumps(listed, ensure_ascii=False))
         return
