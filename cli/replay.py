@@ -14,7 +14,6 @@ import msgspec
 from rich.console import Group
 from rich.text import Text
 
-from domain.core.visibility import redact
 from projections.timeline import Timeline
 
 from . import render
@@ -43,7 +42,7 @@ def state_json(position: Position) -> dict[str, Any]:
     """The state after ``position.seq`` for scripts: the layout, the event, its clause, the warning."""
     tl = position.timeline
     env = tl.envelope(position.seq)
-    shown = redact(tl.ruleset, env, position.seat) if env is not None else None
+    shown = position.shown(env) if env is not None else None
     entry = tl.ruleset.clauses().get(env.clause or "") if env is not None else None
     return {
         "match_id": tl.header.match_id, "ruleset": tl.header.ruleset, "seq": position.seq, "last": position.last,

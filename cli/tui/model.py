@@ -15,7 +15,7 @@ from rich.text import Text
 from domain.core.layout import faces
 from domain.core.record import first_broken_link, first_broken_seal
 from domain.core.roles import cards_named
-from domain.core.visibility import redact
+from domain.core.visibility import redact_between, seat_view
 from projections.causes import explain
 from projections.timeline import Timeline
 
@@ -104,7 +104,14 @@ class Position:
     # -- what is shown ---------------------------------------------------------------------------
     def layout(self) -> Any:
         rules = self.rules
-        return rules.layout(rules.view(self.timeline.state_at(self.seq), self.seat))
+        return rules.layout(seat_view(rules, self.timeline.state_at(self.seq), self.seat))
+
+    def shown(self, env: Any) -> Any:
+        """An event as the chosen seat saw it: the scrub the service and the web viewer apply."""
+        if self.seat is None:
+            return env
+        tl = self.timeline
+        return redact_between(self.rules, env, self.seat, tl.state_at(env.seq - 1), tl.state_at(env.seq))
 
     def names(self) -> Any:
         rules = self.rules
@@ -142,7 +149,7 @@ class Position:
             env = self.timeline.envelope(seq)
             if env is None:
                 continue
-            line = render.event_line(redact(self.rules, env, self.seat), names)
+            line = render.event_line(self.shown(env), names)
             if seq == self.seq:
                 line.stylize("reverse")
             lines.append(line)
@@ -177,7 +184,7 @@ class Position:
         env = self.timeline.envelope(self.seq)
         if env is None:
             return None
-        shown = redact(self.rules, env, self.seat)
+        shown = self.shown(env)
         named = {face.id: (where, face.name) for where, face in places if face.id}
         for card in cards_named(shown.event):
             if card in named:
@@ -212,7 +219,7 @@ class Position:
         names = self.names()
         t = Text()
         for depth, link in enumerate(explain(self.rules, self.timeline.envelopes, self.seq)):
-            env = redact(self.rules, self.timeline.envelopes[link.seq - 1], self.seat)
+            env = self.shown(self.timeline.envelopes[link.seq - 1])
             if depth:
                 t.append("\n" + "  " * (depth - 1) + "└ ")
             t.append_text(render.event_line(env, names))

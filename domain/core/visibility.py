@@ -190,6 +190,17 @@ class SeatStream:
         return out
 
 
+def redact_between(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int | None,
+                   before: Any, after: Any) -> Envelope[Any]:
+    """One ``envelope`` as ``seat`` may see it, given the states before and after it: what
+    ``SeatStream`` sends, for a reader that seeks (a stepper) instead of streaming in order."""
+    if seat is None:
+        return envelope
+    hidden_before, hidden_after = hidden_cards(ruleset, before, seat), hidden_cards(ruleset, after, seat)
+    both = hidden_before & hidden_after if hidden_before and hidden_after else _NOTHING
+    return redact(ruleset, envelope, seat, both)
+
+
 def redacted(ruleset: Ruleset[Any, Any, Any], initial: Any, envelopes: list[Envelope[Any]], seat: int | None,
              after: int = 0, limit: int | None = None) -> list[Envelope[Any]]:
     """``envelopes[after:after+limit]`` as ``seat`` may see them, the earlier ones folded first."""

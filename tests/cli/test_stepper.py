@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -187,3 +188,22 @@ def test_the_board_keeps_the_seat_of_the_event_in_view(worlfard: Path) -> None:
             return board.scroll_offset.y, visible
     scrolled, visible = asyncio.run(go())
     assert scrolled > 0 and visible
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_a_seat_in_the_stepper_and_replay_json_sees_what_the_service_sends_that_seat(worlfard: Path, seat: int) -> None:
+    """The stepper (and ``replay --seat N --json``) shows a seat each event and board with the core's
+    scrub, exactly as /events, /stream and the web viewer send them: no card the seat may not see."""
+    from cli.replay import state_json
+    from domain.core.visibility import redacted, seat_view
+
+    rec = read_record(worlfard)
+    rules = rec.ruleset
+    sent = redacted(rules, rules.initial_state(rec.header), rec.envelopes, seat)
+    position = Position(Timeline(rules, rec.header, rec.envelopes), seat)
+    for seq in range(1, len(rec.envelopes) + 1, 5):
+        position.seq = seq
+        shown = state_json(position)
+        assert shown["envelope"] == msgspec.to_builtins(sent[seq - 1]), seq
+        board = rules.layout(seat_view(rules, position.timeline.state_at(seq), seat))
+        assert shown["layout"] == msgspec.to_builtins(board), seq
