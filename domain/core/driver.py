@@ -52,10 +52,36 @@ def seen_by(match: Match, seat: int) -> Seen:
     built as they are read); its view and masked position on demand."""
     rules = match.ruleset
     state = match.state
-    mask = rules.mask
-    legal = rules.options(state, seat) if rules.options is not None else match.legal(seat)
-    return Seen(seat, legal, view=lambda: rules.view(state, seat),
-                position=(lambda: mask(state, seat)) if mask is not None else None)
+    options = rules.options
+    legal = options(state, seat) if options is not None else rules.legal(state, seat)
+    return _Shown(seat, legal, rules, state)
+
+
+class _Shown(Seen):
+    """A ``Seen`` whose view and masked position are worked out from the state on first use (a
+    random bot reads neither: this is built once per decision, so it holds no closures)."""
+
+    __slots__ = ("_rules", "_state")
+
+    def __init__(self, seat: int, legal: Any, rules: Any, state: Any) -> None:
+        self.seat, self.legal, self._rules, self._state = seat, legal, rules, state
+        self._view = self._position = _UNSET
+
+    @property
+    def view(self) -> Any:
+        if self._view is _UNSET:
+            self._view = self._rules.view(self._state, self.seat)
+        return self._view
+
+    @property
+    def position(self) -> Any:
+        if self._position is _UNSET:
+            mask = self._rules.mask
+            self._position = mask(self._state, self.seat) if mask is not None else None
+        return self._position
+
+
+_UNSET: Any = object()
 
 
 Submit = Callable[[Match, int, Any, int], list[Envelope[Any]]]   # (match, seat, command, basis) -> stored events
@@ -110,9 +136,11 @@ def drive(table: Table | Match, seats: dict[int, Bot], *, shown: Shown | None = 
                 raise NoDecision(f"match {table.match_id}: nobody is awaited and the match is not over")
             table.wait(ours)
             continue
+        first = True
         for seat in sorted(awaited) if len(awaited) > 1 else awaited:
-            if seat not in table.awaiting or (until is not None and until()):
+            if not first and (seat not in table.awaiting or (until is not None and until())):
                 continue          # an earlier seat's decision settled this one's too
+            first = False         # (the loop's condition has just been checked for the first)
             seen = table.seen(seat)
             if not seen.legal:
                 raise NoDecision(f"match {table.match_id}: seat {seat} has no legal decision")

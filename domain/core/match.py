@@ -40,17 +40,22 @@ def record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     evolve = ruleset.evolve
+    core = _CORE_FOLDS.get
 
     def fold(state: Any, event: Any) -> Any:
-        kind = type(event)
-        if kind is ChoiceRevealed or kind is SeedRevealed:
-            return state
-        if isinstance(event, PositionPrepared):
-            return event.state
-        return evolve(state, event)
+        own = core(type(event))    # one lookup per event: every event of every record comes here
+        return evolve(state, event) if own is None else own(state, event)
 
     ruleset._decoders["record_evolve"] = fold
     return fold
+
+
+# the core's own events: a reveal and the seed change nothing; a prepared position replaces the state
+_CORE_FOLDS: dict[type, Callable[[Any, Any], Any]] = {
+    ChoiceRevealed: lambda state, event: state,
+    SeedRevealed: lambda state, event: state,
+    PositionPrepared: lambda state, event: event.state,
+}
 
 
 def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
@@ -212,7 +217,9 @@ class Match:
 
     def basis(self, seat: int) -> int:
         """The seq ``seat``'s pending decision is based on: a decision based on an older seq is stale."""
-        return self.since.get(seat, self.seq)
+        if not self._tracked:
+            self._track()
+        return self._since.get(seat, len(self._envelopes))
 
     # -- deciding -----------------------------------------------------------------------------
     def decide(self, seat: int, command: Any, basis: int | None = None,
@@ -227,12 +234,12 @@ class Match:
     def _check(self, seat: int, basis: int | None) -> None:
         """Refuse a decision when the match is over, the basis is stale or it is not ``seat``'s turn."""
         rules = self.ruleset
-        outcome = rules.outcome(self.state)
+        outcome = rules.outcome(self._state)
         if outcome is not None:
             raise MatchOver(self.header.match_id, outcome.describe())
         if basis is not None and not self.basis(seat) <= basis <= self.seq:
             raise Conflict(self.header.match_id, basis, self.seq)   # decided on a view that moved on
-        waiting = rules.awaiting(self.state)
+        waiting = self.awaiting
         if seat not in waiting:
             clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
             who = " and ".join(f"seat {s}" for s in sorted(waiting)) or "nobody"
