@@ -26,7 +26,7 @@ def attack(draft: WDraft, seat: int, line: int) -> None:
 
     state = draft.state
     if state.phase != Phase.BATTLE:
-        raise Illegal("W-12.1", f"attacks are declared in the battle phase, not in {state.phase.value}")
+        raise Illegal("W-12.1", f"attacks are declared in the battle phase, not in {state.phase}")
     if state.combat is not None:
         raise Illegal("W-12.1", "a combat is already under way")
     if line not in lines():
@@ -291,4 +291,4 @@ def end_combat(draft: WDraft, cause: int, reason: str, clause: str = "W-12.8") -
         if where is not None:
             unit = draft.state.side(where[0]).stage[where[1] - 1]
             if unit is not None and unit.status == Status.RAGE:
-                draft.rule("W-9.5", ended, ev.StatusRemoved(seat=where[0], line=where[1], status=Status.RAGE.value))
+                draft.rule("W-9.5", ended, ev.StatusRemoved(seat=where[0], line=where[1], status=Status.RAGE))

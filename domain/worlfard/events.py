@@ -12,7 +12,7 @@ import msgspec
 from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, TargetRef
 
 from .state import Choice, Effect, Trigger, Window
-from .vocabulary import Phase
+from .vocabulary import PhaseName, StatusName
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
 
@@ -71,7 +71,7 @@ class TurnBegan(Ev, frozen=True):
 
 
 class PhaseBegan(Ev, frozen=True):
-    phase: Phase
+    phase: PhaseName
 
 
 class Recovered(Ev, frozen=True):
@@ -390,14 +390,14 @@ class EffectsEnded(Ev, frozen=True):
 class StatusGiven(Ev, frozen=True):
     seat: SeatNo
     line: Place
-    status: str
-    replaced: str | None = None
+    status: StatusName
+    replaced: StatusName | None = None
 
 
 class StatusRemoved(Ev, frozen=True):
     seat: SeatNo
     line: Place
-    status: str
+    status: StatusName
 
 
 class RecoveryCancelled(Ev, frozen=True):

@@ -427,7 +427,7 @@ def _on_status_given(state: State, e: Any) -> State:
     line = e.line
     status = e.status
     side = state.side(seat)
-    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=Status(status))))
+    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=status)))
 
 
 def _on_status_removed(state: State, e: Any) -> State:

@@ -16,7 +16,7 @@ MAIN_PHASES = (Phase.MAIN1, Phase.MAIN2)
 
 def _require_main(draft: WDraft, clause: str, what: str) -> None:
     if draft.state.phase not in MAIN_PHASES:
-        raise Illegal(clause, f"{what} happens in a main phase, not in {draft.state.phase.value}")
+        raise Illegal(clause, f"{what} happens in a main phase, not in {draft.state.phase}")
 
 
 def _require_line(line: int) -> None:

@@ -134,13 +134,13 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
         case "status":
             for seat, line, card in _units(draft, ctx, op):
                 unit = draft.state.side(seat).stage[line - 1]
-                old = unit.status.value if unit is not None and unit.status else None
+                old = unit.status if unit is not None and unit.status else None
                 draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=op.status or "", replaced=old))
         case "cure":
             for seat, line, card in _units(draft, ctx, op):
                 unit = draft.state.side(seat).stage[line - 1]
                 if unit is not None and unit.status is not None:
-                    draft.rule("W-9", cause, ev.StatusRemoved(seat=seat, line=line, status=unit.status.value))
+                    draft.rule("W-9", cause, ev.StatusRemoved(seat=seat, line=line, status=unit.status))
         case "regenerate":
             for seat, line, card in _units(draft, ctx, op):
                 draft.rule("W-8.5", cause, ev.UnitRegenerated(seat=seat, line=line))

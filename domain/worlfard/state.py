@@ -9,7 +9,7 @@ import msgspec
 from domain.core.roles import TargetRef
 from domain.core.ruleset import Outcome
 
-from .vocabulary import LINES, START_LIFE, Phase, Status
+from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
 
 HIDDEN = 0  # the card id a seat sees in place of a card it may not see
 
@@ -20,7 +20,7 @@ class Unit(msgspec.Struct, frozen=True, omit_defaults=True):
     card: int
     damage: int = 0
     broken: bool = False
-    status: Status | None = None
+    status: StatusName | None = None
 
 
 class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -143,7 +143,7 @@ class State(msgspec.Struct, frozen=True, omit_defaults=True):
     names: tuple[tuple[str, ...], tuple[str, ...]]   # card name by seat, indexed by id % 1000
     heart_names: tuple[tuple[str, ...], tuple[str, ...]]
     sides: tuple[Side, Side]
-    phase: Phase = Phase.ORDER
+    phase: PhaseName = Phase.ORDER
     turn: int = 0
     turn_seat: int = 0
     first_seat: int = 0

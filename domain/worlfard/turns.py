@@ -56,14 +56,14 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
         raise Illegal("W-9.5", "a raging unit that can attack must attack first (W-Q9)")
     if to not in allowed:
         raise Illegal("W-5.2" if state.phase != Phase.BATTLE else "W-5.3",
-                      f"from {state.phase.value} the turn goes to {' or '.join(allowed) or 'nowhere'}, not {to}")
+                      f"from {state.phase} the turn goes to {' or '.join(allowed) or 'nowhere'}, not {to}")
     if to == "battle" and is_first_turn(state):
         raise Illegal("W-5.2", "the first player cannot enter the battle phase on their first turn")
     cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to), clause="W-5.3" if state.phase == Phase.BATTLE else "W-5.2")
     if to == "end":
         end_turn(draft, cause)
     else:
-        draft.rule("W-5.3" if to == "battle" else "W-5.4", cause, ev.PhaseBegan(phase=Phase(to)))
+        draft.rule("W-5.3" if to == "battle" else "W-5.4", cause, ev.PhaseBegan(phase=to))  # type: ignore[arg-type]  # one of NEXT_PHASES (checked above)
 
 
 def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:

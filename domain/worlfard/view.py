@@ -110,7 +110,7 @@ def view(state: State, seat: int | None) -> View:
             towers=tuple(TowerView(cards=refs(t.cards), height=t.height, broken=t.broken,
                                    HT=tower_height(state, s, i + 1)) for i, t in enumerate(side.towers)),
             lost=side.lost))
-    return View(seat=seat, turn=state.turn, turn_seat=state.turn_seat, phase=state.phase.value,
+    return View(seat=seat, turn=state.turn, turn_seat=state.turn_seat, phase=state.phase,
                 first_seat=state.first_seat, awaiting=awaiting(state), combat=state.combat,
                 outcome=state.outcome, sides=(sides[0], sides[1]))
 
@@ -120,7 +120,7 @@ def _unit_view(state: State, seat: int, line: int, ref: "Callable[[int], CardRef
     assert unit is not None
     p = unit_stats(state, seat, line)
     return UnitView(card=ref(unit.card), damage=unit.damage, broken=unit.broken,
-                    status=unit.status.value if unit.status else None, STR=p.STR, VIT=p.VIT, AGI=p.AGI,
+                    status=unit.status, STR=p.STR, VIT=p.VIT, AGI=p.AGI,
                     DEF=p.DEF, skills=tuple(sorted(p.keywords)))
 
 

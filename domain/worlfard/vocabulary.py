@@ -1,8 +1,7 @@
 """WORLFARD's vocabulary: seats, lines, phases, elements, statuses — named as the game names them."""
 from __future__ import annotations
 
-from enum import Enum
-from typing import Literal, NewType
+from typing import Final, Literal, NewType
 
 Seat = Literal[1, 2]
 CardId = NewType("CardId", int)   # seat * 1000 + position in the registered deck list
@@ -18,15 +17,24 @@ DECK_MIN, DECK_MAX, COPIES_MAX = 40, 60, 3   # W-4.1
 # to the service, not to the rules.
 
 
-class Phase(str, Enum):
-    ORDER = "order"          # W-4.3: the coin winner chooses first or second
-    MULLIGAN = "mulligan"    # W-4.4
-    START = "start"
-    MAIN1 = "main1"
-    BATTLE = "battle"
-    MAIN2 = "main2"
-    END = "end"
-    OVER = "over"
+# Phases and statuses are the plain strings the record writes, named by constants: on Python 3.11
+# reading an Enum member (``Phase.MAIN1``) costs ~80 ns through EnumType's ``__getattr__`` hook,
+# and the rules read them in every step of every decision (4% of self-play); a constant costs a
+# plain class lookup. The Literal types keep the decoding and the type checks as strict.
+PhaseName = Literal["order", "mulligan", "start", "main1", "battle", "main2", "end", "over"]
+
+
+class Phase:
+    """The phases of the match (W-5), and the two before it begins."""
+
+    ORDER: Final = "order"          # W-4.3: the coin winner chooses first or second
+    MULLIGAN: Final = "mulligan"    # W-4.4
+    START: Final = "start"
+    MAIN1: Final = "main1"
+    BATTLE: Final = "battle"
+    MAIN2: Final = "main2"
+    END: Final = "end"
+    OVER: Final = "over"
 
 
 Element = Literal["火", "水", "風", "地", "光", "闇"]
@@ -34,14 +42,17 @@ ELEMENTS: tuple[str, ...] = ("火", "水", "風", "地", "光", "闇")
 CardType = Literal["UT", "MS", "SS", "LS"]
 
 
-class Status(str, Enum):
+StatusName = Literal["睡眠", "毒", "麻痺", "呪い", "激昂"]
+
+
+class Status:
     """W-9 statuses ([CON=…]); a unit has at most one."""
 
-    SLEEP = "睡眠"
-    POISON = "毒"
-    PARALYSIS = "麻痺"
-    CURSE = "呪い"
-    RAGE = "激昂"
+    SLEEP: Final = "睡眠"
+    POISON: Final = "毒"
+    PARALYSIS: Final = "麻痺"
+    CURSE: Final = "呪い"
+    RAGE: Final = "激昂"
 
 
 def other(seat: int) -> Seat:

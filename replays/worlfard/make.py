@@ -31,7 +31,7 @@ from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.decks import DeckList
 from domain.worlfard.state import Combat, State, Tower, Unit
-from domain.worlfard.vocabulary import Phase
+from domain.worlfard.vocabulary import Phase, PhaseName
 from projections import corpus
 from projections.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
@@ -89,7 +89,7 @@ class Board:
                     return card
         raise LookupError(f"seat {seat} has no {name} left in deck or hand")
 
-    def turn(self, phase: Phase, seat: int = 1, turn: int = 3) -> "Board":
+    def turn(self, phase: PhaseName, seat: int = 1, turn: int = 3) -> "Board":
         self.state = replace(self.state, phase=phase, turn=turn, turn_seat=seat, tower_set=False)
         return self
 

@@ -500,7 +500,7 @@ def test_W_1_3_rules_run_by_themselves_until_a_player_must_decide() -> None:
         bots = {1: RandomBot(seed), 2: RandomBot(seed + 100)}
         while match.outcome is None:
             state = match.state
-            assert not state.queue and state.phase.value != "start"
+            assert not state.queue and state.phase != "start"
             assert state.window is None or (state.window.passes < 2 and not state.window.resolving)
             assert state.combat is None or state.combat.step in ("target", "defend", "react1", "react2")
             seat = match.deciding

@@ -30,7 +30,7 @@ from domain.worlfard import commands as c
 from domain.worlfard.decks import DeckList, validate
 from domain.worlfard.evolve import evolve
 from domain.worlfard.state import Combat, State, Tower, Unit
-from domain.worlfard.vocabulary import Phase, Status, other
+from domain.worlfard.vocabulary import Phase, PhaseName, Status, StatusName, other
 
 RULESET = find_ruleset("worlfard")
 
@@ -98,7 +98,7 @@ class Position:
         raise LookupError(f"seat {seat} has no {name} left in deck or hand")
 
     # -- turn -----------------------------------------------------------------------------------
-    def at(self, phase: Phase, seat: int = 1, turn: int | None = None) -> "Position":
+    def at(self, phase: PhaseName, seat: int = 1, turn: int | None = None) -> "Position":
         """It is ``seat``'s turn (default: its second turn, so battle is allowed), in ``phase``."""
         if turn is None:
             turn = 3 if seat == self.state.first_seat else 4
@@ -120,7 +120,7 @@ class Position:
         return cards
 
     def unit(self, seat: int, line: int, name: str, *, damage: int = 0, broken: bool = False,
-             status: Status | None = None) -> int:
+             status: StatusName | None = None) -> int:
         card = self.take(seat, name)
         stage = list(self.state.side(seat).stage)
         assert stage[line - 1] is None, f"seat {seat} line {line} is taken"

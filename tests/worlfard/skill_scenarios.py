@@ -31,7 +31,7 @@ from domain.worlfard.decks import DeckList, validate
 from domain.worlfard.evolve import evolve
 from domain.worlfard.field import profile, tower_height
 from domain.worlfard.state import Effect, State, TableSpell, Tower, Unit
-from domain.worlfard.vocabulary import START_LIFE, Phase, Status, other
+from domain.worlfard.vocabulary import START_LIFE, Phase, PhaseName, Status, StatusName, other
 
 RULESET = find_ruleset("worlfard")
 
@@ -116,7 +116,7 @@ class Pos:
         raise LookupError(f"seat {seat} has no filler left")
 
     # -- turn -----------------------------------------------------------------------------------
-    def at(self, phase: Phase, seat: int = 1, turn: int | None = None) -> "Pos":
+    def at(self, phase: PhaseName, seat: int = 1, turn: int | None = None) -> "Pos":
         """``seat``'s turn (default: its second, so battle is allowed), in ``phase``."""
         return self.set(phase=phase, turn=turn if turn is not None else (3 if seat == 1 else 4), turn_seat=seat,
                         tower_set=False)
@@ -143,7 +143,7 @@ class Pos:
         return cards
 
     def unit(self, seat: int, line: int, name: str, *, damage: int = 0, broken: bool = False,
-             status: Status | None = None) -> int:
+             status: StatusName | None = None) -> int:
         card = self.take(seat, name)
         stage = list(self.state.side(seat).stage)
         assert stage[line - 1] is None, f"seat {seat} line {line} is taken"
