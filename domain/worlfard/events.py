@@ -14,7 +14,8 @@ from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, TargetRef
 from .state import Choice, Effect, Trigger, Window
 from .vocabulary import PhaseName, StatusName
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
+_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True,
+             gc=False)   # frozen trees of numbers and strings: never in a cycle, so never traversed (see Envelope)
 
 
 class Ev(msgspec.Struct, **_opts):  # type: ignore[misc]

@@ -14,7 +14,10 @@ from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
 HIDDEN = 0  # the card id a seat sees in place of a card it may not see
 
 
-class Unit(msgspec.Struct, frozen=True, omit_defaults=True):
+# Every state struct is frozen and holds numbers, strings and tuples of other state structs:
+# none can be in a reference cycle, so none is tracked by the cyclic collector (gc=False), which
+# otherwise traversed every state a match's draft and caches kept alive.
+class Unit(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A unit on a stage spot: which card, its damage, whether it is broken, its status (W-9)."""
 
     card: int
@@ -23,7 +26,7 @@ class Unit(msgspec.Struct, frozen=True, omit_defaults=True):
     status: StatusName | None = None
 
 
-class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True):
+class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A spell on a table spot: an SS waiting in a chain (W-Q7) or a Long Spell that stays."""
 
     card: int
@@ -34,7 +37,7 @@ class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True):
     cast: int = 0                  # seq of the decision that cast it: what its resolution traces to
 
 
-class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
+class Effect(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A stored effect on a unit (card id), a tower (seat*10+line) or a player (seat).
 
     ``until``: "stage" lasts while the unit stays (W-14.1); "turn" to the end of this turn;
@@ -51,7 +54,7 @@ class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
     source: int = 0
 
 
-class Trigger(msgspec.Struct, frozen=True, omit_defaults=True):
+class Trigger(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A triggered skill waiting to resolve, in order of occurrence (W-13.2, W-Q8)."""
 
     seat: int                      # its controller
@@ -62,7 +65,7 @@ class Trigger(msgspec.Struct, frozen=True, omit_defaults=True):
     spell_line: int = 0            # an instantly cast spell resolving from this table spot
 
 
-class Choice(msgspec.Struct, frozen=True, omit_defaults=True):
+class Choice(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A decision the rules wait for mid-resolution: targets for a triggered skill, or may/may not."""
 
     seat: int
@@ -71,7 +74,7 @@ class Choice(msgspec.Struct, frozen=True, omit_defaults=True):
     optional: bool = False
 
 
-class Window(msgspec.Struct, frozen=True, omit_defaults=True):
+class Window(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A reaction window (W-13): who has the right, how many passes in a row, the chain so far."""
 
     step: int                      # 1 after target declaration, 2 after defense declaration
@@ -81,7 +84,7 @@ class Window(msgspec.Struct, frozen=True, omit_defaults=True):
     resolving: bool = False
 
 
-class Tower(msgspec.Struct, frozen=True, omit_defaults=True):
+class Tower(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A tower pile, bottom first; its height HT is the number of cards (W-3.3)."""
 
     cards: tuple[int, ...] = ()
@@ -96,7 +99,7 @@ class Tower(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.cards[-1] if self.cards else None
 
 
-class Heart(msgspec.Struct, frozen=True, omit_defaults=True):
+class Heart(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     card: int
     broken: bool = False
     face_up: bool = False
@@ -108,7 +111,7 @@ _EMPTY_TABLE: tuple["TableSpell | None", ...] = (None,) * LINES
 _EMPTY_TOWERS: tuple[Tower, ...] = (Tower(),) * LINES
 
 
-class Side(msgspec.Struct, frozen=True, omit_defaults=True):
+class Side(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """One player's areas (W-3.1). Decks and hands list the top card first."""
 
     life: int = START_LIFE
@@ -125,7 +128,7 @@ class Side(msgspec.Struct, frozen=True, omit_defaults=True):
     lost: str | None = None
 
 
-class Combat(msgspec.Struct, frozen=True, omit_defaults=True):
+class Combat(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """One combat (W-12): its decisions are final once made (W-12.7)."""
 
     attacker: int                 # line of the attacking unit
@@ -139,7 +142,7 @@ class Combat(msgspec.Struct, frozen=True, omit_defaults=True):
     decided: int = 0              # seq of the defense declaration (what the damage traces back to)
 
 
-class State(msgspec.Struct, frozen=True, omit_defaults=True):
+class State(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     names: tuple[tuple[str, ...], tuple[str, ...]]   # card name by seat, indexed by id % 1000
     heart_names: tuple[tuple[str, ...], tuple[str, ...]]
     sides: tuple[Side, Side]
