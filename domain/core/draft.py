@@ -15,15 +15,27 @@ E = TypeVar("E")
 
 
 class Draft(Generic[S, E]):
-    __slots__ = ("state", "envelopes", "next_seq", "rng", "_evolve", "revealing")
+    __slots__ = ("state", "envelopes", "next_seq", "_rng", "_seed", "_first", "_evolve", "revealing")
 
-    def __init__(self, state: S, next_seq: int, rng: Rng, evolve: Callable[[S, E], S]) -> None:
+    def __init__(self, state: S, next_seq: int, rng: Rng | None, evolve: Callable[[S, E], S],
+                 seed: int = 0) -> None:
+        """``rng`` None: the decision's generator, ``Rng.for_seq(seed, next_seq)``, made when
+        first drawn from (most decisions draw nothing)."""
         self.state = state
         self.envelopes: list[Envelope[E]] = []
         self.next_seq = next_seq
-        self.rng = rng
+        self._rng = rng
+        self._seed = seed
+        self._first = next_seq
         self._evolve = evolve
         self.revealing: int | None = None    # seq of the reveal a sealed decision is being decided under
+
+    @property
+    def rng(self) -> Rng:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = Rng.for_seq(self._seed, self._first)
+        return rng
 
     def _emit(self, kind: Kind, event: E, seat: int | None, clause: str | None, cause: int | None) -> int:
         seq = self.next_seq

@@ -250,7 +250,7 @@ class Match:
         """The events of a decision checked to be this seat's, not yet digested or chained."""
         rules = self.ruleset
         next_seq = self.seq + 1
-        draft: Draft[Any, Any] = Draft(self.state, next_seq, Rng.for_seq(self.header.seed, next_seq), self._evolve)
+        draft: Draft[Any, Any] = Draft(self._state, next_seq, None, self._evolve, self.header.seed)
         if rules.sealed(self.state):
             self._seal(seat, command, draft)
         else:
