@@ -50,6 +50,8 @@ def record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
     return fold
 
 
+_SEALING = frozenset((ChoiceSealed, ChoiceRevealed))   # the events that open and close a seat's seal
+
 # the core's own events: a reveal and the seed change nothing; a prepared position replaces the state
 _CORE_FOLDS: dict[type, Callable[[Any, Any], Any]] = {
     ChoiceRevealed: lambda state, event: state,
@@ -375,28 +377,33 @@ class Match:
 
     def _absorb(self, envelopes: list[Envelope[Any]], state: Any, before: frozenset[int]) -> None:
         """Append one decision's (or the setup's) events and move the seats' bases."""
-        self._envelopes.extend(envelopes)
-        self.state = state
+        mine = self._envelopes
+        mine.extend(envelopes)
+        self._state, self._awaited = state, None
         if not envelopes:
             return
         self._head = envelopes[-1].chain or self._head     # (no chain yet under seal_later)
         if not self._tracked:
             return                # worked out from the whole record when a decision needs it
+        seals = self._seals
         for env in envelopes:
-            event = env.event
-            if type(event) is ChoiceSealed:
-                self._seals[event.seat] = (env.seq, event)
-            elif type(event) is ChoiceRevealed:
-                self._seals.pop(event.seat, None)
+            kind = type(env.event)
+            if kind in _SEALING:
+                event = env.event
+                if kind is ChoiceSealed:
+                    seals[event.seat] = (env.seq, event)
+                else:
+                    seals.pop(event.seat, None)
         first = envelopes[0]
         decided_by = first.seat if first.kind == DECISION else None
         after = self.awaiting
-        for seat in tuple(self._since):
+        since = self._since
+        for seat in tuple(since):
             if seat not in after:
-                del self._since[seat]
+                del since[seat]
         for seat in after:
-            if seat == decided_by or seat not in before or seat not in self._since:
-                self._since[seat] = self.seq
+            if seat == decided_by or seat not in before or seat not in since:
+                since[seat] = len(mine)
 
     def _chain(self, envelopes: list[Envelope[Any]]) -> list[Envelope[Any]]:
         head = self.head
