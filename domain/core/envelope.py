@@ -31,7 +31,7 @@ RULE: Kind = "rule"
 # gc=False: an envelope is a frozen tree of numbers, strings and an event that never points back
 # at it, so it can never be in a reference cycle; untracked, the thousands a match holds cost the
 # cyclic collector nothing (self-play ran 119 young collections per 20 matches, now 22).
-class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, omit_defaults=True, gc=False):
+class Envelope(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=False):
     seq: int
     kind: Kind
     event: E
