@@ -85,12 +85,16 @@ class RandomBot:
         self.rng = Rng(seed)
 
     def choose(self, seen: Seen) -> Any:
-        legal = seen.legal
-        actions = legal.actions() if isinstance(legal, Options) else \
-            [cmd for cmd in legal if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
-        if actions and self.rng.below(4) != 0:
-            return self.rng.choice(actions)
-        return self.rng.choice(legal)
+        legal, rng = seen.legal, self.rng
+        if isinstance(legal, Options):   # the actions are the span between the passive ends
+            head, count = legal.head, len(legal) - legal.tail - legal.head
+            if count > 0 and rng.below(4) != 0:
+                return legal[head + rng.below(count)]     # = rng.choice(legal.actions())
+            return legal[rng.below(len(legal))]
+        actions = [cmd for cmd in legal if not isinstance(cmd, (c.Proceed, c.Pass, c.Decline))]
+        if actions and rng.below(4) != 0:
+            return rng.choice(actions)
+        return rng.choice(legal)
 
 
 def evaluate(state: State, seat: int) -> float:
