@@ -212,7 +212,7 @@ class Match:
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.ruleset.outcome(self.state)
+        return self.ruleset.outcome(self._state)
 
     def legal(self, seat: int) -> list[Any]:
         return self.ruleset.legal(self.state, seat)
@@ -251,12 +251,12 @@ class Match:
     def _decided(self, seat: int, command: Any, received: str | None) -> tuple[list[Envelope[Any]], Any]:
         """The events of a decision checked to be this seat's, not yet digested or chained."""
         rules = self.ruleset
-        next_seq = self.seq + 1
+        next_seq = len(self._envelopes) + 1
         draft: Draft[Any, Any] = Draft(self._state, next_seq, None, self._evolve, self.header.seed)
-        if rules.sealed(self.state):
+        if rules.sealed(self._state):
             self._seal(seat, command, draft)
         else:
-            rules.decide(self.state, seat, command, draft)
+            rules.decide(self._state, seat, command, draft)
         if not draft.envelopes:
             raise Illegal(rules.decide_clause or "?", f"{command!r} had no effect")
         if self.header.seed_nonce is not None and rules.outcome(draft.state) is not None:
