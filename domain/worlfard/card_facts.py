@@ -19,13 +19,14 @@ from .state import State
 class Facts:
     """One printed card as ``legal`` reads it."""
 
-    __slots__ = ("card_def", "unit", "lv", "elements", "aim", "extra", "places_spell", "activated")
+    __slots__ = ("card_def", "unit", "short", "lv", "elements", "aim", "extra", "places_spell", "activated")
 
     def __init__(self, d: CardDef) -> None:
         from .spells import extra_cost, targeting_skill
 
         self.card_def = d
         self.unit: bool = d.is_unit
+        self.short: bool = d.type == "SS"                        # a Short Spell (W-10.2, W-13)
         self.lv: int = d.lv
         self.elements: frozenset[str] = frozenset(d.elements)
         self.aim: Skill | None = targeting_skill(d)              # chosen at cast (W-10.4)

@@ -7,14 +7,14 @@ from typing import Callable
 
 from . import commands as c
 from .activate import why_not
-from .card_facts import Facts, match_facts
+from .card_facts import Facts, Table as CardTable, match_facts
 from .combat import blockers, evader, targets as attack_targets
 from .decide import awaiting
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .options import Build, Options
 from .payment import Payments, payer
-from .spells import cast_cost, may_cast_now, on_own_spot
+from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State
 from .stats import unit_stat
 from .targets import options as options_of
@@ -46,9 +46,9 @@ def options(state: State, seat: int) -> Options:
             out.tail = 1
         return out
     if state.window is not None:
-        out.add([c.Pass()])
+        out.add(_PASS)
         out.head = 1
-        _casts(out, state, seat)
+        _casts(out, state, seat, match_facts(state), _Pays(state, seat))
         return out
     combat = state.combat
     if combat is not None:
@@ -65,10 +65,22 @@ def options(state: State, seat: int) -> Options:
         _main_actions(out, state, seat)
     elif state.phase == Phase.BATTLE:
         out.add(_attacks(state, seat))
-    proceeds = [c.Proceed(to=to) for to in proceed_targets(state)]  # type: ignore[arg-type]
+    proceeds = _proceeds(proceed_targets(state))
     out.add(proceeds)
     out.tail = len(proceeds)
     return out
+
+
+_PASS = (c.Pass(),)
+_PROCEEDS: dict[tuple[str, ...], tuple[c.Command, ...]] = {}
+
+
+def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
+    """The Proceed decisions to ``targets`` (a handful of phase lists recur, so each is built once)."""
+    found = _PROCEEDS.get(targets)
+    if found is None:
+        found = _PROCEEDS[targets] = tuple(c.Proceed(to=to) for to in targets)  # type: ignore[arg-type]
+    return found
 
 
 class _Pays:
@@ -89,7 +101,7 @@ class _Pays:
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     stage = side.stage
     hand = side.hand
     facts = match_facts(state)
@@ -112,8 +124,8 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             extras = heart_souls(state, seat, heart) if pays else []
             out.add([c.Summon(card=heart, line=line, towers=towers, souls=souls, heart=True, heart_soul=extra)
                      for extra in extras for towers, souls in pays if extra not in souls for line in empty])
-    _casts(out, state, seat, pays_for)
-    _activations(out, state, seat, pays_for)
+    _casts(out, state, seat, facts, pays_for)
+    _activations(out, state, seat, facts, pays_for)
     moves = []
     for line, unit in enumerate(stage, 1):
         if unit is None or unit.broken or unit.status in _NO_MOVE:
@@ -124,20 +136,21 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     out.add(moves)
 
 
-def _casts(out: Options, state: State, seat: int, pays_for: _Pays | None = None) -> None:
+def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays) -> None:
     """Every spell cast open to ``seat`` now: card × table spot × payment × targets (× heart soul).
     A card's targets are listed only once some spot has a payment for it."""
-    side = state.side(seat)
+    blocked = (cast_refused(state, seat, short=False), cast_refused(state, seat, short=True))   # W-10.2
+    if blocked[0] and blocked[1]:
+        return
+    side = state.sides[seat - 1]
     spots = [line for line, spell in enumerate(side.table, 1) if spell is None]
     if not spots:
         return
-    pays_for = _Pays(state, seat) if pays_for is None else pays_for
     tops: list[Facts | None] | None = None       # the top card of each line's tower (W-6.5), once needed
     heart = top_heart(state, seat)
-    facts = match_facts(state)
     for card in ((*side.hand, heart) if heart else side.hand):
         f = facts[card]
-        if f.unit or may_cast_now(state, seat, f.card_def) is not None:
+        if f.unit or blocked[f.short]:
             continue
         if tops is None:
             tops = [facts[tower.cards[-1]] if tower.cards else None for tower in side.towers]
@@ -163,23 +176,24 @@ def _casts(out: Options, state: State, seat: int, pays_for: _Pays | None = None)
                 out.add_product(len(pays) * len(aimed), _casts_to(card, line, pays, aimed))
 
 
-def _activations(out: Options, state: State, seat: int, pays_for: _Pays) -> None:
-    side = state.side(seat)
-    facts = match_facts(state)
-    for source in (*side.stage, *side.table):
-        if source is None:
-            continue
-        card = source.card
-        for index, skill in facts[card].activated:
-            if why_not(state, seat, card, index) is not None:
+def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays) -> None:
+    """Every activated (!) skill of a unit or spell ``seat`` controls that may be used now, paid and aimed."""
+    side = state.sides[seat - 1]
+    for row in (side.stage, side.table):
+        for source in row:
+            if source is None or not facts[source.card].activated:   # (most cards have no ! skill)
                 continue
-            pays = pays_for(skill.cost)
-            if not pays:
-                continue
-            choices: list[tuple[int, ...]] = _UNAIMED
-            if skill.target is not None:
-                choices = [(t,) for t in options_of(state, skill, seat, card)]
-            out.add_product(len(pays) * len(choices), _activates(card, index, pays, choices))
+            card = source.card
+            for index, skill in facts[card].activated:
+                if why_not(state, seat, card, index) is not None:
+                    continue
+                pays = pays_for(skill.cost)
+                if not pays:
+                    continue
+                choices: list[tuple[int, ...]] = _UNAIMED
+                if skill.target is not None:
+                    choices = [(t,) for t in options_of(state, skill, seat, card)]
+                out.add_product(len(pays) * len(choices), _activates(card, index, pays, choices))
 
 
 _UNAIMED: list[tuple[int, ...]] = [()]

@@ -8,6 +8,7 @@ from domain.core.errors import Illegal
 
 from .field import tower_heights
 from .state import State
+from .vocabulary import LINES
 
 
 def tower_value(state: State, seat: int, line: int) -> int:
@@ -84,12 +85,12 @@ def payer(state: State, seat: int) -> Callable[[int], Payments]:
     The answer depends only on which towers can break, their HT and the souls, which stay the
     same over many decisions: the payments are kept by those sources, each cost worked out on
     first request (a small table, cleared when full)."""
-    side = state.side(seat)
-    ready = tuple(line for line, (tower, keeper) in enumerate(zip(side.towers, side.stage), 1)
-                  if tower.cards and not tower.broken and (keeper is None or not keeper.broken))   # breakable
+    side = state.sides[seat - 1]
+    ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
+             if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]   # breakable
     if ready:
         heights_now = tower_heights(state, seat)
-        sources = (ready, tuple(heights_now[line - 1] for line in ready), side.soul)
+        sources = (tuple(ready), tuple([heights_now[line - 1] for line in ready]), side.soul)
     else:
         sources = ((), (), side.soul)
     found = _by_sources.get(sources)
@@ -98,6 +99,9 @@ def payer(state: State, seat: int) -> Callable[[int], Payments]:
             _by_sources.clear()
         found = _by_sources[sources] = _ByCost(*sources)
     return found.__getitem__
+
+
+_LINES = range(1, LINES + 1)
 
 
 class _ByCost(dict[int, Payments]):

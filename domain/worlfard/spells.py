@@ -56,11 +56,17 @@ def cast_cost(spell: Facts, top: Facts | None) -> int:
 
 def may_cast_now(state: State, seat: int, d: CardDef) -> str | None:
     """Why ``seat`` may not cast ``d`` now (W-10.2), or None if it may."""
+    return cast_refused(state, seat, d.type == "SS")
+
+
+def cast_refused(state: State, seat: int, short: bool) -> str | None:
+    """``may_cast_now`` for a Short Spell (``short``) or any other spell: the card matters only
+    by that, so the decision lists ask once for each kind."""
     window = state.window
     if window is not None:
         if window.resolving or window.seat != seat:
             return "W-13.1"
-        return None if d.type == "SS" else "W-10.2"
+        return None if short else "W-10.2"
     if state.phase in (Phase.MAIN1, Phase.MAIN2) and state.turn_seat == seat and state.combat is None \
             and state.choice is None:
         return None
