@@ -87,29 +87,51 @@ class _Pays:
     """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``,
     and only if some decision needs paying."""
 
-    __slots__ = ("_state", "_seat", "_pay")
+    __slots__ = ("_state", "_seat", "_ready", "_pay")
 
-    def __init__(self, state: State, seat: int) -> None:
-        self._state, self._seat = state, seat
+    def __init__(self, state: State, seat: int, ready: list[int] | None = None) -> None:
+        self._state, self._seat, self._ready = state, seat, ready
         self._pay: Callable[[int], Payments] | None = None
 
     def __call__(self, cost: int) -> Payments:
         pay = self._pay
         if pay is None:
-            pay = self._pay = payer(self._state, self._seat)
+            pay = self._pay = payer(self._state, self._seat, self._ready)
         return pay(cost)
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
     side = state.sides[seat - 1]
-    stage = side.stage
-    hand = side.hand
+    stage, towers, hand = side.stage, side.towers, side.hand
     facts = match_facts(state)
     if not state.tower_set:
-        open_lines = [line for line, tower in enumerate(side.towers, 1) if len(tower.cards) < TOWER_MAX]
+        open_lines = [line for line, tower in enumerate(towers, 1) if len(tower.cards) < TOWER_MAX]
         out.add_product(len(hand) * len(open_lines), partial(_set_tower, hand, open_lines))
-    pays_for = _Pays(state, seat)
-    empty = [line for line, unit in enumerate(stage, 1) if unit is None]
+    # one pass over the stage row: empty spots, moves, activated skills, and the towers that may
+    # break (W-6.3: whole, and no keeper or a ready one, as ``breakable`` says)
+    empty: list[int] = []
+    moves: list[c.Command] = []
+    sources: list[int] = []
+    ready: list[int] = []
+    line = 0
+    for unit in stage:
+        line += 1
+        tower = towers[line - 1]
+        if unit is None:
+            empty.append(line)
+            if tower.cards and not tower.broken:
+                ready.append(line)
+            continue
+        if not unit.broken:
+            if tower.cards and not tower.broken:
+                ready.append(line)
+            if unit.status not in _NO_MOVE:    # a moving unit is ready, not asleep, not raging
+                for to in adjacent(line):
+                    if stage[to - 1] is None:
+                        moves.append(_MOVE[line, to])
+        if facts[unit.card].activated:
+            sources.append(unit.card)
+    pays_for = _Pays(state, seat, ready)
     if empty:
         spots = len(empty)
         for card in hand:
@@ -122,17 +144,12 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
         if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
             pays = pays_for(facts[heart].lv)
             extras = heart_souls(state, seat, heart) if pays else []
-            out.add([c.Summon(card=heart, line=line, towers=towers, souls=souls, heart=True, heart_soul=extra)
-                     for extra in extras for towers, souls in pays if extra not in souls for line in empty])
+            out.add([c.Summon(card=heart, line=line, towers=paid, souls=souls, heart=True, heart_soul=extra)
+                     for extra in extras for paid, souls in pays if extra not in souls for line in empty])
     _casts(out, state, seat, facts, pays_for)
-    _activations(out, state, seat, facts, pays_for)
-    moves = []
-    for line, unit in enumerate(stage, 1):
-        if unit is None or unit.broken or unit.status in _NO_MOVE:
-            continue
-        for to in adjacent(line):
-            if stage[to - 1] is None:
-                moves.append(_MOVE[line, to])
+    sources.extend(spell.card for spell in side.table if spell is not None and facts[spell.card].activated)
+    if sources:
+        _activations(out, state, seat, facts, pays_for, sources)
     out.add(moves)
 
 
@@ -176,24 +193,20 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
                 out.add_product(len(pays) * len(aimed), _casts_to(card, line, pays, aimed))
 
 
-def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays) -> None:
-    """Every activated (!) skill of a unit or spell ``seat`` controls that may be used now, paid and aimed."""
-    side = state.sides[seat - 1]
-    for row in (side.stage, side.table):
-        for source in row:
-            if source is None or not facts[source.card].activated:   # (most cards have no ! skill)
+def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, sources: list[int]) -> None:
+    """Every activated (!) skill of the units and spells ``sources`` (stage first, then table) that
+    ``seat`` may use now, paid and aimed."""
+    for card in sources:
+        for index, skill in facts[card].activated:
+            if why_not(state, seat, card, index) is not None:
                 continue
-            card = source.card
-            for index, skill in facts[card].activated:
-                if why_not(state, seat, card, index) is not None:
-                    continue
-                pays = pays_for(skill.cost)
-                if not pays:
-                    continue
-                choices: list[tuple[int, ...]] = _UNAIMED
-                if skill.target is not None:
-                    choices = [(t,) for t in options_of(state, skill, seat, card)]
-                out.add_product(len(pays) * len(choices), _activates(card, index, pays, choices))
+            pays = pays_for(skill.cost)
+            if not pays:
+                continue
+            choices: list[tuple[int, ...]] = _UNAIMED
+            if skill.target is not None:
+                choices = [(t,) for t in options_of(state, skill, seat, card)]
+            out.add_product(len(pays) * len(choices), _activates(card, index, pays, choices))
 
 
 _UNAIMED: list[tuple[int, ...]] = [()]

@@ -79,15 +79,16 @@ def payments(state: State, seat: int, cost: int) -> Payments:
     return payer(state, seat)(cost)
 
 
-def payer(state: State, seat: int) -> Callable[[int], Payments]:
+def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[int], Payments]:
     """``payments`` of ``seat`` now for any cost: the towers and souls are looked at once.
 
     The answer depends only on which towers can break, their HT and the souls, which stay the
     same over many decisions: the payments are kept by those sources, each cost worked out on
     first request (a small table, cleared when full)."""
     side = state.sides[seat - 1]
-    ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
-             if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]   # breakable
+    if ready is None:   # (unless the caller has read the towers that may break off the rows already)
+        ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
+                 if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]   # breakable
     if ready:
         heights_now = tower_heights(state, seat)
         sources = (tuple(ready), tuple([heights_now[line - 1] for line in ready]), side.soul)
