@@ -48,7 +48,9 @@ def options(state: State, seat: int) -> Options:
     if state.window is not None:
         out.add(_PASS)
         out.head = 1
-        _casts(out, state, seat, match_facts(state), _Pays(state, seat))
+        spots = [line for line, spell in enumerate(state.sides[seat - 1].table, 1) if spell is None]
+        if spots:
+            _casts(out, state, seat, match_facts(state), _Pays(state, seat), spots)
         return out
     combat = state.combat
     if combat is not None:
@@ -146,23 +148,32 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             extras = heart_souls(state, seat, heart) if pays else []
             out.add([c.Summon(card=heart, line=line, towers=paid, souls=souls, heart=True, heart_soul=extra)
                      for extra in extras for paid, souls in pays if extra not in souls for line in empty])
-    _casts(out, state, seat, facts, pays_for)
-    sources.extend(spell.card for spell in side.table if spell is not None and facts[spell.card].activated)
+    spots: list[int] = []        # and one over the table row: its empty spots, activated skills
+    line = 0
+    for spell in side.table:
+        line += 1
+        if spell is None:
+            spots.append(line)
+        elif facts[spell.card].activated:
+            sources.append(spell.card)
+    if spots:
+        _casts(out, state, seat, facts, pays_for, spots)
     if sources:
         _activations(out, state, seat, facts, pays_for, sources)
     out.add(moves)
 
 
-def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays) -> None:
-    """Every spell cast open to ``seat`` now: card × table spot × payment × targets (× heart soul).
-    A card's targets are listed only once some spot has a payment for it."""
-    blocked = (cast_refused(state, seat, short=False), cast_refused(state, seat, short=True))   # W-10.2
+def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, spots: list[int]) -> None:
+    """Every spell cast open to ``seat`` now: card × empty table spot × payment × targets (× heart
+    soul). A card's targets are listed only once some spot has a payment for it."""
+    if state.window is None:      # W-10.2: outside a reaction window every spell kind is alike
+        refused = cast_refused(state, seat, short=False)
+        blocked = (refused, refused)
+    else:
+        blocked = (cast_refused(state, seat, short=False), cast_refused(state, seat, short=True))
     if blocked[0] and blocked[1]:
         return
     side = state.sides[seat - 1]
-    spots = [line for line, spell in enumerate(side.table, 1) if spell is None]
-    if not spots:
-        return
     tops: list[Facts | None] | None = None       # the top card of each line's tower (W-6.5), once needed
     heart = top_heart(state, seat)
     for card in ((*side.hand, heart) if heart else side.hand):
