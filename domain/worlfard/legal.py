@@ -110,7 +110,7 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
         open_lines = [line for line, tower in enumerate(towers, 1) if len(tower.cards) < TOWER_MAX]
         out.add_product(len(hand) * len(open_lines), partial(_set_tower, hand, open_lines))
     # one pass over the stage row: empty spots, moves, activated skills, and the towers that may
-    # break (W-6.3: whole, and no keeper or a ready one, as ``breakable`` says)
+    # break (W-6.3: whole and ready, with no keeper or a ready one)
     empty: list[int] = []
     moves: list[c.Command] = []
     sources: list[int] = []

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from domain.core.errors import Illegal
 
@@ -16,16 +16,6 @@ def tower_value(state: State, seat: int, line: int) -> int:
     from .field import tower_height
 
     return tower_height(state, seat, line)
-
-
-def breakable(state: State, seat: int, line: int) -> bool:
-    """W-6.3: a tower breaks only whole, only while it and its keeper (if any) are ready."""
-    side = state.side(seat)
-    tower = side.towers[line - 1]
-    if not tower.cards or tower.broken:
-        return False
-    keeper = side.stage[line - 1]
-    return keeper is None or not keeper.broken
 
 
 def is_redundant_free(values: list[int], cost: int) -> bool:
@@ -86,9 +76,10 @@ def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[
     same over many decisions: the payments are kept by those sources, each cost worked out on
     first request (a small table, cleared when full)."""
     side = state.sides[seat - 1]
-    if ready is None:   # (unless the caller has read the towers that may break off the rows already)
+    if ready is None:   # (unless the caller has read them off the rows already) W-6.3: a tower breaks
+        # only whole, only while it and its keeper (if any) are ready
         ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
-                 if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]   # breakable
+                 if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]
     if ready:
         heights_now = tower_heights(state, seat)
         sources = (tuple(ready), tuple([heights_now[line - 1] for line in ready]), side.soul)

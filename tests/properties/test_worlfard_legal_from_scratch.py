@@ -1,5 +1,5 @@
 """``legal`` keeps work between decisions (card facts per printed card and per match, payments by
-their sources, one pass over the stage row): at every decision of random matches it must list
+their sources, one pass over the stage and table rows): at every decision of random matches it must list
 exactly what the rules give when worked out from scratch, in the same order (the random bot
 draws an index over it).
 
@@ -25,7 +25,7 @@ from domain.worlfard.decide import awaiting
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.field import stat, tower_heights
 from domain.worlfard.legal import options
-from domain.worlfard.payment import is_redundant_free
+from domain.worlfard.payment import is_redundant_free, payments
 from domain.worlfard.spells import may_cast_now, targeting_skill
 from domain.worlfard.state import State
 from domain.worlfard.targets import options as targets_of
@@ -189,5 +189,7 @@ def test_legal_lists_what_the_rules_give_from_scratch_at_every_decision(seed, de
         assert len(listed) == len(expected), match.seq
         assert list(listed) == expected, match.seq
         assert [listed[i] for i in range(len(listed))] == expected, match.seq
+        for cost in range(7):      # as the rules ask for them (an instant cast's extra cost, can_pay)
+            assert list(payments(match.state, seat, cost)) == _payments(match.state, seat, cost), (match.seq, cost)
         match.submit(seat, bots[seat].choose(Seen(seat, listed)))
     assert match.outcome is not None
