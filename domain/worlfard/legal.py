@@ -135,13 +135,12 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             sources.append(unit.card)
     pays_for = _Pays(state, seat, ready)
     if empty:
-        spots = len(empty)
         for card in hand:
             f = facts[card]
             if f.unit:
                 pays = pays_for(f.lv)
                 if pays:
-                    out.add_product(len(pays) * spots, _summons(card, pays, empty))
+                    out.add_product(len(pays) * len(empty), _summons(card, pays, empty))
         heart = top_heart(state, seat)
         if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
             pays = pays_for(facts[heart].lv)
