@@ -96,10 +96,11 @@ def blockers(state: State) -> list[tuple[int, int, int]]:
         if unit is None or unit.broken or unit.status == Status.SLEEP:
             continue
         line = index + 1
-        p = unit_stats(state, seat, line)
+        agi = unit_stat(state, seat, line, "AGI")
         d = distance(line, combat.target, across=False)
-        if (p.AGI >= 1 and d <= p.AGI) or p.has(DEFENSE):
-            out.append((line, d, p.AGI))
+        # the whole profile (its skills) only when the AGI alone does not reach the target spot
+        if (agi >= 1 and d <= agi) or unit_stats(state, seat, line).has(DEFENSE):
+            out.append((line, d, agi))
     return out
 
 

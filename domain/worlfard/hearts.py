@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
+from .card_facts import match_facts
 from .cards import definition
 from .draft import WDraft
 from .state import State
@@ -17,8 +18,9 @@ def top_heart(state: State, seat: int) -> int | None:
 
 def heart_souls(state: State, seat: int, card: int) -> list[int]:
     """Souls that can pay the heart-cast extra: they share an element with the cast card."""
-    elements = set(definition(state, card).elements)
-    return [s for s in state.side(seat).soul if elements & set(definition(state, s).elements)]
+    facts = match_facts(state)
+    elements = facts[card].elements
+    return [s for s in state.side(seat).soul if not elements.isdisjoint(facts[s].elements)]
 
 
 def check_heart_cast(state: State, seat: int, card: int, soul: int | None, paying: tuple[int, ...]) -> None:

@@ -3,20 +3,20 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import product
-from typing import Any, Callable, Sequence
+from typing import Callable
 
 from . import commands as c
 from .activate import why_not
-from .cards import CardDef
+from .card_facts import Facts, Table as CardTable, match_facts
 from .combat import blockers, evader, targets as attack_targets
 from .decide import awaiting
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .options import Build, Options
 from .payment import Payments, payer
-from .spells import may_cast_now, on_own_spot, spell_cost, targeting_skill
+from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State
-from .stats import definition, unit_stat
+from .stats import unit_stat
 from .targets import options as options_of
 from .turns import proceed_targets
 from .vocabulary import TOWER_MAX, Phase, Status
@@ -46,9 +46,11 @@ def options(state: State, seat: int) -> Options:
             out.tail = 1
         return out
     if state.window is not None:
-        out.add([c.Pass()])
+        out.add(_PASS)
         out.head = 1
-        _casts(out, state, seat)
+        spots = [line for line, spell in enumerate(state.sides[seat - 1].table, 1) if spell is None]
+        if spots:
+            _casts(out, state, seat, match_facts(state), _Pays(state, seat), spots)
         return out
     combat = state.combat
     if combat is not None:
@@ -65,114 +67,161 @@ def options(state: State, seat: int) -> Options:
         _main_actions(out, state, seat)
     elif state.phase == Phase.BATTLE:
         out.add(_attacks(state, seat))
-    proceeds = [c.Proceed(to=to) for to in proceed_targets(state)]  # type: ignore[arg-type]
+    proceeds = _proceeds(proceed_targets(state))
     out.add(proceeds)
     out.tail = len(proceeds)
     return out
 
 
+_PASS = (c.Pass(),)
+_PROCEEDS: dict[tuple[str, ...], tuple[c.Command, ...]] = {}
+
+
+def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
+    """The Proceed decisions to ``targets`` (a handful of phase lists recur, so each is built once)."""
+    found = _PROCEEDS.get(targets)
+    if found is None:
+        found = _PROCEEDS[targets] = tuple(c.Proceed(to=to) for to in targets)  # type: ignore[arg-type]
+    return found
+
+
 class _Pays:
-    """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``."""
+    """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``,
+    and only if some decision needs paying."""
 
-    __slots__ = ("_state", "_seat", "_payer", "_by_cost")
+    __slots__ = ("_state", "_seat", "_ready", "_pay")
 
-    def __init__(self, state: State, seat: int) -> None:
-        self._state, self._seat = state, seat
-        self._payer: Callable[[int], Payments] | None = None
-        self._by_cost: dict[int, Payments] = {}
+    def __init__(self, state: State, seat: int, ready: list[int] | None = None) -> None:
+        self._state, self._seat, self._ready = state, seat, ready
+        self._pay: Callable[[int], Payments] | None = None
 
     def __call__(self, cost: int) -> Payments:
-        found = self._by_cost.get(cost)
-        if found is None:
-            if self._payer is None:
-                self._payer = payer(self._state, self._seat)
-            found = self._by_cost[cost] = self._payer(cost)
-        return found
+        pay = self._pay
+        if pay is None:
+            pay = self._pay = payer(self._state, self._seat, self._ready)
+        return pay(cost)
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
-    side = state.side(seat)
+    side = state.sides[seat - 1]
+    stage, towers, hand = side.stage, side.towers, side.hand
+    facts = match_facts(state)
     if not state.tower_set:
-        open_lines = [line for line in lines() if side.towers[line - 1].height < TOWER_MAX]
-        out.add_product(len(side.hand) * len(open_lines), partial(_set_tower, side.hand, open_lines))
-    pays_for = _Pays(state, seat)
-    empty = [line for line in lines() if side.stage[line - 1] is None]
-    heart = top_heart(state, seat)
-    if empty:
-        for card in side.hand:
-            d = definition(state, card)
-            if d.is_unit:
-                out.add_product(*_paid(pays_for(d.lv), empty, partial(_summon, card)))
-        extras = heart_souls(state, seat, heart) if heart and definition(state, heart).is_unit else []
-        if extras:    # the face-up top heart, paying one more soul on top (W-11.4)
-            assert heart is not None
-            pays = pays_for(definition(state, heart).lv)
-            out.add([c.Summon(card=heart, line=line, towers=towers, souls=souls, heart=True, heart_soul=extra)
-                     for extra in extras for towers, souls in pays if extra not in souls for line in empty])
-    _casts(out, state, seat, pays_for)
-    _activations(out, state, seat, pays_for)
-    moves = []
-    for index, unit in enumerate(side.stage):
-        if unit is None or unit.broken or unit.status in (Status.SLEEP, Status.RAGE):
+        open_lines = [line for line, tower in enumerate(towers, 1) if len(tower.cards) < TOWER_MAX]
+        out.add_product(len(hand) * len(open_lines), partial(_set_tower, hand, open_lines))
+    # one pass over the stage row: empty spots, moves, activated skills, and the towers that may
+    # break (W-6.3: whole and ready, with no keeper or a ready one)
+    empty: list[int] = []
+    moves: list[c.Command] = []
+    sources: list[int] = []
+    ready: list[int] = []
+    line = 0
+    for unit in stage:
+        line += 1
+        tower = towers[line - 1]
+        if unit is None:
+            empty.append(line)
+            if tower.cards and not tower.broken:
+                ready.append(line)
             continue
-        line = index + 1
-        moves.extend(c.Move(line=line, to=to) for to in adjacent(line) if side.stage[to - 1] is None)
+        if not unit.broken:
+            if tower.cards and not tower.broken:
+                ready.append(line)
+            if unit.status not in _NO_MOVE:    # a moving unit is ready, not asleep, not raging
+                for to in adjacent(line):
+                    if stage[to - 1] is None:
+                        moves.append(_MOVE[line, to])
+        if facts[unit.card].activated:
+            sources.append(unit.card)
+    pays_for = _Pays(state, seat, ready)
+    if empty:
+        for card in hand:
+            f = facts[card]
+            if f.unit:
+                pays = pays_for(f.lv)
+                if pays:
+                    out.add_product(len(pays) * len(empty), _summons(card, pays, empty))
+        heart = top_heart(state, seat)
+        if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
+            pays = pays_for(facts[heart].lv)
+            extras = heart_souls(state, seat, heart) if pays else []
+            out.add([c.Summon(card=heart, line=line, towers=paid, souls=souls, heart=True, heart_soul=extra)
+                     for extra in extras for paid, souls in pays if extra not in souls for line in empty])
+    spots: list[int] = []        # and one over the table row: its empty spots, activated skills
+    line = 0
+    for spell in side.table:
+        line += 1
+        if spell is None:
+            spots.append(line)
+        elif facts[spell.card].activated:
+            sources.append(spell.card)
+    if spots:
+        _casts(out, state, seat, facts, pays_for, spots)
+    if sources:
+        _activations(out, state, seat, facts, pays_for, sources)
     out.add(moves)
 
 
-def _casts(out: Options, state: State, seat: int, pays_for: _Pays | None = None) -> None:
-    """Every spell cast open to ``seat`` now: card × table spot × payment × targets (× heart soul)."""
-    pays_for = _Pays(state, seat) if pays_for is None else pays_for
-    side = state.side(seat)
-    spots = [line for line in lines() if side.table[line - 1] is None]
-    if not spots:
+def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, spots: list[int]) -> None:
+    """Every spell cast open to ``seat`` now: card × empty table spot × payment × targets (× heart
+    soul). A card's targets are listed only once some spot has a payment for it."""
+    if state.window is None:      # W-10.2: outside a reaction window every spell kind is alike
+        refused = cast_refused(state, seat, short=False)
+        blocked = (refused, refused)
+    else:
+        blocked = (cast_refused(state, seat, short=False), cast_refused(state, seat, short=True))
+    if blocked[0] and blocked[1]:
         return
+    side = state.sides[seat - 1]
+    tops: list[Facts | None] | None = None       # the top card of each line's tower (W-6.5), once needed
     heart = top_heart(state, seat)
-    for card, from_heart in [(card, False) for card in side.hand] + ([(heart, True)] if heart else []):
-        d: CardDef = definition(state, card)
-        if not d.is_spell or may_cast_now(state, seat, d) is not None:
+    for card in ((*side.hand, heart) if heart else side.hand):
+        f = facts[card]
+        if f.unit or blocked[f.short]:
             continue
-        skill = targeting_skill(d)
-        choices: list[tuple[int, ...]] = [()]
+        if tops is None:
+            tops = [facts[tower.cards[-1]] if tower.cards else None for tower in side.towers]
+        paid = [(line, pays) for line in spots if (pays := pays_for(cast_cost(f, tops[line - 1])))]
+        if not paid:
+            continue
+        skill = f.aim
+        choices: list[tuple[int, ...]] = _UNAIMED
         if skill is not None:
             choices = [(t,) for t in options_of(state, skill, seat, card)]
             if not choices:
                 continue
-        extras: list[int | None] = heart_souls(state, seat, card) if from_heart else [None]
-        for line in spots:
-            pays = pays_for(spell_cost(state, seat, card, line))
-            aimed = choices if skill is None else [t for t in choices if not (t and on_own_spot(skill, line, t[0]))]
-            if from_heart:
+        if card == heart:    # (a card is in one zone: the hand or the hearts)
+            extras = heart_souls(state, seat, card)
+            for line, pays in paid:
+                aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
                 out.add([c.Cast(card=card, line=line, towers=towers, souls=souls, targets=chosen, heart=True,
                                 heart_soul=extra)
                          for (towers, souls), chosen, extra in product(pays, aimed, extras) if extra not in souls])
-            else:
-                out.add_product(*_paid(pays, aimed, partial(_cast, card, line)))
+        else:
+            for line, pays in paid:
+                aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
+                out.add_product(len(pays) * len(aimed), _casts_to(card, line, pays, aimed))
 
 
-def _activations(out: Options, state: State, seat: int, pays_for: _Pays) -> None:
-    side = state.side(seat)
-    sources = [u.card for u in side.stage if u is not None] + [t.card for t in side.table if t is not None]
+def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, sources: list[int]) -> None:
+    """Every activated (!) skill of the units and spells ``sources`` (stage first, then table) that
+    ``seat`` may use now, paid and aimed."""
     for card in sources:
-        for index, skill in enumerate(definition(state, card).skill):
-            if skill.mark != "!" or why_not(state, seat, card, index) is not None:
+        for index, skill in facts[card].activated:
+            if why_not(state, seat, card, index) is not None:
                 continue
-            choices: list[tuple[int, ...]] = [()]
+            pays = pays_for(skill.cost)
+            if not pays:
+                continue
+            choices: list[tuple[int, ...]] = _UNAIMED
             if skill.target is not None:
                 choices = [(t,) for t in options_of(state, skill, seat, card)]
-            out.add_product(*_paid(pays_for(skill.cost), choices, partial(_activate, card, index)))
+            out.add_product(len(pays) * len(choices), _activates(card, index, pays, choices))
 
 
-def _paid(pays: Payments, each: Sequence[Any], make: Callable[..., c.Command]) -> tuple[int, Build]:
-    """Every payment with every one of ``each`` (a spot or a target), in that order, as a product
-    whose i-th decision ``make(towers, souls, one)`` is built when read."""
-    size = len(each)
-
-    def build(i: int) -> c.Command:
-        towers, souls = pays[i // size]
-        return make(towers, souls, each[i % size])
-
-    return len(pays) * size, build
+_UNAIMED: list[tuple[int, ...]] = [()]
+_NO_MOVE = (Status.SLEEP, Status.RAGE)
+_MOVE = {(line, to): c.Move(line=line, to=to) for line in lines() for to in adjacent(line)}
 
 
 def _set_tower(hand: tuple[int, ...], open_lines: list[int], i: int) -> c.Command:
@@ -180,24 +229,45 @@ def _set_tower(hand: tuple[int, ...], open_lines: list[int], i: int) -> c.Comman
     return c.SetTower(card=hand[i // len(open_lines)], line=open_lines[i % len(open_lines)])
 
 
-def _summon(card: int, towers: tuple[int, ...], souls: tuple[int, ...], line: int) -> c.Command:
-    return c.Summon(card=card, line=line, towers=towers, souls=souls)
+# Products: every payment with every spot or target, in that order, the i-th built when read.
+def _summons(card: int, pays: Payments, empty: list[int]) -> Build:
+    size = len(empty)
+
+    def build(i: int) -> c.Command:
+        towers, souls = pays[i // size]
+        return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls)
+
+    return build
 
 
-def _cast(card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...], targets: tuple[int, ...]) -> c.Command:
-    return c.Cast(card=card, line=line, towers=towers, souls=souls, targets=targets)
+def _casts_to(card: int, line: int, pays: Payments, aimed: list[tuple[int, ...]]) -> Build:
+    size = len(aimed)
+
+    def build(i: int) -> c.Command:
+        towers, souls = pays[i // size]
+        return c.Cast(card=card, line=line, towers=towers, souls=souls, targets=aimed[i % size])
+
+    return build
 
 
-def _activate(card: int, skill: int, towers: tuple[int, ...], souls: tuple[int, ...],
-              targets: tuple[int, ...]) -> c.Command:
-    return c.Activate(card=card, skill=skill, towers=towers, souls=souls, targets=targets)
+def _activates(card: int, skill: int, pays: Payments, choices: list[tuple[int, ...]]) -> Build:
+    size = len(choices)
+
+    def build(i: int) -> c.Command:
+        towers, souls = pays[i // size]
+        return c.Activate(card=card, skill=skill, towers=towers, souls=souls, targets=choices[i % size])
+
+    return build
 
 
 def _attacks(state: State, seat: int) -> list[c.Command]:
     out: list[c.Command] = []
-    for index, unit in enumerate(state.side(seat).stage):
+    for line, unit in enumerate(state.side(seat).stage, 1):
         if unit is None or unit.broken or unit.status == Status.SLEEP:
             continue
-        if unit_stat(state, seat, index + 1, "AGI") >= 1:
-            out.append(c.Attack(line=index + 1))
+        if unit_stat(state, seat, line, "AGI") >= 1:
+            out.append(_ATTACK[line])
     return out
+
+
+_ATTACK = {line: c.Attack(line=line) for line in lines()}

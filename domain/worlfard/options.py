@@ -17,30 +17,31 @@ Build = Callable[[int], Any]
 class Options(Sequence[Any]):
     """The decisions in order; the passive ones (proceed, pass, decline) sit at either end."""
 
-    __slots__ = ("_blocks", "_ends", "head", "tail")
+    __slots__ = ("_blocks", "_ends", "_size", "head", "tail")
 
     def __init__(self) -> None:
-        self._blocks: list[tuple[int, Build, Sequence[Any] | None]] = []
+        self._blocks: list[Sequence[Any] | Build] = []   # a list built, or the builder of a product
         self._ends: list[int] = []      # cumulative sizes, for the bisect in __getitem__
+        self._size = 0
         self.head = 0                   # passive decisions at the start (Pass)
         self.tail = 0                   # passive decisions at the end (Decline, Proceed)
 
     def add(self, items: Sequence[Any]) -> None:
         """Append decisions already built."""
         if items:
-            self._push(len(items), items.__getitem__, items)
+            self._blocks.append(items)
+            self._size += len(items)
+            self._ends.append(self._size)
 
     def add_product(self, count: int, build: Build) -> None:
         """Append ``count`` decisions, the i-th built by ``build(i)`` when read."""
         if count > 0:
-            self._push(count, build, None)
-
-    def _push(self, count: int, build: Build, items: Sequence[Any] | None) -> None:
-        self._blocks.append((count, build, items))
-        self._ends.append((self._ends[-1] if self._ends else 0) + count)
+            self._blocks.append(build)
+            self._size += count
+            self._ends.append(self._size)
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
+        return self._size
 
     @overload
     def __getitem__(self, index: int) -> Any: ...
@@ -49,47 +50,51 @@ class Options(Sequence[Any]):
     def __getitem__(self, index: slice) -> list[Any]: ...
 
     def __getitem__(self, index: int | slice) -> Any:
-        size = len(self)
+        size = self._size
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(size))]
         if index < 0:
             index += size
         if not 0 <= index < size:
             raise IndexError("option index out of range")
-        block = bisect_right(self._ends, index)
-        start = self._ends[block - 1] if block else 0
-        return self._blocks[block][1](index - start)
+        ends = self._ends
+        block = bisect_right(ends, index)
+        found = self._blocks[block]
+        at = index - ends[block - 1] if block else index
+        return found(at) if callable(found) else found[at]
 
     def __iter__(self) -> Iterator[Any]:
-        for count, build, items in self._blocks:
-            if items is not None:
-                yield from items
+        start = 0
+        for found, end in zip(self._blocks, self._ends):
+            if callable(found):
+                for i in range(end - start):
+                    yield found(i)
             else:
-                for i in range(count):
-                    yield build(i)
+                yield from found
+            start = end
 
     def actions(self) -> Sequence[Any]:
         """The decisions that do something (not proceed, pass or decline), still unbuilt."""
-        return _Span(self, self.head, len(self) - self.tail)
+        return _Span(self, self.head, self._size - self.tail)
 
     def __repr__(self) -> str:
         return f"Options({list(self)!r})"
 
 
 class _Span(Sequence[Any]):
-    __slots__ = ("_of", "_start", "_stop")
+    __slots__ = ("_of", "_start", "_size")
 
     def __init__(self, of: Options, start: int, stop: int) -> None:
-        self._of, self._start, self._stop = of, start, max(start, stop)
+        self._of, self._start, self._size = of, start, max(0, stop - start)
 
     def __len__(self) -> int:
-        return self._stop - self._start
+        return self._size
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+            return [self[i] for i in range(*index.indices(self._size))]
         if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
+            index += self._size
+        if not 0 <= index < self._size:
             raise IndexError("option index out of range")
         return self._of[self._start + index]

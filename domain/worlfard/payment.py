@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from domain.core.errors import Illegal
 
 from .field import tower_heights
 from .state import State
+from .vocabulary import LINES
 
 
 def tower_value(state: State, seat: int, line: int) -> int:
@@ -15,16 +16,6 @@ def tower_value(state: State, seat: int, line: int) -> int:
     from .field import tower_height
 
     return tower_height(state, seat, line)
-
-
-def breakable(state: State, seat: int, line: int) -> bool:
-    """W-6.3: a tower breaks only whole, only while it and its keeper (if any) are ready."""
-    side = state.side(seat)
-    tower = side.towers[line - 1]
-    if not tower.cards or tower.broken:
-        return False
-    keeper = side.stage[line - 1]
-    return keeper is None or not keeper.broken
 
 
 def is_redundant_free(values: list[int], cost: int) -> bool:
@@ -69,41 +60,61 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
     return total
 
 
-Payments = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+Payment = tuple[tuple[int, ...], tuple[int, ...]]       # (towers, souls)
+Payments = Sequence[Payment]
 
 
 def payments(state: State, seat: int, cost: int) -> Payments:
-    """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows, in a fixed order.
-
-    The answer depends only on which towers can break, their HT, the souls and the cost, which
-    stay the same over many decisions: it is kept by those (a small table, cleared when full)."""
+    """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows, in a fixed order."""
     return payer(state, seat)(cost)
 
 
-def payer(state: State, seat: int) -> Callable[[int], Payments]:
-    """``payments`` of ``seat`` now for any cost: the towers and souls are looked at once."""
-    side = state.side(seat)
-    ready = tuple(line for line in range(1, len(side.towers) + 1) if breakable(state, seat, line))
-    heights_now = tower_heights(state, seat) if ready else ()
-    sources = (ready, tuple(heights_now[line - 1] for line in ready), side.soul)
+def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[int], Payments]:
+    """``payments`` of ``seat`` now for any cost: the towers and souls are looked at once.
 
-    def pay(cost: int) -> Payments:
-        key = (*sources, cost)
-        found = _payments.get(key)
-        if found is None:
-            if len(_payments) > 4096:
-                _payments.clear()
-            found = _payments[key] = tuple(_enumerate(*sources, cost))
+    The answer depends only on which towers can break, their HT and the souls, which stay the
+    same over many decisions: the payments are kept by those sources, each cost worked out on
+    first request (a small table, cleared when full)."""
+    side = state.sides[seat - 1]
+    if ready is None:   # (unless the caller has read them off the rows already) W-6.3: a tower breaks
+        # only whole, only while it and its keeper (if any) are ready
+        ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
+                 if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]
+    if ready:
+        heights_now = tower_heights(state, seat)
+        sources = (tuple(ready), tuple([heights_now[line - 1] for line in ready]), side.soul)
+    else:
+        sources = ((), (), side.soul)
+    found = _by_sources.get(sources)
+    if found is None:
+        if len(_by_sources) > 1024:
+            _by_sources.clear()
+        found = _by_sources[sources] = _ByCost(*sources)
+    return found.__getitem__
+
+
+_LINES = range(1, LINES + 1)
+
+
+class _ByCost(dict[int, Payments]):
+    """The payments from one set of sources, by cost: a cost is enumerated when first asked."""
+
+    __slots__ = ("_sources",)
+
+    def __init__(self, ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...]) -> None:
+        super().__init__()
+        self._sources = (ready, heights, souls)
+
+    def __missing__(self, cost: int) -> Payments:
+        found = self[cost] = tuple(_enumerate(*self._sources, cost))
         return found
 
-    return pay
 
-
-_payments: dict[tuple[object, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+_by_sources: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], _ByCost] = {}
 
 
 def _enumerate(ready: tuple[int, ...], ready_heights: tuple[int, ...], souls: tuple[int, ...],
-               cost: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+               cost: int) -> Iterator[Payment]:
     """Every W-6.4 payment, tower sets in ``combinations`` order (fewest towers first), each
     alone or with every choice of souls (in ``combinations`` order)."""
     for towers, total, least in _tower_sets(ready, ready_heights):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
+from .card_facts import Facts, card_facts
 from .cards import CardDef, definition
 from .draft import WDraft
 from .hearts import check_source, heart_cast, reveal_next
@@ -39,26 +40,33 @@ def extra_cost(d: CardDef) -> int:
     return found[1].cost if found else 0
 
 
-def element_discount(state: State, seat: int, card: int, line: int) -> int:
-    """W-6.5: 1 less when the top card of the tower on the table spot's line shares an element."""
-    top = state.side(seat).towers[line - 1].top
-    if top is None:
-        return 0
-    return 1 if set(definition(state, top).elements) & set(definition(state, card).elements) else 0
-
-
 def spell_cost(state: State, seat: int, card: int, line: int) -> int:
-    d = definition(state, card)
-    return max(0, d.lv - element_discount(state, seat, card, line)) + extra_cost(d)
+    """The cost of casting ``card`` to table spot ``line``: its LV less the element effect (W-6.5),
+    plus any extra cost."""
+    top = state.side(seat).towers[line - 1].top
+    return cast_cost(card_facts(state, card), None if top is None else card_facts(state, top))
+
+
+def cast_cost(spell: Facts, top: Facts | None) -> int:
+    """``spell_cost`` from the card's facts and those of the top card of the tower on the spot's
+    line: W-6.5 takes 1 off the LV (not off the extra cost) when the two share an element."""
+    discount = 1 if top is not None and not spell.elements.isdisjoint(top.elements) else 0
+    return max(0, spell.lv - discount) + spell.extra
 
 
 def may_cast_now(state: State, seat: int, d: CardDef) -> str | None:
     """Why ``seat`` may not cast ``d`` now (W-10.2), or None if it may."""
+    return cast_refused(state, seat, d.type == "SS")
+
+
+def cast_refused(state: State, seat: int, short: bool) -> str | None:
+    """``may_cast_now`` for a Short Spell (``short``) or any other spell: the card matters only
+    by that, so the decision lists ask once for each kind."""
     window = state.window
     if window is not None:
         if window.resolving or window.seat != seat:
             return "W-13.1"
-        return None if d.type == "SS" else "W-10.2"
+        return None if short else "W-10.2"
     if state.phase in (Phase.MAIN1, Phase.MAIN2) and state.turn_seat == seat and state.combat is None \
             and state.choice is None:
         return None

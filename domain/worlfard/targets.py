@@ -19,10 +19,12 @@ _defn = definition
 
 
 def _sides(side: str, seat: int) -> tuple[int, ...]:
-    return {"own": (seat,), "enemy": (3 - seat,)}.get(side, (1, 2))
+    return (seat,) if side == "own" else (3 - seat,) if side == "enemy" else (1, 2)
 
 
 def _fits(state: State, spec: Target, card: int) -> bool:
+    if spec.family is None and spec.element is None and spec.max_lv is None:
+        return True          # (no restriction: no card to look up)
     d = _defn(state, card)
     if spec.family is not None and spec.family not in d.families:
         return False
@@ -45,9 +47,9 @@ def options(state: State, skill: Skill, seat: int, source: int | None) -> list[i
     spec = skill.target
     if spec is None:
         return []
-    kinds = {op.op for op in skill.ops}
     out: list[int] = []
     if spec.kind == "unit":
+        kinds = {op.op for op in skill.ops}
         for s in _sides(spec.side, seat):
             for i, unit in enumerate(state.side(s).stage):
                 if unit is None or (spec.other and unit.card == source) or not _fits(state, spec, unit.card):

@@ -1,0 +1,77 @@
+"""What the decision lists read off a card many times a match — kind, LV, elements, the skill
+aimed at cast, the extra cost, the activated skills — worked out once per printed card.
+
+``legal`` asks these of every hand card, table spot and source at every decision (over 200,000
+definition lookups per 20 matches, each then scanning the card's skills again). A card's
+printed data never changes, so its facts are kept by its definition (which the catalog keeps
+alive for the process, so its id stays its own), and a match's cards map to theirs in one table
+made when the match is first seen (a few dozen cards: one dictionary lookup per card after).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CardDef, definition
+from .skills import Skill
+from .state import State
+
+
+class Facts:
+    """One printed card as ``legal`` reads it."""
+
+    __slots__ = ("card_def", "unit", "short", "lv", "elements", "aim", "extra", "places_spell", "activated")
+
+    def __init__(self, d: CardDef) -> None:
+        from .spells import extra_cost, targeting_skill
+
+        self.card_def = d
+        self.unit: bool = d.is_unit
+        self.short: bool = d.type == "SS"                        # a Short Spell (W-10.2, W-13)
+        self.lv: int = d.lv
+        self.elements: frozenset[str] = frozenset(d.elements)
+        self.aim: Skill | None = targeting_skill(d)              # chosen at cast (W-10.4)
+        self.extra: int = extra_cost(d)                         # paid on top of the LV
+        # a spell that puts a spell on a table spot cannot aim at the spot it is cast to (on_own_spot)
+        self.places_spell: bool = self.aim is not None and self.aim.target is not None \
+            and self.aim.target.kind == "hand_spell"
+        self.activated: tuple[tuple[int, Skill], ...] = tuple((i, s) for i, s in enumerate(d.skill) if s.mark == "!")
+
+
+_by_def: dict[int, Facts] = {}
+
+
+def _of(d: CardDef) -> Facts:
+    found = _by_def.get(id(d))
+    if found is None or found.card_def is not d:
+        found = _by_def[id(d)] = Facts(d)
+    return found
+
+
+Table = dict[int, Facts]
+_tables: dict[int, tuple[object, Table]] = {}
+_last_names: object = None
+_last_table: Table = {}
+
+
+def match_facts(state: State) -> Table:
+    """The facts of every card of ``state``'s match, by card id. ``state.names`` is one tuple
+    shared by every state of a match: the table is kept by its identity (the entry holds it
+    alive, so the id stays its own), the match seen last answered without a lookup."""
+    global _last_names, _last_table
+    names: Any = state.names
+    if names is _last_names:
+        return _last_table
+    hit = _tables.get(id(names))
+    if hit is None or hit[0] is not names:
+        table = {seat * 1000 + i: _of(definition(state, seat * 1000 + i))
+                 for seat in (1, 2) for i in range(len(names[seat - 1]))}
+        if len(_tables) > 64:
+            _tables.clear()
+        hit = _tables[id(names)] = (names, table)
+    _last_names, _last_table = names, hit[1]
+    return hit[1]
+
+
+def card_facts(state: State, card: int) -> Facts:
+    """The facts of the printed card behind ``card`` in ``state``'s match."""
+    return match_facts(state)[card]
