@@ -15,42 +15,79 @@ MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a han
 
 
 def settle(draft: WDraft, cause: int) -> None:
-    state = draft.state
-    if not _settled(state):
+    if not _at_rest(draft):
         for _ in range(MAX_ROUNDS):
             if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
                 break
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
-        _remember(draft.state)
+    _rested(draft)
     check_losses(draft, cause)
 
 
-# What the removal checks read: both stages (units, damage, status), towers, tables and stored
-# effects; card names are fixed per match. States share these tuples by identity while they are
-# unchanged, so a state whose parts are the very objects of one already found settled needs no
-# check: the checks would read the same values and fire nothing.
-# Each entry keeps the parts (so their ids stay theirs) and their ids, compared in one go.
-_clean: list[tuple[tuple[object, ...], tuple[int, ...]]] = []
+# Where the rules last came to rest: a draft, and how many of its events there were when its state
+# was found settled (one tuple, replaced whole). The removal checks read the units (card, damage,
+# curse), towers, table spells and stored effects; the events in HARMLESS change none of these (or
+# only lower damage, break or ready cards, end sleep), so after them the checks would read what they
+# found settled and fire nothing. A decision's first check is skipped the same way when it starts
+# on a state a decision ended at rest.
+_rest: tuple[WDraft | None, int] = (None, 0)
+_quiet_states: list[State] = []     # states decisions ended on at rest (kept alive, so identity holds)
+
+HARMLESS: frozenset[type] = frozenset({
+    ev.DeckShuffled, ev.HeartsSet, ev.CoinTossed, ev.OrderChosen, ev.CardsDrawn, ev.MulliganTaken,
+    ev.MulliganDeclined, ev.HandReturned, ev.GameBegan, ev.TurnBegan, ev.PhaseBegan, ev.Recovered,
+    ev.DamageRemoved, ev.HeartRecovered, ev.FirstTurnSkips, ev.CardDrawn, ev.DeckOut, ev.PhaseLeft,
+    ev.SleepRemoved, ev.SummonDeclared, ev.CostPaid, ev.KeeperBroken, ev.UnitBroken, ev.AttackDeclared,
+    ev.TargetDeclared, ev.BlockDeclared, ev.EvadeDeclared, ev.NoDefenseDeclared, ev.DefenseFixed,
+    ev.PlayerAttacked, ev.HeartsBroken, ev.LifeLost, ev.CombatEnded, ev.SpellCast, ev.SpellResolved,
+    ev.SpellFizzled, ev.SpellBroken, ev.HeartCast, ev.HeartRevealed, ev.SkillActivated, ev.SkillTriggered,
+    ev.ChoiceAwaited, ev.TargetsChosen, ev.SkillDeclined, ev.TriggerResolves, ev.SkillResolved,
+    ev.SkillFizzled, ev.PlayerDamaged, ev.DamagePrevented, ev.DestroyPrevented, ev.LifeGained,
+    ev.UnitRegenerated, ev.WindowOpened, ev.Passed, ev.ChainResolving, ev.WindowClosed, ev.CombatStep,
+    ev.CardsMilled, ev.PlayerLost, ev.MatchEnded,
+})
+_OFF_FIELD = frozenset({"hand", "deck", "soul", "grave", "seal", "heart"})
 
 
-def _parts(state: State) -> tuple[object, ...]:
-    s1, s2 = state.sides
-    return (state.names, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.effects)
+def harmless(event: object) -> bool:
+    """Whether ``event`` leaves everything the removal checks read as it was (a card moved
+    between zones off the field included)."""
+    kind = type(event)
+    return kind in HARMLESS or (kind is ev.CardMoved and event.src in _OFF_FIELD)  # type: ignore[attr-defined]
 
 
-def _settled(state: State) -> bool:
-    ids = tuple(map(id, _parts(state)))
-    for _, known in _clean:
-        if known == ids:
-            return True
-    return False
+def _at_rest(draft: WDraft) -> bool:
+    """True when ``draft``'s state is known settled: the rules came to rest in it and only
+    harmless events followed."""
+    rested, count = _rest
+    if rested is not draft:
+        return False
+    envelopes = draft.envelopes
+    for index in range(count, len(envelopes)):
+        if not harmless(envelopes[index].event):
+            return False
+    return True
 
 
-def _remember(state: State) -> None:
-    parts = _parts(state)
-    _clean.insert(0, (parts, tuple(map(id, parts))))
-    del _clean[4:]
+def _rested(draft: WDraft) -> None:
+    global _rest
+    _rest = (draft, len(draft.envelopes))
+
+
+def begin(draft: WDraft, state: State) -> None:
+    """A decision starts on ``state``: if a decision ended on it at rest, it is settled."""
+    for known in _quiet_states:
+        if known is state:
+            _rested(draft)
+            return
+
+
+def ended(draft: WDraft) -> None:
+    """A decision ended: remember its state as settled if it is known so."""
+    if _at_rest(draft):
+        _quiet_states.insert(0, draft.state)
+        del _quiet_states[4:]
 
 
 def _removals(draft: WDraft, cause: int) -> bool:

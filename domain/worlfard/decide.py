@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from domain.core.errors import Illegal
 
-from . import activate, combat, flow, main_phase, setup, spells, triggers, turns
+from . import activate, checks, combat, flow, main_phase, setup, spells, triggers, turns
 from . import commands as c
 from .draft import WDraft
 from .state import State
@@ -94,9 +94,11 @@ def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
         rule = _RULES.get(kind)
         if rule is None:
             raise Illegal("W-1", f"unknown decision {command!r}")
+        checks.begin(draft, state)
         rule(draft, seat, command)
     if draft.envelopes:
         flow.advance(draft, draft.envelopes[0].seq)
+        checks.ended(draft)
 
 
 # the rule each decision goes to once the match has begun (looked up by the command's type)
