@@ -12,18 +12,18 @@ from .checks import settle
 from .draft import WDraft
 from .field import Profile
 from .geometry import distance, lines
+from .ops import damage_player
 from .skills import assault_bonus
 from .state import Combat, Effect, State
 from .stats import definition, unit_stat, unit_stats
 from .targets import unit_line
+from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 DEFENSE = "防衛"
 
 
 def attack(draft: WDraft, seat: int, line: int) -> None:
-    from .triggers import fire
-
     state = draft.state
     if state.phase != Phase.BATTLE:
         raise Illegal("W-12.1", f"attacks are declared in the battle phase, not in {state.phase.value}")
@@ -180,8 +180,6 @@ def no_defense(draft: WDraft, seat: int) -> None:
 
 
 def _fix_defender(draft: WDraft, cause: int, line: int, card: int) -> None:
-    from .triggers import fire
-
     draft.rule("W-12.4", cause, ev.DefenseFixed(line=line, card=card, decision=cause))
     fire(draft, other(draft.state.turn_seat), card, "defend", cause, line=line, other=draft.state.combat.attacker_card)
     draft.rule("W-12.4", cause, ev.CombatStep(step="defended"))
@@ -214,9 +212,6 @@ def left_field(state: State) -> str | None:
 
 def resolve(draft: WDraft, cause: int) -> None:
     """W-12.6 damage, then W-12.8 end processing: destruction, then after-combat skills."""
-    from .ops import damage_player
-    from .triggers import fire
-
     state = draft.state
     combat = state.combat
     assert combat is not None

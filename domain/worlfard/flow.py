@@ -7,6 +7,8 @@ Every step is a rule event; the loop stops where the rules wait for a seat.
 """
 from __future__ import annotations
 
+from domain.core.errors import Illegal
+
 from . import combat, events as ev
 from .checks import settle
 from .draft import WDraft
@@ -16,6 +18,7 @@ from .triggers import process_next
 from .vocabulary import Phase, other
 
 MAX_STEPS = 10_000   # loop guard: a flow that never waits is a bug, not a hang
+START, MAIN1 = Phase.START, Phase.MAIN1     # (an enum's members are slow to look up on its class)
 
 
 def advance(draft: WDraft, cause: int) -> None:
@@ -48,8 +51,8 @@ def advance(draft: WDraft, cause: int) -> None:
             return
         c = state.combat
         if c is None:
-            if state.phase == Phase.START:   # W-5.1: the start phase ends by itself
-                draft.rule("W-5.1", cause, ev.PhaseBegan(phase=Phase.MAIN1))
+            if state.phase == START:   # W-5.1: the start phase ends by itself
+                draft.rule("W-5.1", cause, ev.PhaseBegan(phase=MAIN1))
             return
         # W-12.7 stops a combat whose unit left before damage; units destroyed by the damage itself
         # are W-12.8 end processing, and the combat then ends as resolved
@@ -92,8 +95,6 @@ def _close_window(draft: WDraft, cause: int, window: Window) -> None:
 
 
 def pass_(draft: WDraft, seat: int) -> None:
-    from domain.core.errors import Illegal
-
     window = draft.state.window
     if window is None or window.resolving:
         raise Illegal("W-13.1", "there is no reaction window open")

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from domain.core.errors import Illegal
 
-from . import events as ev
+from . import events as ev, triggers
 from .draft import WDraft
-from .state import State
+from .evolve import evolve
+from .field import profile
 from .geometry import adjacent, lines
+from .hearts import check_source, heart_cast, reveal_next
+from .state import State
 from .payment import canonical_payment, check_payment, tower_value
 from .stats import definition
 from .vocabulary import TOWER_MAX, Phase, Status
@@ -45,9 +48,6 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
 
 def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
            heart: bool = False, heart_soul: int | None = None) -> None:
-    from .hearts import check_source, heart_cast, reveal_next
-    from .triggers import fire_summon
-
     _require_main(draft, "W-8.1", "summoning")
     _require_line(line)
     state = draft.state
@@ -73,7 +73,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
                                           src="heart" if heart else "hand"))
     if heart:   # the cast heart went straight to the stage (every card stays in one zone); the next turns up
         reveal_next(draft, seat, declared)
-    fire_summon(draft, seat, line, summoned)
+    triggers.fire_summon(draft, seat, line, summoned)
 
 
 def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:
@@ -113,9 +113,6 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
 def has_haste(state: "State", seat: int, card: int, line: int) -> bool:
     """W-Q4 神速: not put to sleep when summoned — unless negated (W-14.6), so it is read on the
     field as it would be with the unit on its spot."""
-    from .evolve import evolve
-    from .field import profile
-
     if "神速" not in definition(state, card).keywords():
         return False
     placed = evolve(state, ev.UnitSummoned(seat=seat, card=card, line=line, asleep=False))

@@ -8,6 +8,7 @@ from .checks import end_if_decided, settle
 from .draft import WDraft
 from .field import stat
 from .state import State
+from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
@@ -104,8 +105,6 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
 
 def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
     """<ハート> skills of the face-up heart and units' start-phase skills fire (W-11.5)."""
-    from .triggers import fire
-
     side = draft.state.side(seat)
     for heart in side.hearts:
         if heart.face_up:   # only a face-up heart's text is known, so only it works (interpretation)
