@@ -5,9 +5,11 @@ its own rule event citing the event that caused it.
 """
 from __future__ import annotations
 
+from functools import cache
+
 from . import events as ev
 from .draft import WDraft
-from .cards import static_vit_reducers
+from .cards import catalog, static_vit_reducers
 from .state import State
 from .stats import definition, keeper_bonus, unit_stat
 
@@ -15,13 +17,14 @@ MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a han
 
 
 def settle(draft: WDraft, cause: int) -> None:
+    global _rest
     if not _at_rest(draft):
         for _ in range(MAX_ROUNDS):
             if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
                 break
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
-    _rested(draft)
+    _rest = (draft, len(draft.envelopes))
     check_losses(draft, cause)
 
 
@@ -54,32 +57,33 @@ def harmless(event: object) -> bool:
     """Whether ``event`` leaves everything the removal checks read as it was (a card moved
     between zones off the field included)."""
     kind = type(event)
-    return kind in HARMLESS or (kind is ev.CardMoved and event.src in _OFF_FIELD)  # type: ignore[attr-defined]
+    return kind in HARMLESS or (kind is _MOVED and event.src in _OFF_FIELD)  # type: ignore[attr-defined]
+
+
+_MOVED = ev.CardMoved
 
 
 def _at_rest(draft: WDraft) -> bool:
     """True when ``draft``'s state is known settled: the rules came to rest in it and only
-    harmless events followed."""
+    harmless events followed (``harmless``, inlined: this runs after every step)."""
     rested, count = _rest
     if rested is not draft:
         return False
     envelopes = draft.envelopes
     for index in range(count, len(envelopes)):
-        if not harmless(envelopes[index].event):
+        event = envelopes[index].event
+        kind = type(event)
+        if kind not in HARMLESS and (kind is not _MOVED or event.src not in _OFF_FIELD):
             return False
     return True
 
 
-def _rested(draft: WDraft) -> None:
-    global _rest
-    _rest = (draft, len(draft.envelopes))
-
-
 def begin(draft: WDraft, state: State) -> None:
     """A decision starts on ``state``: if a decision ended on it at rest, it is settled."""
+    global _rest
     for known in _quiet_states:
         if known is state:
-            _rested(draft)
+            _rest = (draft, len(draft.envelopes))
             return
 
 
@@ -93,11 +97,12 @@ def ended(draft: WDraft) -> None:
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
     lowering = vit_lowering(draft.state)
+    sturdy = no_unit_printed_at_vit_0()
     for seat in (1, 2):
         state = draft.state     # (as the checks of seat 1 left it)
-        for index, unit in enumerate(state.side(seat).stage):
+        for index, unit in enumerate(state.sides[seat - 1].stage):
             if unit is None or (unit.damage == 0 and lowering is not None and unit.card not in lowering
-                                and definition(state, unit.card).VIT > 0):
+                                and (sturdy or definition(state, unit.card).VIT > 0)):
                 continue   # undamaged, nothing lowers its VIT (the common case of surely_survives)
             line = index + 1
             if surely_survives(draft.state, seat, line, lowering):
@@ -111,6 +116,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
                                                              damage=unit.damage, VIT=vit))
                 fired = True
     return fired
+
+
+@cache
+def no_unit_printed_at_vit_0() -> bool:
+    """Whether every unit card has a printed VIT above 0 (then an undamaged unit whose VIT
+    nothing lowers needs no look at its card)."""
+    return all(d.VIT > 0 for d in catalog().values() if d.is_unit)
 
 
 def vit_lowering(state: State) -> dict[int, int | None] | None:

@@ -300,9 +300,10 @@ def _meta(d: CardDef) -> _Meta:
 
 def _marks(op: str, stat: str | None, skill: str | None) -> tuple[str, ...]:
     """What one stored effect or lasting op may change, as ``_touched`` lists it."""
-    if stat:
-        return (stat,)
-    return (_NEGATE_ALL,) if op == "negate" and skill == "*" else ()
+    marks = (stat,) if stat else ()
+    if op == "negate":
+        return marks + ((_NEGATE_ALL,) if skill == "*" else (_NEGATES,))
+    return marks + (_GRANTS,) if op == "grant" else marks
 
 
 def tower_skills(d: CardDef) -> bool:
@@ -313,7 +314,7 @@ def tower_skills(d: CardDef) -> bool:
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
-    far): a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
+    far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
     global _touched_state, _touched_last
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
@@ -350,6 +351,8 @@ _touched_last: frozenset[str] = frozenset()
 
 
 _NEGATE_ALL = "negate *"
+_NEGATES = "negate"            # a named skill (防衛, 神速, …)
+_GRANTS = "grant"
 
 
 def all_negated(state: State, seat: int, line: int) -> bool:
@@ -363,6 +366,36 @@ def all_negated(state: State, seat: int, line: int) -> bool:
     if _NEGATE_ALL not in _touched(state):   # only curse and a negation of "*" negate every skill
         return False
     return "*" in profile(state, seat, line).negated
+
+
+def keywords(state: State, seat: int, line: int) -> frozenset[str]:
+    """The skills the unit on (seat, line) has, as ``profile`` gives them: its printed ones
+    when it is not cursed and nothing on the field grants or negates a skill, so no field is
+    built for them."""
+    unit = state.sides[seat - 1].stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    if unit.status != _CURSE:
+        touched = _touched(state)
+        if _GRANTS not in touched and _NEGATES not in touched and _NEGATE_ALL not in touched:
+            return printed_keywords(_defn(state, unit.card))
+    return profile(state, seat, line).keywords
+
+
+def has(state: State, seat: int, line: int, pattern: str) -> bool:
+    """``Profile.has`` for the unit on (seat, line), read as ``keywords`` reads its skills."""
+    return any(keyword_matches(k, pattern) for k in keywords(state, seat, line))
+
+
+_KEYWORDS: dict[str, frozenset[str]] = {}
+_CURSE = Status.CURSE
+
+
+def printed_keywords(d: CardDef) -> frozenset[str]:
+    """``d``'s printed keyword skills as a set (worked out once per card)."""
+    found = _KEYWORDS.get(d.name)
+    if found is None:
+        found = _KEYWORDS[d.name] = frozenset(d.keywords())
+    return found
 
 
 def stat(state: State, seat: int, line: int, name: str) -> int:

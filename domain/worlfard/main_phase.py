@@ -6,7 +6,7 @@ from domain.core.errors import Illegal
 from . import events as ev, triggers
 from .draft import WDraft
 from .evolve import evolve
-from .field import profile
+from .field import has
 from .geometry import adjacent, lines
 from .hearts import check_source, heart_cast, reveal_next
 from .state import State
@@ -116,4 +116,4 @@ def has_haste(state: "State", seat: int, card: int, line: int) -> bool:
     if "神速" not in definition(state, card).keywords():
         return False
     placed = evolve(state, ev.UnitSummoned(seat=seat, card=card, line=line, asleep=False))
-    return profile(placed, seat, line).has("神速")
+    return has(placed, seat, line, "神速")

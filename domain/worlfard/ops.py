@@ -8,7 +8,7 @@ from . import events as ev
 from .cards import definition
 from .checks import settle
 from .draft import WDraft
-from .field import profile
+from .field import has, stat
 from .skills import Op, Skill
 from .state import Effect
 from .targets import unit_line
@@ -119,14 +119,13 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
             for seat in _players(ctx, op):
                 damage_player(draft, seat, amount, cause, wave=wave)
             for seat, line, card in _units(draft, ctx, op):
-                defense = 0 if wave else profile(draft.state, seat, line).DEF
+                defense = 0 if wave else stat(draft.state, seat, line, "DEF")
                 dealt = max(0, amount - defense)
                 draft.rule("W-14.5" if wave else "W-12.6", cause, ev.UnitDamaged(
                     seat=seat, line=line, card=card, amount=dealt, base=amount, DEF=defense, wave=wave))
         case "destroy":
             for seat, line, card in _units(draft, ctx, op):
-                p = profile(draft.state, seat, line)
-                if ctx.by == "spell" and p.has("スペル破壊無効"):
+                if ctx.by == "spell" and has(draft.state, seat, line, "スペル破壊無効"):
                     draft.rule("W-1.2", cause, ev.DestroyPrevented(seat=seat, line=line, card=card,
                                                                    reason="スペルによって破壊されない"))
                     continue

@@ -30,7 +30,7 @@ from domain.worlfard import checks
 from domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
-from domain.worlfard.field import Field, all_negated, stat, tower_heights
+from domain.worlfard.field import Field, all_negated, keywords, stat, tower_heights
 from domain.worlfard.legal import options as legal_options
 from domain.worlfard.payment import _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
@@ -313,8 +313,9 @@ def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passiv
 @game
 @given(seed=seeds, decks=deck_pairs)
 def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(seed, decks):
-    """``field.stat``, ``all_negated`` and ``tower_heights`` skip building a field when nothing
-    changes a parameter or negates: each must equal what a field built from scratch says."""
+    """``field.stat``, ``all_negated``, ``keywords`` and ``tower_heights`` skip building a field
+    when nothing changes a parameter, grants or negates: each must equal what a field built from
+    scratch says."""
     match = played(seed, decks)
     for env, state in states(match):
         whole = Field(state)
@@ -327,6 +328,7 @@ def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(s
                     for name in ("STR", "VIT", "AGI", "DEF"):
                         assert stat(state, seat, index + 1, name) == getattr(profile, name), (env.seq, seat, name)
                     assert all_negated(state, seat, index + 1) == ("*" in profile.negated), env.seq
+                    assert keywords(state, seat, index + 1) == profile.keywords, env.seq
 
 
 @game
