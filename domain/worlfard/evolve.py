@@ -19,8 +19,32 @@ def _set_side(state: State, seat: int, side: Side) -> State:
     return replace(state, sides=sides)
 
 
+_SLEEP = Status.SLEEP
+
+
+# A stage, table or tower row still the very default object is left out of the state's encoding
+# (msgspec omits a default by identity): every handler that rebuilt one keeps rebuilding it, so the
+# encoded states, and so the digests, stay what they were.
 def _with(seq: tuple, index: int, value: object) -> tuple:
-    return seq[:index] + (value,) + seq[index + 1:]
+    items = list(seq)
+    items[index] = value
+    return tuple(items)
+
+
+def _without(cards: tuple, card: object) -> tuple:
+    """``cards`` without ``card`` (the same tuple when it is not there: a card id is in one place once)."""
+    if card not in cards:
+        return cards
+    index = cards.index(card)
+    rest = cards[:index] + cards[index + 1:]
+    return rest if card not in rest else tuple(c for c in rest if c != card)
+
+
+def _without_heart(hearts: tuple[Heart, ...], card: int) -> tuple[Heart, ...]:
+    for h in hearts:
+        if h.card == card:
+            return tuple(h for h in hearts if h.card != card)
+    return hearts
 
 
 def _unit(side: Side, line: int) -> Unit:
@@ -39,13 +63,13 @@ _ZONES = ("hand", "deck", "soul", "grave", "seal")
 def _take(state: State, seat: int, zone: str, card: int, line: int) -> State:
     side = state.side(seat)
     if zone in _ZONES:
-        return _set_side(state, seat, replace(side, **{zone: tuple(c for c in getattr(side, zone) if c != card)}))
+        return _set_side(state, seat, replace(side, **{zone: _without(getattr(side, zone), card)}))
     if zone == "stage":
         return _leave_stage(state, seat, line, card)
     if zone == "table":
         return _set_side(state, seat, replace(side, table=_with(side.table, line - 1, None)))
     if zone == "heart":
-        return _set_side(state, seat, replace(side, hearts=tuple(h for h in side.hearts if h.card != card)))
+        return _set_side(state, seat, replace(side, hearts=_without_heart(side.hearts, card)))
     raise ValueError(f"unknown zone {zone}")
 
 
@@ -187,9 +211,10 @@ def _on_tower_set(state: State, e: Any) -> State:
     broken = e.broken
     side = state.side(seat)
     tower = side.towers[line - 1]
-    side = replace(side, hand=tuple(c for c in side.hand if c != card),
+    side = replace(side, hand=_without(side.hand, card),
                    towers=_with(side.towers, line - 1, Tower(cards=tower.cards + (card,), broken=broken)))
-    return replace(_set_side(state, seat, side), tower_set=True)
+    sides = (side, state.sides[1]) if seat == 1 else (state.sides[0], side)
+    return replace(state, sides=sides, tower_set=True)
 
 
 def _on_cost_paid(state: State, e: Any) -> State:
@@ -200,6 +225,8 @@ def _on_cost_paid(state: State, e: Any) -> State:
     tw = list(side.towers)
     for line in towers:
         tw[line - 1] = replace(tw[line - 1], broken=True)
+    if not souls:
+        return _set_side(state, seat, replace(side, towers=tuple(tw)))
     spent = set(souls)
     return _set_side(state, seat, replace(
         side, towers=tuple(tw), soul=tuple(c for c in side.soul if c not in spent),
@@ -209,8 +236,8 @@ def _on_cost_paid(state: State, e: Any) -> State:
 def _on_keeper_broken(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
-    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), broken=True)))
+    side = state.sides[seat - 1]
+    return _set_side(state, seat, _set_unit(side, line, replace(side.stage[line - 1], broken=True)))
 
 
 def _on_unit_summoned(state: State, e: Any) -> State:
@@ -219,9 +246,9 @@ def _on_unit_summoned(state: State, e: Any) -> State:
     line = e.line
     asleep = e.asleep
     side = state.side(seat)
-    side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                   hearts=tuple(h for h in side.hearts if h.card != card))
-    return _set_side(state, seat, _set_unit(side, line, Unit(card=card, status=Status.SLEEP if asleep else None)))
+    side = replace(side, hand=_without(side.hand, card), hearts=_without_heart(side.hearts, card),
+                   stage=_with(side.stage, line - 1, Unit(card=card, status=_SLEEP if asleep else None)))
+    return _set_side(state, seat, side)
 
 
 def _move_unit(state: State, e: Any) -> State:
@@ -326,8 +353,7 @@ def _on_spell_placed(state: State, e: Any) -> State:
     targets = e.targets
     waiting = e.waiting
     side = state.side(seat)
-    side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                   hearts=tuple(h for h in side.hearts if h.card != card),
+    side = replace(side, hand=_without(side.hand, card), hearts=_without_heart(side.hearts, card),
                    table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting,
                                                                 cast=e.cast)))
     state = _set_side(state, seat, side)
