@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CardDef, definition
+from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
 from .state import State
 from .vocabulary import LINES, Status
@@ -327,17 +327,18 @@ def _touched(state: State) -> frozenset[str]:
             _touched_state, _touched_last = state, touched
             return touched
     found = {mark for e in state.effects for mark in _marks(e.op, e.stat, e.skill)}
-    for seat in (1, 2):
-        side = state.side(seat)
-        for unit in side.stage:
-            if unit is not None:
-                found |= _meta(_defn(state, unit.card)).stats
-        for tower in side.towers:
-            if tower.cards:
-                found |= _meta(_defn(state, tower.cards[-1])).stats
-        for spell in side.table:
-            if spell is not None:
-                found |= _meta(_defn(state, spell.card)).stats
+    marking = _marking(state.names)
+    if marking:
+        for side in state.sides:
+            for unit in side.stage:
+                if unit is not None and unit.card in marking:
+                    found |= marking[unit.card]
+            for tower in side.towers:
+                if tower.cards and tower.cards[-1] in marking:
+                    found |= marking[tower.cards[-1]]
+            for spell in side.table:
+                if spell is not None and spell.card in marking:
+                    found |= marking[spell.card]
     touched = frozenset(found)
     _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
     del _touched_cache[4:]
@@ -345,6 +346,27 @@ def _touched(state: State) -> frozenset[str]:
     return touched
 
 
+def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
+    """The cards of a match that have a lasting skill, by card id, with what it may change
+    (``_Meta.stats``): worked out once per match (``names`` is shared by all its states)."""
+    global _marking_last
+    known, marking = _marking_last
+    if known is not names:
+        hit = _marking_by_names.get(id(names))
+        if hit is None or hit[0] is not names:
+            defs = catalog()
+            hit = (names, {(seat + 1) * 1000 + index: stats for seat, seat_names in enumerate(names)
+                           for index, name in enumerate(seat_names) if (stats := _meta(defs[name]).stats)})
+            if len(_marking_by_names) > 64:
+                _marking_by_names.clear()
+            _marking_by_names[id(names)] = hit    # the entry keeps ``names`` alive: its id stays its own
+        _marking_last = hit
+        marking = hit[1]
+    return marking
+
+
+_marking_last: tuple[object, dict[int, frozenset[str]]] = (None, {})
+_marking_by_names: dict[int, tuple[object, dict[int, frozenset[str]]]] = {}
 _touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
