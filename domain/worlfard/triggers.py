@@ -8,7 +8,7 @@ from __future__ import annotations
 from domain.core.errors import Illegal
 
 from . import events as ev
-from .cards import definition
+from .cards import CardDef, definition
 from .draft import WDraft
 from .field import all_negated
 from .ops import Context, apply_skill
@@ -38,14 +38,26 @@ def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int =
          zone: str = "stage") -> None:
     """Queue every ``when`` skill of ``card`` (controlled by ``seat``)."""
     state = draft.state
-    firing = [i for i, skill in enumerate(_skills(state, card))
-              if skill.when == when and skill.zone == zone and skill.mark == "・"]
+    firing = _firing(definition(state, card), when, zone)
     if not firing or (zone == "stage" and not unit_skill_active(state, card)):
         return
     for index in firing:
         if True:
             draft.rule(TRIGGER_CLAUSE.get(when, "W-2.5"), cause, ev.SkillTriggered(
                 trigger=Trigger(seat=seat, card=card, skill=index, line=line, other=other), when=when))
+
+
+def _firing(d: CardDef, when: str, zone: str) -> tuple[int, ...]:
+    """The indexes of ``d``'s triggered (・) skills that fire ``when``, from ``zone`` (per card)."""
+    key = (d.name, when, zone)
+    found = _FIRING.get(key)
+    if found is None:
+        found = _FIRING[key] = tuple(i for i, skill in enumerate(d.skill)
+                                     if skill.when == when and skill.zone == zone and skill.mark == "・")
+    return found
+
+
+_FIRING: dict[tuple[str, str, str], tuple[int, ...]] = {}
 
 
 def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:

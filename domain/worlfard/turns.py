@@ -11,6 +11,8 @@ from .state import State
 from .triggers import fire
 from .vocabulary import Phase, Status, other
 
+_SLEEP, _POISON, _PARALYSIS = Status.SLEEP, Status.POISON, Status.PARALYSIS   # (slow to look up on the enum)
+
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
 NEXT_PHASES: dict[Phase, tuple[str, ...]] = {
     Phase.MAIN1: ("battle", "end"),
@@ -73,19 +75,22 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
     began = draft.rule("W-5", cause, ev.TurnBegan(turn=turn, seat=seat))
     side = draft.state.side(seat)
     towers = tuple(i + 1 for i, t in enumerate(side.towers) if t.broken)
-    paralysed = tuple(i + 1 for i, u in enumerate(side.stage)
-                      if u is not None and u.broken and u.status == Status.PARALYSIS)
+    paralysed: list[int] = []
+    units: list[int] = []
+    damaged: list[int] = []
+    for i, u in enumerate(side.stage):   # one pass over the stage, read as the turn began
+        if u is not None:
+            if u.broken:
+                (paralysed if u.status == _PARALYSIS else units).append(i + 1)
+            if u.damage and u.status != _POISON:
+                damaged.append(i + 1)
     for line in paralysed:   # W-9.3 with W-Q10: the recovery is cancelled, the paralysis used up
         draft.rule("W-9.3", began, ev.RecoveryCancelled(seat=seat, line=line))
-    units = tuple(i + 1 for i, u in enumerate(side.stage)
-                  if u is not None and u.broken and (i + 1) not in paralysed)
     tables = tuple(i + 1 for i, t in enumerate(side.table) if t is not None and t.broken)
     if towers or units or tables:
-        draft.rule("W-5.1", began, ev.Recovered(seat=seat, towers=towers, units=units, tables=tables))
-    damaged = tuple(i + 1 for i, u in enumerate(side.stage)
-                    if u is not None and u.damage and u.status != Status.POISON)
+        draft.rule("W-5.1", began, ev.Recovered(seat=seat, towers=towers, units=tuple(units), tables=tables))
     if damaged:
-        draft.rule("W-5.1", began, ev.DamageRemoved(seat=seat, lines=damaged))
+        draft.rule("W-5.1", began, ev.DamageRemoved(seat=seat, lines=tuple(damaged)))
     if is_first_turn(draft.state):
         draft.rule("W-5.1", began, ev.FirstTurnSkips(seat=seat))
     else:
@@ -120,11 +125,12 @@ def end_turn(draft: WDraft, cause: int) -> None:
     end = draft.rule("W-5.5", cause, ev.PhaseBegan(phase=Phase.END))
     for seat in (1, 2):
         asleep = tuple(i + 1 for i, u in enumerate(state.side(seat).stage)
-                       if u is not None and u.status == Status.SLEEP)
+                       if u is not None and u.status == _SLEEP)
         if asleep:
             draft.rule("W-9.1", end, ev.SleepRemoved(seat=seat, lines=asleep))
-    expiring = {"turn", f"turn:{state.turn}"}
-    ids = tuple(e.id for e in draft.state.effects if e.until in expiring)
+    effects = draft.state.effects
+    expiring = {"turn", f"turn:{state.turn}"} if effects else ()
+    ids = tuple(e.id for e in effects if e.until in expiring)
     if ids:
         draft.rule("W-5.5", end, ev.EffectsEnded(ids=ids, reason="end of turn"))
         settle(draft, end)   # an ended effect may leave a unit at VIT 0 or damage >= VIT (W-14.2)
