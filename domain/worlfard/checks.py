@@ -25,7 +25,10 @@ def settle(draft: WDraft, cause: int) -> None:
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
     _rest = (draft, len(draft.envelopes))
-    check_losses(draft, cause)
+    state = draft.state
+    s1, s2 = state.sides
+    if s1.life <= 0 or s2.life <= 0 or s1.lost is not None or s2.lost is not None:   # (check_losses' own test)
+        check_losses(draft, cause)
 
 
 # Where the rules last came to rest: a draft, and how many of its events there were when its state

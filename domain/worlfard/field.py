@@ -109,14 +109,17 @@ class Field:
         ht_base: dict[tuple[int, int], int] = {}
         ht_static: dict[tuple[int, int], int] = {}
         where: dict[int, tuple[int, int]] = {}
-        for seat in (1, 2):
-            side = state.side(seat)
+        cursed: list[int] = []
+        for seat, side in zip((1, 2), state.sides):
             for i, unit in enumerate(side.stage):
                 if unit is not None:
                     where[unit.card] = (seat, i + 1)
                     acc[unit.card] = _Acc()
+                    if unit.status == _CURSE:
+                        cursed.append(unit.card)
             for i, tower in enumerate(side.towers):
-                ht_base[(seat, i + 1)] = tower.height
+                ht_base[(seat, i + 1)] = len(tower.cards)
+        statics = _static_cards(state.names)
         # stored effects
         for eff in state.effects:
             if eff.target >= 1000:
@@ -127,20 +130,15 @@ class Field:
                 key = (eff.target // 10, eff.target % 10)
                 ht_base[key] = ht_base.get(key, 0) + eff.value
         # curse and stored negations decide which units' own skills work
-        negated: dict[int, set[str]] = {}
-        for card, a in acc.items():
-            seat, line = where[card]
-            unit = state.side(seat).stage[line - 1]
-            n = set(a.negates)
-            if unit is not None and unit.status == Status.CURSE:
-                n.add("*")
-            negated[card] = n
+        negated: dict[int, set[str]] = {card: set(a.negates) for card, a in acc.items()}
+        for card in cursed:
+            negated[card].add("*")
         # static tower skills: top card only, gated by the HT (W-Q13). Skills that change a tower's
         # HT read the HT with stored modifiers only (two facing towers cannot chase each other);
         # the other tower skills read the HT those skills leave.
-        tower_skills = [(seat, i + 1, skill) for seat in (1, 2) for i, tower in enumerate(state.side(seat).towers)
-                        if tower.top is not None for skill in _defn(state, tower.top).skill
-                        if skill.zone == "tower" and skill.static]
+        tower_skills = [(seat, i + 1, skill) for seat, side in zip((1, 2), state.sides)
+                        for i, tower in enumerate(side.towers)
+                        if tower.cards and tower.cards[-1] in statics for skill in statics[tower.cards[-1]][0]]
         for seat, line, skill in tower_skills:
             if self._tower_condition(skill, seat, line, ht_base):
                 for op in skill.ops:
@@ -155,23 +153,21 @@ class Field:
                     if op.who == "keeper":
                         acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
         # Long Spells on the table
-        for seat in (1, 2):
-            for spell in state.side(seat).table:
-                if spell is None or spell.waiting:
+        for seat, side in zip((1, 2), state.sides):
+            for spell in side.table:
+                if spell is None or spell.waiting or spell.card not in statics:
                     continue
-                for skill in _defn(state, spell.card).skill:
-                    if skill.zone != "table" or not skill.static:
-                        continue
+                for skill in statics[spell.card][1]:
                     for op in skill.ops:
                         for card in self._recipients(op, seat, None, spell.targets, where, negated):
                             acc[card].apply(spell.since, op, op.stat, op.value, op.skill)
         _merge_negations(acc, negated)   # negations kept up by towers and Long Spells count too (W-14.6)
         # static skills of units on the stage (a negated or cursed source gives nothing)
         for card, (seat, line) in list(where.items()):
-            for skill in _defn(state, card).skill:
-                if skill.zone != "stage" or not skill.static or skill.condition is not None:
-                    continue
-                if not _active(negated[card], skill):
+            if card not in statics:
+                continue
+            for skill in statics[card][2]:
+                if skill.condition is not None or not _active(negated[card], skill):
                     continue
                 for op in skill.ops:
                     for target in self._recipients(op, seat, card, (), where, negated):
@@ -237,6 +233,49 @@ class Field:
 
 
 _defn = definition
+
+
+def _statics(d: CardDef, zone: str) -> tuple[Skill, ...]:
+    """``d``'s lasting skills that work from ``zone``, in printed order (per card)."""
+    key = (d.name, zone)
+    found = _STATICS.get(key)
+    if found is None:
+        found = _STATICS[key] = tuple(skill for skill in d.skill if skill.zone == zone and skill.static)
+    return found
+
+
+_STATICS: dict[tuple[str, str], tuple[Skill, ...]] = {}
+Statics = tuple[tuple[Skill, ...], tuple[Skill, ...], tuple[Skill, ...]]
+
+
+def _static_cards(names: tuple[tuple[str, ...], ...]) -> dict[int, Statics]:
+    """The cards of a match that have lasting skills, by card id: those that work from a tower,
+    a table and the stage, in printed order (built once per ``names``, which all the match's
+    states share)."""
+    global _statics_last
+    known, found = _statics_last
+    if known is not names:
+        hit = _statics_by_names.get(id(names))
+        if hit is None or hit[0] is not names:
+            defs = catalog()
+            table = {}
+            for seat, seat_names in enumerate(names):
+                for index, name in enumerate(seat_names):
+                    d = defs[name]
+                    zones = (_statics(d, "tower"), _statics(d, "table"), _statics(d, "stage"))
+                    if any(zones):
+                        table[(seat + 1) * 1000 + index] = zones
+            hit = (names, table)
+            if len(_statics_by_names) > 64:
+                _statics_by_names.clear()
+            _statics_by_names[id(names)] = hit    # the entry keeps ``names`` alive: its id stays its own
+        _statics_last = hit
+        found = hit[1]
+    return found
+
+
+_statics_last: tuple[object, dict[int, Statics]] = (None, {})
+_statics_by_names: dict[int, tuple[object, dict[int, Statics]]] = {}
 
 
 def _merge_negations(acc: dict[int, _Acc], negated: dict[int, set[str]]) -> None:
@@ -375,6 +414,7 @@ _touched_last: frozenset[str] = frozenset()
 _NEGATE_ALL = "negate *"
 _NEGATES = "negate"            # a named skill (防衛, 神速, …)
 _GRANTS = "grant"
+_SKILL_MARKS = frozenset({_NEGATE_ALL, _NEGATES, _GRANTS})
 
 
 def all_negated(state: State, seat: int, line: int) -> bool:
@@ -396,11 +436,31 @@ def keywords(state: State, seat: int, line: int) -> frozenset[str]:
     built for them."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if unit.status != _CURSE:
-        touched = _touched(state)
-        if _GRANTS not in touched and _NEGATES not in touched and _NEGATE_ALL not in touched:
-            return printed_keywords(_defn(state, unit.card))
+    if unit.status != _CURSE and (_SKILL_MARKS.isdisjoint(_touched(state))
+                                  or not _skills_reach(state, seat, line, unit.card)):
+        return printed_keywords(_defn(state, unit.card))
     return profile(state, seat, line).keywords
+
+
+def _skills_reach(state: State, seat: int, line: int, card: int) -> bool:
+    """Whether something may grant or negate a skill of the unit ``card`` on (seat, line): a
+    stored effect on it, a lasting skill of its own tower's top card (towers give only to their
+    keeper), or one of any unit or table spell (whose reach is not worked out here)."""
+    for e in state.effects:
+        if e.target == card and (e.op == "grant" or e.op == "negate"):
+            return True
+    marking = _marking(state.names)
+    cards = state.sides[seat - 1].towers[line - 1].cards
+    if cards and not _SKILL_MARKS.isdisjoint(marking.get(cards[-1], ())):
+        return True
+    for side in state.sides:
+        for unit in side.stage:
+            if unit is not None and not _SKILL_MARKS.isdisjoint(marking.get(unit.card, ())):
+                return True
+        for spell in side.table:
+            if spell is not None and not _SKILL_MARKS.isdisjoint(marking.get(spell.card, ())):
+                return True
+    return False
 
 
 def has(state: State, seat: int, line: int, pattern: str) -> bool:
