@@ -72,9 +72,8 @@ def _at_rest(draft: WDraft) -> bool:
     rested, count = _rest
     if rested is not draft:
         return False
-    envelopes = draft.envelopes
-    for index in range(count, len(envelopes)):
-        event = envelopes[index].event
+    for envelope in draft.envelopes[count:]:
+        event = envelope.event
         kind = type(event)
         if kind not in HARMLESS and (kind is not _MOVED or event.src not in _OFF_FIELD):
             return False
@@ -101,6 +100,9 @@ def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
     lowering = vit_lowering(draft.state)
     sturdy = no_unit_printed_at_vit_0()
+    if sturdy and lowering == {} and not any(u is not None and u.damage for side in draft.state.sides
+                                             for u in side.stage):
+        return False     # no unit is damaged and nothing lowers VIT: the loop below would skip them all
     for seat in (1, 2):
         state = draft.state     # (as the checks of seat 1 left it)
         for index, unit in enumerate(state.sides[seat - 1].stage):
