@@ -150,7 +150,7 @@ def surely_survives(state: State, seat: int, line: int, lowering: dict[int, int 
     need no field for it. False means: look at its VIT."""
     if lowering is None:
         return False
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     lowered = lowering.get(unit.card, 0)
     if lowered is None:
@@ -164,11 +164,11 @@ def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     fired = False
     on_stage: set[int] | None = None     # worked out for the first Long Spell that targets units
     for seat in (1, 2):
-        for index, spell in enumerate(draft.state.side(seat).table):
+        for index, spell in enumerate(draft.state.sides[seat - 1].table):
             if spell is None or spell.waiting or not spell.targets or definition(draft.state, spell.card).type != "LS":
                 continue
             if on_stage is None:
-                on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
+                on_stage = {u.card for s in (1, 2) for u in draft.state.sides[s - 1].stage if u is not None}
             unit_targets = [t for t in spell.targets if t >= 1000]
             if unit_targets and not any(t in on_stage for t in unit_targets):
                 draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat,
@@ -192,20 +192,20 @@ def check_losses(draft: WDraft, cause: int) -> bool:
     if s1.life > 0 and s2.life > 0 and s1.lost is None and s2.lost is None:
         return False     # nobody loses now and nobody has lost
     for seat in (1, 2):
-        side = state.side(seat)
+        side = state.sides[seat - 1]
         if side.lost is None and side.life <= 0:
             draft.rule("W-1.1", cause, ev.PlayerLost(seat=seat, reason=f"life {side.life}"))
     return end_if_decided(draft, cause)
 
 
 def end_if_decided(draft: WDraft, cause: int) -> bool:
-    losers = [seat for seat in (1, 2) if draft.state.side(seat).lost is not None]
+    losers = [seat for seat in (1, 2) if draft.state.sides[seat - 1].lost is not None]
     if not losers:
         return False
     if len(losers) == 2:
         draft.rule("W-1.1", cause, ev.MatchEnded(termination="both players lost at once"))
     else:
         loser = losers[0]
-        draft.rule("W-1.1", cause, ev.MatchEnded(termination=draft.state.side(loser).lost or "loss",
+        draft.rule("W-1.1", cause, ev.MatchEnded(termination=draft.state.sides[loser - 1].lost or "loss",
                                                  winner=3 - loser))
     return True

@@ -31,7 +31,7 @@ def attack(draft: WDraft, seat: int, line: int) -> None:
         raise Illegal("W-12.1", "a combat is already under way")
     if line not in lines():
         raise Illegal("W-3.2", f"there is no line {line}")
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     if unit is None:
         raise Illegal("W-12.1", f"there is no unit of seat {seat} on line {line}")
     if unit.broken:
@@ -128,7 +128,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
     combat = _require_defense(draft.state)
     found = next((b for b in blockers(draft.state) if b[0] == line), None)
     if found is None:
-        unit = draft.state.side(seat).stage[line - 1] if line in lines() else None
+        unit = draft.state.sides[seat - 1].stage[line - 1] if line in lines() else None
         if unit is None:
             raise Illegal("W-12.4", f"there is no unit of seat {seat} on line {line}")
         if unit.status == Status.SLEEP:
@@ -141,7 +141,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
                                 f"distance {d}" + (" and AGI 0 cannot block" if agi == 0 else ""))
     declared = draft.decision(seat, ev.BlockDeclared(seat=seat, line=line, distance=found[1], agi=found[2]),
                               clause="W-12.4")
-    unit = draft.state.side(seat).stage[line - 1]
+    unit = draft.state.sides[seat - 1].stage[line - 1]
     assert unit is not None
     _fix_defender(draft, declared, line, unit.card)
 
@@ -149,7 +149,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
 def evade(draft: WDraft, seat: int) -> None:
     combat = _require_defense(draft.state)
     assert combat.target is not None
-    occupant = draft.state.side(seat).stage[combat.target - 1]
+    occupant = draft.state.sides[seat - 1].stage[combat.target - 1]
     if occupant is not None and occupant.status == Status.SLEEP:
         raise Illegal("W-9.1", "a sleeping unit cannot evade")
     if occupant is not None and occupant.status == Status.RAGE:
@@ -170,7 +170,7 @@ def no_defense(draft: WDraft, seat: int) -> None:
     combat = _require_defense(draft.state)
     declared = draft.decision(seat, ev.NoDefenseDeclared(seat=seat), clause="W-12.4")
     assert combat.target is not None
-    unit = draft.state.side(seat).stage[combat.target - 1]
+    unit = draft.state.sides[seat - 1].stage[combat.target - 1]
     if unit is not None:
         _fix_defender(draft, declared, combat.target, unit.card)
     else:
@@ -256,7 +256,7 @@ def resolve(draft: WDraft, cause: int) -> None:
 
 
 def _card_on(state: State, seat: int, line: int) -> int:
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     return unit.card
 

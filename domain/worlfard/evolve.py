@@ -61,7 +61,7 @@ _ZONES = ("hand", "deck", "soul", "grave", "seal")
 
 
 def _take(state: State, seat: int, zone: str, card: int, line: int) -> State:
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     if zone in _ZONES:
         return _set_side(state, seat, replace(side, **{zone: _without(getattr(side, zone), card)}))
     if zone == "stage":
@@ -74,13 +74,13 @@ def _take(state: State, seat: int, zone: str, card: int, line: int) -> State:
 
 
 def _put(state: State, owner: int, zone: str, card: int) -> State:
-    side = state.side(owner)
+    side = state.sides[owner - 1]
     return _set_side(state, owner, replace(side, **{zone: getattr(side, zone) + (card,)}))
 
 
 def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
     """A unit leaving the stage takes every effect on it along (W-14.1)."""
-    state = _set_side(state, seat, _set_unit(state.side(seat), line, None))
+    state = _set_side(state, seat, _set_unit(state.sides[seat - 1], line, None))
     if any(e.target == card for e in state.effects):
         state = replace(state, effects=tuple(e for e in state.effects if e.target != card))
     return state
@@ -89,13 +89,13 @@ def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
 def _on_deck_shuffled(state: State, e: Any) -> State:
     seat = e.seat
     order = e.order
-    return _set_side(state, seat, replace(state.side(seat), deck=order))
+    return _set_side(state, seat, replace(state.sides[seat - 1], deck=order))
 
 
 def _on_hearts_set(state: State, e: Any) -> State:
     seat = e.seat
     hearts = e.hearts
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     taken = set(hearts)
     return _set_side(state, seat, replace(
         side, deck=tuple(c for c in side.deck if c not in taken),
@@ -117,24 +117,24 @@ def _on_order_chosen(state: State, e: Any) -> State:
 def _on_cards_drawn(state: State, e: Any) -> State:
     seat = e.seat
     cards = e.cards
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, deck=side.deck[len(cards):], hand=side.hand + cards))
 
 
 def _on_mulligan_taken(state: State, e: Any) -> State:
     seat = e.seat
-    return _set_side(state, seat, replace(state.side(seat), mulligan="taken"))
+    return _set_side(state, seat, replace(state.sides[seat - 1], mulligan="taken"))
 
 
 def _on_mulligan_declined(state: State, e: Any) -> State:
     seat = e.seat
-    return _set_side(state, seat, replace(state.side(seat), mulligan="kept"))
+    return _set_side(state, seat, replace(state.sides[seat - 1], mulligan="kept"))
 
 
 def _on_hand_returned(state: State, e: Any) -> State:
     seat = e.seat
     cards = e.cards
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     gone = set(cards)
     return _set_side(state, seat, replace(side, hand=tuple(c for c in side.hand if c not in gone),
                                           deck=side.deck + cards))
@@ -156,7 +156,7 @@ def _on_recovered(state: State, e: Any) -> State:
     towers = e.towers
     units = e.units
     tables = e.tables
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tw = list(side.towers)
     for line in towers:
         tw[line - 1] = replace(tw[line - 1], broken=False)
@@ -172,7 +172,7 @@ def _on_recovered(state: State, e: Any) -> State:
 def _on_damage_removed(state: State, e: Any) -> State:
     seat = e.seat
     lines = e.lines
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     st = list(side.stage)
     for line in lines:
         st[line - 1] = replace(_unit(side, line), damage=0)
@@ -182,7 +182,7 @@ def _on_damage_removed(state: State, e: Any) -> State:
 def _on_heart_recovered(state: State, e: Any) -> State:
     seat = e.seat
     index = e.index
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(
         side, hearts=_with(side.hearts, index, replace(side.hearts[index], broken=False))))
 
@@ -190,14 +190,14 @@ def _on_heart_recovered(state: State, e: Any) -> State:
 def _on_card_drawn(state: State, e: Any) -> State:
     seat = e.seat
     card = e.card
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, deck=side.deck[1:], hand=side.hand + (card,)))
 
 
 def _on_sleep_removed(state: State, e: Any) -> State:
     seat = e.seat
     lines = e.lines
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     st = list(side.stage)
     for line in lines:
         st[line - 1] = replace(_unit(side, line), status=None)
@@ -209,7 +209,7 @@ def _on_tower_set(state: State, e: Any) -> State:
     card = e.card
     line = e.line
     broken = e.broken
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tower = side.towers[line - 1]
     side = replace(side, hand=_without(side.hand, card),
                    towers=_with(side.towers, line - 1, Tower(cards=tower.cards + (card,), broken=broken)))
@@ -221,7 +221,7 @@ def _on_cost_paid(state: State, e: Any) -> State:
     seat = e.seat
     towers = e.towers
     souls = e.souls
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tw = list(side.towers)
     for line in towers:
         tw[line - 1] = replace(tw[line - 1], broken=True)
@@ -245,7 +245,7 @@ def _on_unit_summoned(state: State, e: Any) -> State:
     card = e.card
     line = e.line
     asleep = e.asleep
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     side = replace(side, hand=_without(side.hand, card), hearts=_without_heart(side.hearts, card),
                    stage=_with(side.stage, line - 1, Unit(card=card, status=_SLEEP if asleep else None)))
     return _set_side(state, seat, side)
@@ -255,7 +255,7 @@ def _move_unit(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     to = e.to
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     unit = side.stage[line - 1]
     return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
 
@@ -285,7 +285,7 @@ def _add_damage(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     amount = e.amount
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     unit = _unit(side, line)
     return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
 
@@ -293,7 +293,7 @@ def _add_damage(state: State, e: Any) -> State:
 def _on_hearts_broken(state: State, e: Any) -> State:
     seat = e.seat
     indexes = e.indexes
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     hearts = list(side.hearts)
     for i in indexes:
         hearts[i] = replace(hearts[i], broken=True)
@@ -303,7 +303,7 @@ def _on_hearts_broken(state: State, e: Any) -> State:
 def _set_life(state: State, e: Any) -> State:
     seat = e.seat
     life = e.life
-    return _set_side(state, seat, replace(state.side(seat), life=life))
+    return _set_side(state, seat, replace(state.sides[seat - 1], life=life))
 
 
 def _on_unit_destroyed(state: State, e: Any) -> State:
@@ -323,7 +323,7 @@ def _on_combat_ended(state: State, e: Any) -> State:
 def _on_player_lost(state: State, e: Any) -> State:
     seat = e.seat
     reason = e.reason
-    return _set_side(state, seat, replace(state.side(seat), lost=reason))
+    return _set_side(state, seat, replace(state.sides[seat - 1], lost=reason))
 
 
 def _on_match_ended(state: State, e: Any) -> State:
@@ -352,7 +352,7 @@ def _on_spell_placed(state: State, e: Any) -> State:
     line = e.line
     targets = e.targets
     waiting = e.waiting
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     side = replace(side, hand=_without(side.hand, card), hearts=_without_heart(side.hearts, card),
                    table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting,
                                                                 cast=e.cast)))
@@ -368,7 +368,7 @@ def _on_spell_stays(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     since = e.since
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     spell = side.table[line - 1]
     return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
                                                             replace(spell, since=since, waiting=False))))
@@ -377,7 +377,7 @@ def _on_spell_stays(state: State, e: Any) -> State:
 def _on_spell_broken(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
                                                             replace(side.table[line - 1], broken=True))))
 
@@ -395,10 +395,10 @@ def _on_card_moved(state: State, e: Any) -> State:
 def _on_cards_milled(state: State, e: Any) -> State:
     seat = e.seat
     cards = e.cards
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     gone = set(cards)
     state = _set_side(state, seat, replace(side, deck=tuple(c for c in side.deck if c not in gone)))
-    owner = state.side(seat)
+    owner = state.sides[seat - 1]
     return _set_side(state, seat, replace(owner, grave=owner.grave + cards))
 
 
@@ -406,7 +406,7 @@ def _on_heart_cast(state: State, e: Any) -> State:
     """The extra soul is paid; the heart itself leaves when the card is placed (summon or cast)."""
     seat = e.seat
     soul = e.soul
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, soul=tuple(c for c in side.soul if c != soul),
                                           grave=side.grave + (soul,)))
 
@@ -414,7 +414,7 @@ def _on_heart_cast(state: State, e: Any) -> State:
 def _on_heart_revealed(state: State, e: Any) -> State:
     seat = e.seat
     card = e.card
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, hearts=tuple(
         replace(h, face_up=True) if h.card == card else h for h in side.hearts)))
 
@@ -452,14 +452,14 @@ def _on_status_given(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     status = e.status
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=Status(status))))
 
 
 def _on_status_removed(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=None)))
 
 
@@ -470,7 +470,7 @@ def _on_status_removed(state: State, e: Any) -> State:
 def _on_unit_regenerated(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), damage=0, broken=True)))
 
 
@@ -483,7 +483,7 @@ def _on_control_gained(state: State, e: Any) -> State:
     loser = state.side(3 - seat)
     unit = loser.stage[src_line - 1]
     state = _set_side(state, 3 - seat, _set_unit(loser, src_line, None))
-    return _set_side(state, seat, _set_unit(state.side(seat), line, unit))
+    return _set_side(state, seat, _set_unit(state.sides[seat - 1], line, unit))
 
 
 def _on_unit_summoned_free(state: State, e: Any) -> State:
@@ -492,7 +492,7 @@ def _on_unit_summoned_free(state: State, e: Any) -> State:
     line = e.line
     src = e.src
     state = _take(state, seat, src, card, 0)
-    return _set_side(state, seat, _set_unit(state.side(seat), line, Unit(card=card)))
+    return _set_side(state, seat, _set_unit(state.sides[seat - 1], line, Unit(card=card)))
 
 
 def _on_window_opened(state: State, e: Any) -> State:

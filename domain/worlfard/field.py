@@ -78,7 +78,7 @@ class Field:
         """The profile of the unit on (seat, line), built on first request."""
         p = self.units.get((seat, line))
         if p is None:
-            unit = self.state.side(seat).stage[line - 1]
+            unit = self.state.sides[seat - 1].stage[line - 1]
             if unit is None:
                 return None
             p = self.units[(seat, line)] = self._profile(unit.card, seat, line, self._acc[unit.card],
@@ -91,7 +91,7 @@ class Field:
         p = self.units.get((seat, line))
         if p is not None:
             return getattr(p, name)  # type: ignore[no-any-return]
-        unit = self.state.side(seat).stage[line - 1]
+        unit = self.state.sides[seat - 1].stage[line - 1]
         assert unit is not None, f"no unit of seat {seat} on line {line}"
         a = self._acc[unit.card]
         value: int = getattr(_defn(self.state, unit.card), name)
@@ -147,7 +147,7 @@ class Field:
                         ht_static[key] = ht_static.get(key, 0) + op.value
         ht_now = {key: h + ht_static.get(key, 0) for key, h in ht_base.items()}
         for seat, line, skill in tower_skills:
-            keeper = state.side(seat).stage[line - 1]
+            keeper = state.sides[seat - 1].stage[line - 1]
             if keeper is not None and self._tower_condition(skill, seat, line, ht_now):
                 for op in skill.ops:
                     if op.who == "keeper":
@@ -186,7 +186,7 @@ class Field:
             return False
         if cond.ht_max is not None and height > cond.ht_max:
             return False
-        side = self.state.side(seat)
+        side = self.state.sides[seat - 1]
         if cond.keeper and side.stage[line - 1] is None:
             return False
         if cond.element_lines:
@@ -289,7 +289,7 @@ def _active(negated: set[str], skill: Skill) -> bool:
 
 def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
     """A line "has" an element when a card on any of its spots has it (W-14.4)."""
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     unit = side.stage[line - 1]
     if unit is not None and element in _defn(state, unit.card).elements:
         return True
@@ -302,7 +302,7 @@ def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
 
 def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
     """W-7.3: a keeper that has its tower's element gets [VIT+1] while it stays there."""
-    top = state.side(seat).towers[line - 1].top
+    top = state.sides[seat - 1].towers[line - 1].top
     if top is None:
         return 0
     tower_elements = _defn(state, top).elements
@@ -421,7 +421,7 @@ def all_negated(state: State, seat: int, line: int) -> bool:
     """Whether every skill of the unit on (seat, line) is negated ("*", as by curse, W-9.4), as
     ``profile`` says: without building a field unless the unit is cursed or something on the
     field negates every skill (negating one named skill, as 防衛 or 神速, is not all of them)."""
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if unit.status == Status.CURSE:
         return True
@@ -485,7 +485,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     card when nothing on the field changes that parameter, so no whole field is built for it."""
     if name in _touched(state):     # (then the state is not plain: something changes a parameter)
         return field_of(state).value(seat, line, name)
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     value: int = getattr(_defn(state, unit.card), name)
     if name == "VIT":
@@ -499,7 +499,7 @@ def _plain(state: State) -> bool:
     if state.effects:
         return False
     for seat in (1, 2):
-        side = state.side(seat)
+        side = state.sides[seat - 1]
         for unit in side.stage:
             if unit is not None and (unit.status == Status.CURSE or _meta(_defn(state, unit.card)).stage):
                 return False
@@ -513,7 +513,7 @@ def _plain(state: State) -> bool:
 
 
 def _printed(state: State, seat: int, line: int) -> Profile:
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     d = _defn(state, unit.card)
     return Profile(card=unit.card, STR=max(0, d.STR), VIT=max(0, d.VIT + keeper_bonus(state, seat, line, unit.card)),
@@ -578,7 +578,7 @@ def profile(state: State, seat: int, line: int) -> Profile:
 
 def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
-    towers = state.side(seat).towers
+    towers = state.sides[seat - 1].towers
     if "HT" not in _touched(state):
         return tuple(t.height for t in towers)
     ht = field_of(state).ht
@@ -588,5 +588,5 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
     if "HT" not in _touched(state):
-        return state.side(seat).towers[line - 1].height
+        return state.sides[seat - 1].towers[line - 1].height
     return field_of(state).ht.get((seat, line), 0)

@@ -31,7 +31,7 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
     _require_main(draft, "W-7.1", "tower setup")
     _require_line(line)
     state = draft.state
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     if state.tower_set:
         raise Illegal("W-7.1", "a tower has already been set up this turn (once per turn)")
     if card not in side.hand:
@@ -51,7 +51,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
     _require_main(draft, "W-8.1", "summoning")
     _require_line(line)
     state = draft.state
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     if state.choice is not None:
         raise Illegal("W-2.4", "a skill is waiting for a choice first")
     check_source(state, seat, card, heart, heart_soul, souls, "W-8.1")
@@ -83,7 +83,7 @@ def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tup
     paid = draft.rule("W-6.2", cause, ev.CostPaid(seat=seat, cost=cost, generated=sum(heights) + len(souls),
                                                    towers=towers, heights=heights, souls=souls))
     for line in towers:
-        keeper = draft.state.side(seat).stage[line - 1]
+        keeper = draft.state.sides[seat - 1].stage[line - 1]
         if keeper is not None:
             draft.rule("W-6.3", paid, ev.KeeperBroken(seat=seat, line=line))
 
@@ -92,7 +92,7 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
     _require_main(draft, "W-8.2", "moving")
     _require_line(line)
     _require_line(to)
-    side = draft.state.side(seat)
+    side = draft.state.sides[seat - 1]
     unit = side.stage[line - 1]
     if unit is None:
         raise Illegal("W-8.2", f"there is no unit of seat {seat} on line {line}")

@@ -61,7 +61,7 @@ _FIRING: dict[tuple[str, str, str], tuple[int, ...]] = {}
 
 
 def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:
-    unit = draft.state.side(seat).stage[line - 1]
+    unit = draft.state.sides[seat - 1].stage[line - 1]
     if unit is not None:
         fire(draft, seat, unit.card, "summon", cause, line=line)
 

@@ -73,7 +73,7 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
     """W-5.1: recover (broken towers too, W-7.4), remove damage (not from a poisoned unit, W-9.2),
     recover one heart, draw — then 1st Main."""
     began = draft.rule("W-5", cause, ev.TurnBegan(turn=turn, seat=seat))
-    side = draft.state.side(seat)
+    side = draft.state.sides[seat - 1]
     towers = tuple(i + 1 for i, t in enumerate(side.towers) if t.broken)
     paralysed: list[int] = []
     units: list[int] = []
@@ -97,7 +97,7 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
         broken = [i for i, h in enumerate(side.hearts) if h.broken]
         if broken:  # W-Q6: the top-most broken heart recovers
             draft.rule("W-11.3", began, ev.HeartRecovered(seat=seat, index=broken[0]))
-        deck = draft.state.side(seat).deck
+        deck = draft.state.sides[seat - 1].deck
         if not deck:
             out = draft.rule("W-5.1", began, ev.DeckOut(seat=seat))
             draft.rule("W-1.1", out, ev.PlayerLost(seat=seat, reason="deck out"))
@@ -110,7 +110,7 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
 
 def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
     """<ハート> skills of the face-up heart and units' start-phase skills fire (W-11.5)."""
-    side = draft.state.side(seat)
+    side = draft.state.sides[seat - 1]
     for heart in side.hearts:
         if heart.face_up:   # only a face-up heart's text is known, so only it works (interpretation)
             fire(draft, seat, heart.card, "start_phase", cause, zone="heart")
@@ -124,7 +124,7 @@ def end_turn(draft: WDraft, cause: int) -> None:
     state = draft.state
     end = draft.rule("W-5.5", cause, ev.PhaseBegan(phase=Phase.END))
     for seat in (1, 2):
-        asleep = tuple(i + 1 for i, u in enumerate(state.side(seat).stage)
+        asleep = tuple(i + 1 for i, u in enumerate(state.sides[seat - 1].stage)
                        if u is not None and u.status == _SLEEP)
         if asleep:
             draft.rule("W-9.1", end, ev.SleepRemoved(seat=seat, lines=asleep))
