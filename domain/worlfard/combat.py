@@ -21,11 +21,12 @@ from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 DEFENSE = "防衛"
+_BATTLE, _SLEEP, _RAGE = Phase.BATTLE, Status.SLEEP, Status.RAGE   # (slow to look up on the enum classes)
 
 
 def attack(draft: WDraft, seat: int, line: int) -> None:
     state = draft.state
-    if state.phase != Phase.BATTLE:
+    if state.phase != _BATTLE:
         raise Illegal("W-12.1", f"attacks are declared in the battle phase, not in {state.phase.value}")
     if state.combat is not None:
         raise Illegal("W-12.1", "a combat is already under way")
@@ -36,7 +37,7 @@ def attack(draft: WDraft, seat: int, line: int) -> None:
         raise Illegal("W-12.1", f"there is no unit of seat {seat} on line {line}")
     if unit.broken:
         raise Illegal("W-12.1", "only a ready unit can attack")
-    if unit.status == Status.SLEEP:
+    if unit.status == _SLEEP:
         raise Illegal("W-9.1", "a sleeping unit cannot attack")
     if unit_stat(state, seat, line, "AGI") < 1:
         raise Illegal("W-12.1", "a unit with AGI 0 cannot attack")
@@ -294,5 +295,5 @@ def end_combat(draft: WDraft, cause: int, reason: str, clause: str = "W-12.8") -
         where = unit_line(draft.state, card)
         if where is not None:
             unit = draft.state.side(where[0]).stage[where[1] - 1]
-            if unit is not None and unit.status == Status.RAGE:
-                draft.rule("W-9.5", ended, ev.StatusRemoved(seat=where[0], line=where[1], status=Status.RAGE.value))
+            if unit is not None and unit.status == _RAGE:
+                draft.rule("W-9.5", ended, ev.StatusRemoved(seat=where[0], line=where[1], status=_RAGE.value))

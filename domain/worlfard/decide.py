@@ -15,14 +15,14 @@ from .vocabulary import Phase, other
 
 def awaiting(state: State) -> int | None:
     """The seat the rules wait for: derived from the state, never stored."""
-    match state.phase:
-        case Phase.OVER:
+    phase = state.phase
+    if phase in _NOT_PLAYING:
+        if phase == _OVER:
             return None
-        case Phase.ORDER:
+        if phase == _ORDER:
             return state.chooser or None
-        case Phase.MULLIGAN:
-            first = state.first_seat
-            return first if state.side(first).mulligan == "pending" else other(first)
+        first = state.first_seat
+        return first if state.side(first).mulligan == "pending" else other(first)
     if state.choice is not None:
         return state.choice.seat
     if state.window is not None and not state.window.resolving:
@@ -39,6 +39,9 @@ def awaited(state: State) -> frozenset[int]:
 
 
 _ONE = {1: frozenset((1,)), 2: frozenset((2,))}
+# awaiting runs several times a decision, and an enum's members are slow to look up on its class
+_OVER, _ORDER = Phase.OVER, Phase.ORDER
+_NOT_PLAYING = frozenset({Phase.OVER, Phase.ORDER, Phase.MULLIGAN})
 
 
 def waiting_clause(state: State) -> str:

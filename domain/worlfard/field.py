@@ -423,7 +423,7 @@ def all_negated(state: State, seat: int, line: int) -> bool:
     field negates every skill (negating one named skill, as 防衛 or 神速, is not all of them)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if unit.status == Status.CURSE:
+    if unit.status == _CURSE:
         return True
     if _NEGATE_ALL not in _touched(state):   # only curse and a negation of "*" negate every skill
         return False
@@ -501,7 +501,7 @@ def _plain(state: State) -> bool:
     for seat in (1, 2):
         side = state.sides[seat - 1]
         for unit in side.stage:
-            if unit is not None and (unit.status == Status.CURSE or _meta(_defn(state, unit.card)).stage):
+            if unit is not None and (unit.status == _CURSE or _meta(_defn(state, unit.card)).stage):
                 return False
         for tower in side.towers:
             if tower.cards and _meta(_defn(state, tower.cards[-1])).tower:

@@ -12,6 +12,7 @@ from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 _SLEEP, _POISON, _PARALYSIS = Status.SLEEP, Status.POISON, Status.PARALYSIS   # (slow to look up on the enum)
+_BATTLE, _END = Phase.BATTLE, Phase.END
 
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
 NEXT_PHASES: dict[Phase, tuple[str, ...]] = {
@@ -62,7 +63,7 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
                       f"from {state.phase.value} the turn goes to {' or '.join(allowed) or 'nowhere'}, not {to}")
     if to == "battle" and is_first_turn(state):
         raise Illegal("W-5.2", "the first player cannot enter the battle phase on their first turn")
-    cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to), clause="W-5.3" if state.phase == Phase.BATTLE else "W-5.2")
+    cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to), clause="W-5.3" if state.phase == _BATTLE else "W-5.2")
     if to == "end":
         end_turn(draft, cause)
     else:
@@ -122,7 +123,7 @@ def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
 def end_turn(draft: WDraft, cause: int) -> None:
     """W-5.5: sleep is removed, then the turn passes to the other player."""
     state = draft.state
-    end = draft.rule("W-5.5", cause, ev.PhaseBegan(phase=Phase.END))
+    end = draft.rule("W-5.5", cause, ev.PhaseBegan(phase=_END))
     for seat in (1, 2):
         asleep = tuple(i + 1 for i, u in enumerate(state.sides[seat - 1].stage)
                        if u is not None and u.status == _SLEEP)
