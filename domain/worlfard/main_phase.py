@@ -6,11 +6,11 @@ from domain.core.errors import Illegal
 from . import events as ev, triggers
 from .draft import WDraft
 from .evolve import evolve
-from .field import has
+from .field import has, tower_height
 from .geometry import adjacent, lines
 from .hearts import check_source, heart_cast, reveal_next
 from .state import State
-from .payment import canonical_payment, check_payment, tower_value
+from .payment import canonical_payment, check_payment
 from .stats import definition
 from .vocabulary import TOWER_MAX, Phase, Status
 
@@ -79,7 +79,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
 def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:
     """W-6.2/W-6.3: break the towers (and their keepers), send the souls to the graveyard."""
     state = draft.state
-    heights = tuple(tower_value(state, seat, line) for line in towers)
+    heights = tuple(tower_height(state, seat, line) for line in towers)   # (payment.tower_value, without its import)
     paid = draft.rule("W-6.2", cause, ev.CostPaid(seat=seat, cost=cost, generated=sum(heights) + len(souls),
                                                    towers=towers, heights=heights, souls=souls))
     for line in towers:
