@@ -5,9 +5,11 @@ its own rule event citing the event that caused it.
 """
 from __future__ import annotations
 
+from functools import cache
+
 from . import events as ev
 from .draft import WDraft
-from .cards import static_vit_reducers
+from .cards import catalog, static_vit_reducers
 from .state import State
 from .stats import definition, keeper_bonus, unit_stat
 
@@ -15,52 +17,97 @@ MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a han
 
 
 def settle(draft: WDraft, cause: int) -> None:
-    state = draft.state
-    if not _settled(state):
+    global _rest
+    if not _at_rest(draft):
         for _ in range(MAX_ROUNDS):
             if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
                 break
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
-        _remember(draft.state)
-    check_losses(draft, cause)
-
-
-# What the removal checks read: both stages (units, damage, status), towers, tables and stored
-# effects; card names are fixed per match. States share these tuples by identity while they are
-# unchanged, so a state whose parts are the very objects of one already found settled needs no
-# check: the checks would read the same values and fire nothing.
-# Each entry keeps the parts (so their ids stay theirs) and their ids, compared in one go.
-_clean: list[tuple[tuple[object, ...], tuple[int, ...]]] = []
-
-
-def _parts(state: State) -> tuple[object, ...]:
+    _rest = (draft, len(draft.envelopes))
+    state = draft.state
     s1, s2 = state.sides
-    return (state.names, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.effects)
+    if s1.life <= 0 or s2.life <= 0 or s1.lost is not None or s2.lost is not None:   # (check_losses' own test)
+        check_losses(draft, cause)
 
 
-def _settled(state: State) -> bool:
-    ids = tuple(map(id, _parts(state)))
-    for _, known in _clean:
-        if known == ids:
-            return True
-    return False
+# Where the rules last came to rest: a draft, and how many of its events there were when its state
+# was found settled (one tuple, replaced whole). The removal checks read the units (card, damage,
+# curse), towers, table spells and stored effects; the events in HARMLESS change none of these (or
+# only lower damage, break or ready cards, end sleep), so after them the checks would read what they
+# found settled and fire nothing. A decision's first check is skipped the same way when it starts
+# on a state a decision ended at rest.
+_rest: tuple[WDraft | None, int] = (None, 0)
+_quiet_states: list[State] = []     # states decisions ended on at rest (kept alive, so identity holds)
+
+HARMLESS: frozenset[type] = frozenset({
+    ev.DeckShuffled, ev.HeartsSet, ev.CoinTossed, ev.OrderChosen, ev.CardsDrawn, ev.MulliganTaken,
+    ev.MulliganDeclined, ev.HandReturned, ev.GameBegan, ev.TurnBegan, ev.PhaseBegan, ev.Recovered,
+    ev.DamageRemoved, ev.HeartRecovered, ev.FirstTurnSkips, ev.CardDrawn, ev.DeckOut, ev.PhaseLeft,
+    ev.SleepRemoved, ev.SummonDeclared, ev.CostPaid, ev.KeeperBroken, ev.UnitBroken, ev.AttackDeclared,
+    ev.TargetDeclared, ev.BlockDeclared, ev.EvadeDeclared, ev.NoDefenseDeclared, ev.DefenseFixed,
+    ev.PlayerAttacked, ev.HeartsBroken, ev.LifeLost, ev.CombatEnded, ev.SpellCast, ev.SpellResolved,
+    ev.SpellFizzled, ev.SpellBroken, ev.HeartCast, ev.HeartRevealed, ev.SkillActivated, ev.SkillTriggered,
+    ev.ChoiceAwaited, ev.TargetsChosen, ev.SkillDeclined, ev.TriggerResolves, ev.SkillResolved,
+    ev.SkillFizzled, ev.PlayerDamaged, ev.DamagePrevented, ev.DestroyPrevented, ev.LifeGained,
+    ev.UnitRegenerated, ev.WindowOpened, ev.Passed, ev.ChainResolving, ev.WindowClosed, ev.CombatStep,
+    ev.CardsMilled, ev.PlayerLost, ev.MatchEnded,
+})
+_OFF_FIELD = frozenset({"hand", "deck", "soul", "grave", "seal", "heart"})
 
 
-def _remember(state: State) -> None:
-    parts = _parts(state)
-    _clean.insert(0, (parts, tuple(map(id, parts))))
-    del _clean[4:]
+def harmless(event: object) -> bool:
+    """Whether ``event`` leaves everything the removal checks read as it was (a card moved
+    between zones off the field included)."""
+    kind = type(event)
+    return kind in HARMLESS or (kind is _MOVED and event.src in _OFF_FIELD)  # type: ignore[attr-defined]
+
+
+_MOVED = ev.CardMoved
+
+
+def _at_rest(draft: WDraft) -> bool:
+    """True when ``draft``'s state is known settled: the rules came to rest in it and only
+    harmless events followed (``harmless``, inlined: this runs after every step)."""
+    rested, count = _rest
+    if rested is not draft:
+        return False
+    for envelope in draft.envelopes[count:]:
+        event = envelope.event
+        kind = type(event)
+        if kind not in HARMLESS and (kind is not _MOVED or event.src not in _OFF_FIELD):
+            return False
+    return True
+
+
+def begin(draft: WDraft, state: State) -> None:
+    """A decision starts on ``state``: if a decision ended on it at rest, it is settled."""
+    global _rest
+    for known in _quiet_states:
+        if known is state:
+            _rest = (draft, len(draft.envelopes))
+            return
+
+
+def ended(draft: WDraft) -> None:
+    """A decision ended: remember its state as settled if it is known so."""
+    if _at_rest(draft):
+        _quiet_states.insert(0, draft.state)
+        del _quiet_states[4:]
 
 
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
     lowering = vit_lowering(draft.state)
+    sturdy = no_unit_printed_at_vit_0()
+    if sturdy and lowering == {} and not any(u is not None and u.damage for side in draft.state.sides
+                                             for u in side.stage):
+        return False     # no unit is damaged and nothing lowers VIT: the loop below would skip them all
     for seat in (1, 2):
         state = draft.state     # (as the checks of seat 1 left it)
-        for index, unit in enumerate(state.side(seat).stage):
+        for index, unit in enumerate(state.sides[seat - 1].stage):
             if unit is None or (unit.damage == 0 and lowering is not None and unit.card not in lowering
-                                and definition(state, unit.card).VIT > 0):
+                                and (sturdy or definition(state, unit.card).VIT > 0)):
                 continue   # undamaged, nothing lowers its VIT (the common case of surely_survives)
             line = index + 1
             if surely_survives(draft.state, seat, line, lowering):
@@ -74,6 +121,13 @@ def _removals(draft: WDraft, cause: int) -> bool:
                                                              damage=unit.damage, VIT=vit))
                 fired = True
     return fired
+
+
+@cache
+def no_unit_printed_at_vit_0() -> bool:
+    """Whether every unit card has a printed VIT above 0 (then an undamaged unit whose VIT
+    nothing lowers needs no look at its card)."""
+    return all(d.VIT > 0 for d in catalog().values() if d.is_unit)
 
 
 def vit_lowering(state: State) -> dict[int, int | None] | None:
@@ -96,7 +150,7 @@ def surely_survives(state: State, seat: int, line: int, lowering: dict[int, int 
     need no field for it. False means: look at its VIT."""
     if lowering is None:
         return False
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     lowered = lowering.get(unit.card, 0)
     if lowered is None:
@@ -110,11 +164,11 @@ def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     fired = False
     on_stage: set[int] | None = None     # worked out for the first Long Spell that targets units
     for seat in (1, 2):
-        for index, spell in enumerate(draft.state.side(seat).table):
+        for index, spell in enumerate(draft.state.sides[seat - 1].table):
             if spell is None or spell.waiting or not spell.targets or definition(draft.state, spell.card).type != "LS":
                 continue
             if on_stage is None:
-                on_stage = {u.card for s in (1, 2) for u in draft.state.side(s).stage if u is not None}
+                on_stage = {u.card for s in (1, 2) for u in draft.state.sides[s - 1].stage if u is not None}
             unit_targets = [t for t in spell.targets if t >= 1000]
             if unit_targets and not any(t in on_stage for t in unit_targets):
                 draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat,
@@ -138,20 +192,20 @@ def check_losses(draft: WDraft, cause: int) -> bool:
     if s1.life > 0 and s2.life > 0 and s1.lost is None and s2.lost is None:
         return False     # nobody loses now and nobody has lost
     for seat in (1, 2):
-        side = state.side(seat)
+        side = state.sides[seat - 1]
         if side.lost is None and side.life <= 0:
             draft.rule("W-1.1", cause, ev.PlayerLost(seat=seat, reason=f"life {side.life}"))
     return end_if_decided(draft, cause)
 
 
 def end_if_decided(draft: WDraft, cause: int) -> bool:
-    losers = [seat for seat in (1, 2) if draft.state.side(seat).lost is not None]
+    losers = [seat for seat in (1, 2) if draft.state.sides[seat - 1].lost is not None]
     if not losers:
         return False
     if len(losers) == 2:
         draft.rule("W-1.1", cause, ev.MatchEnded(termination="both players lost at once"))
     else:
         loser = losers[0]
-        draft.rule("W-1.1", cause, ev.MatchEnded(termination=draft.state.side(loser).lost or "loss",
+        draft.rule("W-1.1", cause, ev.MatchEnded(termination=draft.state.sides[loser - 1].lost or "loss",
                                                  winner=3 - loser))
     return True

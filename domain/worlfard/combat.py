@@ -10,20 +10,20 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .checks import settle
 from .draft import WDraft
-from .field import Profile
+from .field import all_negated, has, keywords
 from .geometry import distance, lines
+from .ops import damage_player
 from .skills import assault_bonus
 from .state import Combat, Effect, State
 from .stats import definition, unit_stat, unit_stats
 from .targets import unit_line
+from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 DEFENSE = "防衛"
 
 
 def attack(draft: WDraft, seat: int, line: int) -> None:
-    from .triggers import fire
-
     state = draft.state
     if state.phase != Phase.BATTLE:
         raise Illegal("W-12.1", f"attacks are declared in the battle phase, not in {state.phase}")
@@ -31,18 +31,17 @@ def attack(draft: WDraft, seat: int, line: int) -> None:
         raise Illegal("W-12.1", "a combat is already under way")
     if line not in lines():
         raise Illegal("W-3.2", f"there is no line {line}")
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     if unit is None:
         raise Illegal("W-12.1", f"there is no unit of seat {seat} on line {line}")
     if unit.broken:
         raise Illegal("W-12.1", "only a ready unit can attack")
     if unit.status == Status.SLEEP:
         raise Illegal("W-9.1", "a sleeping unit cannot attack")
-    p = unit_stats(state, seat, line)
-    if p.AGI < 1:
+    if unit_stat(state, seat, line, "AGI") < 1:
         raise Illegal("W-12.1", "a unit with AGI 0 cannot attack")
+    bonus = assault_bonus(keywords(state, seat, line))
     declared = draft.decision(seat, ev.AttackDeclared(seat=seat, line=line, card=unit.card), clause="W-12.1")
-    bonus = assault_bonus(p.keywords)
     if bonus:   # W-Q4 強襲:N, distinct parameters stacking (W-2.7)
         draft.rule("W-2.7", declared, ev.EffectAdded(effect=Effect(
             id=draft.next_seq, target=unit.card, op="add", stat="STR", value=bonus, until="combat",
@@ -130,7 +129,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
     combat = _require_defense(draft.state)
     found = next((b for b in blockers(draft.state) if b[0] == line), None)
     if found is None:
-        unit = draft.state.side(seat).stage[line - 1] if line in lines() else None
+        unit = draft.state.sides[seat - 1].stage[line - 1] if line in lines() else None
         if unit is None:
             raise Illegal("W-12.4", f"there is no unit of seat {seat} on line {line}")
         if unit.status == Status.SLEEP:
@@ -143,7 +142,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
                                 f"distance {d}" + (" and AGI 0 cannot block" if agi == 0 else ""))
     declared = draft.decision(seat, ev.BlockDeclared(seat=seat, line=line, distance=found[1], agi=found[2]),
                               clause="W-12.4")
-    unit = draft.state.side(seat).stage[line - 1]
+    unit = draft.state.sides[seat - 1].stage[line - 1]
     assert unit is not None
     _fix_defender(draft, declared, line, unit.card)
 
@@ -151,7 +150,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
 def evade(draft: WDraft, seat: int) -> None:
     combat = _require_defense(draft.state)
     assert combat.target is not None
-    occupant = draft.state.side(seat).stage[combat.target - 1]
+    occupant = draft.state.sides[seat - 1].stage[combat.target - 1]
     if occupant is not None and occupant.status == Status.SLEEP:
         raise Illegal("W-9.1", "a sleeping unit cannot evade")
     if occupant is not None and occupant.status == Status.RAGE:
@@ -172,7 +171,7 @@ def no_defense(draft: WDraft, seat: int) -> None:
     combat = _require_defense(draft.state)
     declared = draft.decision(seat, ev.NoDefenseDeclared(seat=seat), clause="W-12.4")
     assert combat.target is not None
-    unit = draft.state.side(seat).stage[combat.target - 1]
+    unit = draft.state.sides[seat - 1].stage[combat.target - 1]
     if unit is not None:
         _fix_defender(draft, declared, combat.target, unit.card)
     else:
@@ -181,8 +180,6 @@ def no_defense(draft: WDraft, seat: int) -> None:
 
 
 def _fix_defender(draft: WDraft, cause: int, line: int, card: int) -> None:
-    from .triggers import fire
-
     draft.rule("W-12.4", cause, ev.DefenseFixed(line=line, card=card, decision=cause))
     fire(draft, other(draft.state.turn_seat), card, "defend", cause, line=line, other=draft.state.combat.attacker_card)
     draft.rule("W-12.4", cause, ev.CombatStep(step="defended"))
@@ -215,9 +212,6 @@ def left_field(state: State) -> str | None:
 
 def resolve(draft: WDraft, cause: int) -> None:
     """W-12.6 damage, then W-12.8 end processing: destruction, then after-combat skills."""
-    from .ops import damage_player
-    from .triggers import fire
-
     state = draft.state
     combat = state.combat
     assert combat is not None
@@ -226,25 +220,28 @@ def resolve(draft: WDraft, cause: int) -> None:
         end_combat(draft, cause, reason, clause="W-12.7")
         return
     a_seat, a_line = unit_line(state, combat.attacker_card) or (state.turn_seat, combat.attacker)
-    a = unit_stats(state, a_seat, a_line)
+    a_str = unit_stat(state, a_seat, a_line, "STR")
     if combat.on_player:
-        hit = draft.rule("W-12.6", cause, ev.PlayerAttacked(seat=other(state.turn_seat), STR=a.STR))
-        damage_player(draft, other(state.turn_seat), a.STR, hit)
+        hit = draft.rule("W-12.6", cause, ev.PlayerAttacked(seat=other(state.turn_seat), STR=a_str))
+        damage_player(draft, other(state.turn_seat), a_str, hit)
     else:
         assert combat.defender_card is not None
         d_seat, d_line = unit_line(state, combat.defender_card) or (other(state.turn_seat), combat.defender or 0)
-        d = unit_stats(state, d_seat, d_line)
+        d_str, d_def, a_def = (unit_stat(state, d_seat, d_line, "STR"), unit_stat(state, d_seat, d_line, "DEF"),
+                               unit_stat(state, a_seat, a_line, "DEF"))
         # both amounts are fixed before either is dealt: the damage is simultaneous (W-12.6)
-        blows = [(d_seat, d_line, d, a, _prevented(state, d_seat, d_line, d, a), combat_damage(a.STR, d.DEF)),
-                 (a_seat, a_line, a, d, _prevented(state, a_seat, a_line, a, d), combat_damage(d.STR, a.DEF))]
+        blows = [(d_seat, d_line, a_str, d_def, _prevented(state, d_seat, d_line, a_seat, a_line)),
+                 (a_seat, a_line, d_str, a_def, _prevented(state, a_seat, a_line, d_seat, d_line))]
         hits = []
-        for seat, line, p, dealer, prevented, amount in blows:
+        for seat, line, strength, defense, prevented in blows:
+            card = _card_on(state, seat, line)
             if prevented is not None:
-                hits.append(draft.rule("W-1.2", cause, ev.DamagePrevented(seat=seat, line=line, card=p.card,
+                hits.append(draft.rule("W-1.2", cause, ev.DamagePrevented(seat=seat, line=line, card=card,
                                                                           reason=prevented)))
             else:
-                hits.append(draft.rule("W-12.6", cause, ev.CombatDamage(seat=seat, line=line, card=p.card,
-                                                                        amount=amount, STR=dealer.STR, DEF=p.DEF)))
+                hits.append(draft.rule("W-12.6", cause, ev.CombatDamage(
+                    seat=seat, line=line, card=card, amount=combat_damage(strength, defense), STR=strength,
+                    DEF=defense)))
         settle(draft, hits[0])
     if draft.state.outcome is not None:
         return
@@ -259,14 +256,21 @@ def resolve(draft: WDraft, cause: int) -> None:
     draft.rule("W-12.8", cause, ev.CombatStep(step="after"))
 
 
-def _prevented(state: State, seat: int, line: int, receiver: Profile, dealer: Profile) -> str | None:
-    """W-1.2: "戦闘によるダメージを受けない" when its condition holds; `*` matches any value (W-2.6)."""
-    if "*" in receiver.negated:
+def _card_on(state: State, seat: int, line: int) -> int:
+    unit = state.sides[seat - 1].stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    return unit.card
+
+
+def _prevented(state: State, seat: int, line: int, dealer_seat: int, dealer_line: int) -> str | None:
+    """W-1.2: "戦闘によるダメージを受けない" of the unit on (seat, line) when its condition holds
+    against the dealer's unit; `*` matches any value (W-2.6)."""
+    if all_negated(state, seat, line):
         return None
-    for skill in definition(state, receiver.card).skill:
+    for skill in definition(state, _card_on(state, seat, line)).skill:
         cond = skill.condition
         if any(op.op == "no_combat_damage" for op in skill.ops) and cond is not None and cond.opponent_has:
-            if dealer.has(cond.opponent_has):
+            if has(state, dealer_seat, dealer_line, cond.opponent_has):
                 return f"the opponent's combat unit has 『{cond.opponent_has}』"
     return None
 

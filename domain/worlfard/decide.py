@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from domain.core.errors import Illegal
 
-from . import activate, combat, flow, main_phase, setup, spells, triggers, turns
+from . import activate, checks, combat, flow, main_phase, setup, spells, triggers, turns
 from . import commands as c
 from .draft import WDraft
 from .state import State
@@ -15,14 +15,14 @@ from .vocabulary import Phase, other
 
 def awaiting(state: State) -> int | None:
     """The seat the rules wait for: derived from the state, never stored."""
-    match state.phase:
-        case Phase.OVER:
+    phase = state.phase
+    if phase in _NOT_PLAYING:
+        if phase == Phase.OVER:
             return None
-        case Phase.ORDER:
+        if phase == Phase.ORDER:
             return state.chooser or None
-        case Phase.MULLIGAN:
-            first = state.first_seat
-            return first if state.side(first).mulligan == "pending" else other(first)
+        first = state.first_seat
+        return first if state.side(first).mulligan == "pending" else other(first)
     if state.choice is not None:
         return state.choice.seat
     if state.window is not None and not state.window.resolving:
@@ -39,6 +39,8 @@ def awaited(state: State) -> frozenset[int]:
 
 
 _ONE = {1: frozenset((1,)), 2: frozenset((2,))}
+# awaiting runs several times a decision: one set test tells the phases before and after play
+_NOT_PLAYING = frozenset({Phase.OVER, Phase.ORDER, Phase.MULLIGAN})
 
 
 def waiting_clause(state: State) -> str:
@@ -60,43 +62,54 @@ _PENDING = {
 }
 
 
-def _expected(state: State) -> tuple[str, tuple[type, ...]] | None:
+def _expected(state: State) -> tuple[str, frozenset[type]] | None:
     """What the pending step accepts, if a step is pending."""
     if state.choice is not None:
-        return "choice", (c.Choose, c.Decline)
+        return _CHOICE
     if state.window is not None:
-        return "window", (c.Cast, c.Pass)
-    if state.combat is not None and state.combat.step == "target":
-        return "target", (c.Target,)
-    if state.combat is not None and state.combat.step == "defend":
-        return "defend", (c.Block, c.Evade, c.NoDefense)
+        return _WINDOW
+    combat = state.combat
+    if combat is not None:
+        if combat.step == "target":
+            return _TARGET
+        if combat.step == "defend":
+            return _DEFEND
     return None
 
 
+_CHOICE = ("choice", frozenset({c.Choose, c.Decline}))
+_WINDOW = ("window", frozenset({c.Cast, c.Pass}))
+_TARGET = ("target", frozenset({c.Target}))
+_DEFEND = ("defend", frozenset({c.Block, c.Evade, c.NoDefense}))
+_ANSWERS = frozenset({c.Choose, c.Decline, c.Pass, c.Target, c.Block, c.Evade, c.NoDefense})   # only to a pending step
+_BEFORE_PLAY = frozenset({Phase.ORDER, Phase.MULLIGAN})
+
+
 def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
-    phase = state.phase
-    pending = _expected(state)
-    if pending is not None and not isinstance(command, pending[1]):
-        raise Illegal(*_PENDING[pending[0]])
-    if pending is None and isinstance(command, (c.Choose, c.Decline, c.Pass, c.Target, c.Block, c.Evade,
-                                                c.NoDefense)):
-        raise Illegal("W-5.6", f"nothing is waiting for {type(command).__name__} now")
     kind = type(command)
+    pending = _expected(state)
+    if pending is not None:
+        if kind not in pending[1]:
+            raise Illegal(*_PENDING[pending[0]])
+    elif kind in _ANSWERS:
+        raise Illegal("W-5.6", f"nothing is waiting for {kind.__name__} now")
     if kind is c.ChooseOrder:
         setup.choose_order(draft, seat, command.go_first)   # type: ignore[union-attr]
         return
     if kind is c.Mulligan:
         setup.mulligan(draft, seat, command.redraw)   # type: ignore[union-attr]
-    elif phase in (Phase.ORDER, Phase.MULLIGAN):
+    elif state.phase in _BEFORE_PLAY:
         raise Illegal("W-4.4", f"the match has not begun: {kind.__name__} is not possible before the "
                                "order choice and mulligans")
     else:
         rule = _RULES.get(kind)
         if rule is None:
             raise Illegal("W-1", f"unknown decision {command!r}")
+        checks.begin(draft, state)
         rule(draft, seat, command)
     if draft.envelopes:
         flow.advance(draft, draft.envelopes[0].seq)
+        checks.ended(draft)
 
 
 # the rule each decision goes to once the match has begun (looked up by the command's type)

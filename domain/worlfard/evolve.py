@@ -19,8 +19,31 @@ def _set_side(state: State, seat: int, side: Side) -> State:
     return replace(state, sides=sides)
 
 
+
+
+# A stage, table or tower row still the very default object is left out of the state's encoding
+# (msgspec omits a default by identity): every handler that rebuilt one keeps rebuilding it, so the
+# encoded states, and so the digests, stay what they were.
 def _with(seq: tuple, index: int, value: object) -> tuple:
-    return seq[:index] + (value,) + seq[index + 1:]
+    items = list(seq)
+    items[index] = value
+    return tuple(items)
+
+
+def _without(cards: tuple, card: object) -> tuple:
+    """``cards`` without ``card`` (the same tuple when it is not there: a card id is in one place once)."""
+    if card not in cards:
+        return cards
+    index = cards.index(card)
+    rest = cards[:index] + cards[index + 1:]
+    return rest if card not in rest else tuple(c for c in rest if c != card)
+
+
+def _without_heart(hearts: tuple[Heart, ...], card: int) -> tuple[Heart, ...]:
+    for h in hearts:
+        if h.card == card:
+            return tuple(h for h in hearts if h.card != card)
+    return hearts
 
 
 def _unit(side: Side, line: int) -> Unit:
@@ -37,26 +60,26 @@ _ZONES = ("hand", "deck", "soul", "grave", "seal")
 
 
 def _take(state: State, seat: int, zone: str, card: int, line: int) -> State:
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     if zone in _ZONES:
-        return _set_side(state, seat, replace(side, **{zone: tuple(c for c in getattr(side, zone) if c != card)}))
+        return _set_side(state, seat, replace(side, **{zone: _without(getattr(side, zone), card)}))
     if zone == "stage":
         return _leave_stage(state, seat, line, card)
     if zone == "table":
         return _set_side(state, seat, replace(side, table=_with(side.table, line - 1, None)))
     if zone == "heart":
-        return _set_side(state, seat, replace(side, hearts=tuple(h for h in side.hearts if h.card != card)))
+        return _set_side(state, seat, replace(side, hearts=_without_heart(side.hearts, card)))
     raise ValueError(f"unknown zone {zone}")
 
 
 def _put(state: State, owner: int, zone: str, card: int) -> State:
-    side = state.side(owner)
+    side = state.sides[owner - 1]
     return _set_side(state, owner, replace(side, **{zone: getattr(side, zone) + (card,)}))
 
 
 def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
     """A unit leaving the stage takes every effect on it along (W-14.1)."""
-    state = _set_side(state, seat, _set_unit(state.side(seat), line, None))
+    state = _set_side(state, seat, _set_unit(state.sides[seat - 1], line, None))
     if any(e.target == card for e in state.effects):
         state = replace(state, effects=tuple(e for e in state.effects if e.target != card))
     return state
@@ -65,13 +88,13 @@ def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
 def _on_deck_shuffled(state: State, e: Any) -> State:
     seat = e.seat
     order = e.order
-    return _set_side(state, seat, replace(state.side(seat), deck=order))
+    return _set_side(state, seat, replace(state.sides[seat - 1], deck=order))
 
 
 def _on_hearts_set(state: State, e: Any) -> State:
     seat = e.seat
     hearts = e.hearts
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     taken = set(hearts)
     return _set_side(state, seat, replace(
         side, deck=tuple(c for c in side.deck if c not in taken),
@@ -93,24 +116,24 @@ def _on_order_chosen(state: State, e: Any) -> State:
 def _on_cards_drawn(state: State, e: Any) -> State:
     seat = e.seat
     cards = e.cards
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, deck=side.deck[len(cards):], hand=side.hand + cards))
 
 
 def _on_mulligan_taken(state: State, e: Any) -> State:
     seat = e.seat
-    return _set_side(state, seat, replace(state.side(seat), mulligan="taken"))
+    return _set_side(state, seat, replace(state.sides[seat - 1], mulligan="taken"))
 
 
 def _on_mulligan_declined(state: State, e: Any) -> State:
     seat = e.seat
-    return _set_side(state, seat, replace(state.side(seat), mulligan="kept"))
+    return _set_side(state, seat, replace(state.sides[seat - 1], mulligan="kept"))
 
 
 def _on_hand_returned(state: State, e: Any) -> State:
     seat = e.seat
     cards = e.cards
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     gone = set(cards)
     return _set_side(state, seat, replace(side, hand=tuple(c for c in side.hand if c not in gone),
                                           deck=side.deck + cards))
@@ -132,7 +155,7 @@ def _on_recovered(state: State, e: Any) -> State:
     towers = e.towers
     units = e.units
     tables = e.tables
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tw = list(side.towers)
     for line in towers:
         tw[line - 1] = replace(tw[line - 1], broken=False)
@@ -148,7 +171,7 @@ def _on_recovered(state: State, e: Any) -> State:
 def _on_damage_removed(state: State, e: Any) -> State:
     seat = e.seat
     lines = e.lines
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     st = list(side.stage)
     for line in lines:
         st[line - 1] = replace(_unit(side, line), damage=0)
@@ -158,7 +181,7 @@ def _on_damage_removed(state: State, e: Any) -> State:
 def _on_heart_recovered(state: State, e: Any) -> State:
     seat = e.seat
     index = e.index
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(
         side, hearts=_with(side.hearts, index, replace(side.hearts[index], broken=False))))
 
@@ -166,14 +189,14 @@ def _on_heart_recovered(state: State, e: Any) -> State:
 def _on_card_drawn(state: State, e: Any) -> State:
     seat = e.seat
     card = e.card
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, deck=side.deck[1:], hand=side.hand + (card,)))
 
 
 def _on_sleep_removed(state: State, e: Any) -> State:
     seat = e.seat
     lines = e.lines
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     st = list(side.stage)
     for line in lines:
         st[line - 1] = replace(_unit(side, line), status=None)
@@ -185,21 +208,24 @@ def _on_tower_set(state: State, e: Any) -> State:
     card = e.card
     line = e.line
     broken = e.broken
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tower = side.towers[line - 1]
-    side = replace(side, hand=tuple(c for c in side.hand if c != card),
+    side = replace(side, hand=_without(side.hand, card),
                    towers=_with(side.towers, line - 1, Tower(cards=tower.cards + (card,), broken=broken)))
-    return replace(_set_side(state, seat, side), tower_set=True)
+    sides = (side, state.sides[1]) if seat == 1 else (state.sides[0], side)
+    return replace(state, sides=sides, tower_set=True)
 
 
 def _on_cost_paid(state: State, e: Any) -> State:
     seat = e.seat
     towers = e.towers
     souls = e.souls
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tw = list(side.towers)
     for line in towers:
         tw[line - 1] = replace(tw[line - 1], broken=True)
+    if not souls:
+        return _set_side(state, seat, replace(side, towers=tuple(tw)))
     spent = set(souls)
     return _set_side(state, seat, replace(
         side, towers=tuple(tw), soul=tuple(c for c in side.soul if c not in spent),
@@ -209,8 +235,8 @@ def _on_cost_paid(state: State, e: Any) -> State:
 def _on_keeper_broken(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
-    return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), broken=True)))
+    side = state.sides[seat - 1]
+    return _set_side(state, seat, _set_unit(side, line, replace(side.stage[line - 1], broken=True)))
 
 
 def _on_unit_summoned(state: State, e: Any) -> State:
@@ -218,17 +244,17 @@ def _on_unit_summoned(state: State, e: Any) -> State:
     card = e.card
     line = e.line
     asleep = e.asleep
-    side = state.side(seat)
-    side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                   hearts=tuple(h for h in side.hearts if h.card != card))
-    return _set_side(state, seat, _set_unit(side, line, Unit(card=card, status=Status.SLEEP if asleep else None)))
+    side = state.sides[seat - 1]
+    side = replace(side, hand=_without(side.hand, card), hearts=_without_heart(side.hearts, card),
+                   stage=_with(side.stage, line - 1, Unit(card=card, status=Status.SLEEP if asleep else None)))
+    return _set_side(state, seat, side)
 
 
 def _move_unit(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     to = e.to
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     unit = side.stage[line - 1]
     return _set_side(state, seat, _set_unit(_set_unit(side, line, None), to, unit))
 
@@ -258,7 +284,7 @@ def _add_damage(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     amount = e.amount
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     unit = _unit(side, line)
     return _set_side(state, seat, _set_unit(side, line, replace(unit, damage=unit.damage + amount)))
 
@@ -266,7 +292,7 @@ def _add_damage(state: State, e: Any) -> State:
 def _on_hearts_broken(state: State, e: Any) -> State:
     seat = e.seat
     indexes = e.indexes
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     hearts = list(side.hearts)
     for i in indexes:
         hearts[i] = replace(hearts[i], broken=True)
@@ -276,7 +302,7 @@ def _on_hearts_broken(state: State, e: Any) -> State:
 def _set_life(state: State, e: Any) -> State:
     seat = e.seat
     life = e.life
-    return _set_side(state, seat, replace(state.side(seat), life=life))
+    return _set_side(state, seat, replace(state.sides[seat - 1], life=life))
 
 
 def _on_unit_destroyed(state: State, e: Any) -> State:
@@ -296,7 +322,7 @@ def _on_combat_ended(state: State, e: Any) -> State:
 def _on_player_lost(state: State, e: Any) -> State:
     seat = e.seat
     reason = e.reason
-    return _set_side(state, seat, replace(state.side(seat), lost=reason))
+    return _set_side(state, seat, replace(state.sides[seat - 1], lost=reason))
 
 
 def _on_match_ended(state: State, e: Any) -> State:
@@ -325,9 +351,8 @@ def _on_spell_placed(state: State, e: Any) -> State:
     line = e.line
     targets = e.targets
     waiting = e.waiting
-    side = state.side(seat)
-    side = replace(side, hand=tuple(c for c in side.hand if c != card),
-                   hearts=tuple(h for h in side.hearts if h.card != card),
+    side = state.sides[seat - 1]
+    side = replace(side, hand=_without(side.hand, card), hearts=_without_heart(side.hearts, card),
                    table=_with(side.table, line - 1, TableSpell(card=card, targets=targets, waiting=waiting,
                                                                 cast=e.cast)))
     state = _set_side(state, seat, side)
@@ -342,7 +367,7 @@ def _on_spell_stays(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     since = e.since
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     spell = side.table[line - 1]
     return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
                                                             replace(spell, since=since, waiting=False))))
@@ -351,7 +376,7 @@ def _on_spell_stays(state: State, e: Any) -> State:
 def _on_spell_broken(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, table=_with(side.table, line - 1,
                                                             replace(side.table[line - 1], broken=True))))
 
@@ -369,10 +394,10 @@ def _on_card_moved(state: State, e: Any) -> State:
 def _on_cards_milled(state: State, e: Any) -> State:
     seat = e.seat
     cards = e.cards
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     gone = set(cards)
     state = _set_side(state, seat, replace(side, deck=tuple(c for c in side.deck if c not in gone)))
-    owner = state.side(seat)
+    owner = state.sides[seat - 1]
     return _set_side(state, seat, replace(owner, grave=owner.grave + cards))
 
 
@@ -380,7 +405,7 @@ def _on_heart_cast(state: State, e: Any) -> State:
     """The extra soul is paid; the heart itself leaves when the card is placed (summon or cast)."""
     seat = e.seat
     soul = e.soul
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, soul=tuple(c for c in side.soul if c != soul),
                                           grave=side.grave + (soul,)))
 
@@ -388,7 +413,7 @@ def _on_heart_cast(state: State, e: Any) -> State:
 def _on_heart_revealed(state: State, e: Any) -> State:
     seat = e.seat
     card = e.card
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, replace(side, hearts=tuple(
         replace(h, face_up=True) if h.card == card else h for h in side.hearts)))
 
@@ -426,14 +451,14 @@ def _on_status_given(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     status = e.status
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=status)))
 
 
 def _on_status_removed(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), status=None)))
 
 
@@ -444,7 +469,7 @@ def _on_status_removed(state: State, e: Any) -> State:
 def _on_unit_regenerated(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     return _set_side(state, seat, _set_unit(side, line, replace(_unit(side, line), damage=0, broken=True)))
 
 
@@ -457,7 +482,7 @@ def _on_control_gained(state: State, e: Any) -> State:
     loser = state.side(3 - seat)
     unit = loser.stage[src_line - 1]
     state = _set_side(state, 3 - seat, _set_unit(loser, src_line, None))
-    return _set_side(state, seat, _set_unit(state.side(seat), line, unit))
+    return _set_side(state, seat, _set_unit(state.sides[seat - 1], line, unit))
 
 
 def _on_unit_summoned_free(state: State, e: Any) -> State:
@@ -466,7 +491,7 @@ def _on_unit_summoned_free(state: State, e: Any) -> State:
     line = e.line
     src = e.src
     state = _take(state, seat, src, card, 0)
-    return _set_side(state, seat, _set_unit(state.side(seat), line, Unit(card=card)))
+    return _set_side(state, seat, _set_unit(state.sides[seat - 1], line, Unit(card=card)))
 
 
 def _on_window_opened(state: State, e: Any) -> State:

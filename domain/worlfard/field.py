@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CardDef, definition
+from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
 from .state import State
 from .vocabulary import LINES, Status
@@ -78,7 +78,7 @@ class Field:
         """The profile of the unit on (seat, line), built on first request."""
         p = self.units.get((seat, line))
         if p is None:
-            unit = self.state.side(seat).stage[line - 1]
+            unit = self.state.sides[seat - 1].stage[line - 1]
             if unit is None:
                 return None
             p = self.units[(seat, line)] = self._profile(unit.card, seat, line, self._acc[unit.card],
@@ -91,7 +91,7 @@ class Field:
         p = self.units.get((seat, line))
         if p is not None:
             return getattr(p, name)  # type: ignore[no-any-return]
-        unit = self.state.side(seat).stage[line - 1]
+        unit = self.state.sides[seat - 1].stage[line - 1]
         assert unit is not None, f"no unit of seat {seat} on line {line}"
         a = self._acc[unit.card]
         value: int = getattr(_defn(self.state, unit.card), name)
@@ -109,14 +109,17 @@ class Field:
         ht_base: dict[tuple[int, int], int] = {}
         ht_static: dict[tuple[int, int], int] = {}
         where: dict[int, tuple[int, int]] = {}
-        for seat in (1, 2):
-            side = state.side(seat)
+        cursed: list[int] = []
+        for seat, side in zip((1, 2), state.sides):
             for i, unit in enumerate(side.stage):
                 if unit is not None:
                     where[unit.card] = (seat, i + 1)
                     acc[unit.card] = _Acc()
+                    if unit.status == Status.CURSE:
+                        cursed.append(unit.card)
             for i, tower in enumerate(side.towers):
-                ht_base[(seat, i + 1)] = tower.height
+                ht_base[(seat, i + 1)] = len(tower.cards)
+        statics = _static_cards(state.names)
         # stored effects
         for eff in state.effects:
             if eff.target >= 1000:
@@ -127,20 +130,15 @@ class Field:
                 key = (eff.target // 10, eff.target % 10)
                 ht_base[key] = ht_base.get(key, 0) + eff.value
         # curse and stored negations decide which units' own skills work
-        negated: dict[int, set[str]] = {}
-        for card, a in acc.items():
-            seat, line = where[card]
-            unit = state.side(seat).stage[line - 1]
-            n = set(a.negates)
-            if unit is not None and unit.status == Status.CURSE:
-                n.add("*")
-            negated[card] = n
+        negated: dict[int, set[str]] = {card: set(a.negates) for card, a in acc.items()}
+        for card in cursed:
+            negated[card].add("*")
         # static tower skills: top card only, gated by the HT (W-Q13). Skills that change a tower's
         # HT read the HT with stored modifiers only (two facing towers cannot chase each other);
         # the other tower skills read the HT those skills leave.
-        tower_skills = [(seat, i + 1, skill) for seat in (1, 2) for i, tower in enumerate(state.side(seat).towers)
-                        if tower.top is not None for skill in _defn(state, tower.top).skill
-                        if skill.zone == "tower" and skill.static]
+        tower_skills = [(seat, i + 1, skill) for seat, side in zip((1, 2), state.sides)
+                        for i, tower in enumerate(side.towers)
+                        if tower.cards and tower.cards[-1] in statics for skill in statics[tower.cards[-1]][0]]
         for seat, line, skill in tower_skills:
             if self._tower_condition(skill, seat, line, ht_base):
                 for op in skill.ops:
@@ -149,29 +147,27 @@ class Field:
                         ht_static[key] = ht_static.get(key, 0) + op.value
         ht_now = {key: h + ht_static.get(key, 0) for key, h in ht_base.items()}
         for seat, line, skill in tower_skills:
-            keeper = state.side(seat).stage[line - 1]
+            keeper = state.sides[seat - 1].stage[line - 1]
             if keeper is not None and self._tower_condition(skill, seat, line, ht_now):
                 for op in skill.ops:
                     if op.who == "keeper":
                         acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
         # Long Spells on the table
-        for seat in (1, 2):
-            for spell in state.side(seat).table:
-                if spell is None or spell.waiting:
+        for seat, side in zip((1, 2), state.sides):
+            for spell in side.table:
+                if spell is None or spell.waiting or spell.card not in statics:
                     continue
-                for skill in _defn(state, spell.card).skill:
-                    if skill.zone != "table" or not skill.static:
-                        continue
+                for skill in statics[spell.card][1]:
                     for op in skill.ops:
                         for card in self._recipients(op, seat, None, spell.targets, where, negated):
                             acc[card].apply(spell.since, op, op.stat, op.value, op.skill)
         _merge_negations(acc, negated)   # negations kept up by towers and Long Spells count too (W-14.6)
         # static skills of units on the stage (a negated or cursed source gives nothing)
         for card, (seat, line) in list(where.items()):
-            for skill in _defn(state, card).skill:
-                if skill.zone != "stage" or not skill.static or skill.condition is not None:
-                    continue
-                if not _active(negated[card], skill):
+            if card not in statics:
+                continue
+            for skill in statics[card][2]:
+                if skill.condition is not None or not _active(negated[card], skill):
                     continue
                 for op in skill.ops:
                     for target in self._recipients(op, seat, card, (), where, negated):
@@ -190,7 +186,7 @@ class Field:
             return False
         if cond.ht_max is not None and height > cond.ht_max:
             return False
-        side = self.state.side(seat)
+        side = self.state.sides[seat - 1]
         if cond.keeper and side.stage[line - 1] is None:
             return False
         if cond.element_lines:
@@ -239,6 +235,49 @@ class Field:
 _defn = definition
 
 
+def _statics(d: CardDef, zone: str) -> tuple[Skill, ...]:
+    """``d``'s lasting skills that work from ``zone``, in printed order (per card)."""
+    key = (d.name, zone)
+    found = _STATICS.get(key)
+    if found is None:
+        found = _STATICS[key] = tuple(skill for skill in d.skill if skill.zone == zone and skill.static)
+    return found
+
+
+_STATICS: dict[tuple[str, str], tuple[Skill, ...]] = {}
+Statics = tuple[tuple[Skill, ...], tuple[Skill, ...], tuple[Skill, ...]]
+
+
+def _static_cards(names: tuple[tuple[str, ...], ...]) -> dict[int, Statics]:
+    """The cards of a match that have lasting skills, by card id: those that work from a tower,
+    a table and the stage, in printed order (built once per ``names``, which all the match's
+    states share)."""
+    global _statics_last
+    known, found = _statics_last
+    if known is not names:
+        hit = _statics_by_names.get(id(names))
+        if hit is None or hit[0] is not names:
+            defs = catalog()
+            table = {}
+            for seat, seat_names in enumerate(names):
+                for index, name in enumerate(seat_names):
+                    d = defs[name]
+                    zones = (_statics(d, "tower"), _statics(d, "table"), _statics(d, "stage"))
+                    if any(zones):
+                        table[(seat + 1) * 1000 + index] = zones
+            hit = (names, table)
+            if len(_statics_by_names) > 64:
+                _statics_by_names.clear()
+            _statics_by_names[id(names)] = hit    # the entry keeps ``names`` alive: its id stays its own
+        _statics_last = hit
+        found = hit[1]
+    return found
+
+
+_statics_last: tuple[object, dict[int, Statics]] = (None, {})
+_statics_by_names: dict[int, tuple[object, dict[int, Statics]]] = {}
+
+
 def _merge_negations(acc: dict[int, _Acc], negated: dict[int, set[str]]) -> None:
     for card, a in acc.items():
         negated[card] |= a.negates
@@ -250,7 +289,7 @@ def _active(negated: set[str], skill: Skill) -> bool:
 
 def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
     """A line "has" an element when a card on any of its spots has it (W-14.4)."""
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     unit = side.stage[line - 1]
     if unit is not None and element in _defn(state, unit.card).elements:
         return True
@@ -263,7 +302,7 @@ def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
 
 def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
     """W-7.3: a keeper that has its tower's element gets [VIT+1] while it stays there."""
-    top = state.side(seat).towers[line - 1].top
+    top = state.sides[seat - 1].towers[line - 1].top
     if top is None:
         return 0
     tower_elements = _defn(state, top).elements
@@ -300,9 +339,10 @@ def _meta(d: CardDef) -> _Meta:
 
 def _marks(op: str, stat: str | None, skill: str | None) -> tuple[str, ...]:
     """What one stored effect or lasting op may change, as ``_touched`` lists it."""
-    if stat:
-        return (stat,)
-    return (_NEGATE_ALL,) if op == "negate" and skill == "*" else ()
+    marks = (stat,) if stat else ()
+    if op == "negate":
+        return marks + ((_NEGATE_ALL,) if skill == "*" else (_NEGATES,))
+    return marks + (_GRANTS,) if op == "grant" else marks
 
 
 def tower_skills(d: CardDef) -> bool:
@@ -313,7 +353,7 @@ def tower_skills(d: CardDef) -> bool:
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
-    far): a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
+    far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
     global _touched_state, _touched_last
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
@@ -326,17 +366,18 @@ def _touched(state: State) -> frozenset[str]:
             _touched_state, _touched_last = state, touched
             return touched
     found = {mark for e in state.effects for mark in _marks(e.op, e.stat, e.skill)}
-    for seat in (1, 2):
-        side = state.side(seat)
-        for unit in side.stage:
-            if unit is not None:
-                found |= _meta(_defn(state, unit.card)).stats
-        for tower in side.towers:
-            if tower.cards:
-                found |= _meta(_defn(state, tower.cards[-1])).stats
-        for spell in side.table:
-            if spell is not None:
-                found |= _meta(_defn(state, spell.card)).stats
+    marking = _marking(state.names)
+    if marking:
+        for side in state.sides:
+            for unit in side.stage:
+                if unit is not None and unit.card in marking:
+                    found |= marking[unit.card]
+            for tower in side.towers:
+                if tower.cards and tower.cards[-1] in marking:
+                    found |= marking[tower.cards[-1]]
+            for spell in side.table:
+                if spell is not None and spell.card in marking:
+                    found |= marking[spell.card]
     touched = frozenset(found)
     _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
     del _touched_cache[4:]
@@ -344,19 +385,43 @@ def _touched(state: State) -> frozenset[str]:
     return touched
 
 
+def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
+    """The cards of a match that have a lasting skill, by card id, with what it may change
+    (``_Meta.stats``): worked out once per match (``names`` is shared by all its states)."""
+    global _marking_last
+    known, marking = _marking_last
+    if known is not names:
+        hit = _marking_by_names.get(id(names))
+        if hit is None or hit[0] is not names:
+            defs = catalog()
+            hit = (names, {(seat + 1) * 1000 + index: stats for seat, seat_names in enumerate(names)
+                           for index, name in enumerate(seat_names) if (stats := _meta(defs[name]).stats)})
+            if len(_marking_by_names) > 64:
+                _marking_by_names.clear()
+            _marking_by_names[id(names)] = hit    # the entry keeps ``names`` alive: its id stays its own
+        _marking_last = hit
+        marking = hit[1]
+    return marking
+
+
+_marking_last: tuple[object, dict[int, frozenset[str]]] = (None, {})
+_marking_by_names: dict[int, tuple[object, dict[int, frozenset[str]]]] = {}
 _touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
 
 
 _NEGATE_ALL = "negate *"
+_NEGATES = "negate"            # a named skill (防衛, 神速, …)
+_GRANTS = "grant"
+_SKILL_MARKS = frozenset({_NEGATE_ALL, _NEGATES, _GRANTS})
 
 
 def all_negated(state: State, seat: int, line: int) -> bool:
     """Whether every skill of the unit on (seat, line) is negated ("*", as by curse, W-9.4), as
     ``profile`` says: without building a field unless the unit is cursed or something on the
     field negates every skill (negating one named skill, as 防衛 or 神速, is not all of them)."""
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if unit.status == Status.CURSE:
         return True
@@ -365,12 +430,61 @@ def all_negated(state: State, seat: int, line: int) -> bool:
     return "*" in profile(state, seat, line).negated
 
 
+def keywords(state: State, seat: int, line: int) -> frozenset[str]:
+    """The skills the unit on (seat, line) has, as ``profile`` gives them: its printed ones
+    when it is not cursed and nothing on the field grants or negates a skill, so no field is
+    built for them."""
+    unit = state.sides[seat - 1].stage[line - 1]
+    assert unit is not None, f"no unit of seat {seat} on line {line}"
+    if unit.status != Status.CURSE and (_SKILL_MARKS.isdisjoint(_touched(state))
+                                  or not _skills_reach(state, seat, line, unit.card)):
+        return printed_keywords(_defn(state, unit.card))
+    return profile(state, seat, line).keywords
+
+
+def _skills_reach(state: State, seat: int, line: int, card: int) -> bool:
+    """Whether something may grant or negate a skill of the unit ``card`` on (seat, line): a
+    stored effect on it, a lasting skill of its own tower's top card (towers give only to their
+    keeper), or one of any unit or table spell (whose reach is not worked out here)."""
+    for e in state.effects:
+        if e.target == card and (e.op == "grant" or e.op == "negate"):
+            return True
+    marking = _marking(state.names)
+    cards = state.sides[seat - 1].towers[line - 1].cards
+    if cards and not _SKILL_MARKS.isdisjoint(marking.get(cards[-1], ())):
+        return True
+    for side in state.sides:
+        for unit in side.stage:
+            if unit is not None and not _SKILL_MARKS.isdisjoint(marking.get(unit.card, ())):
+                return True
+        for spell in side.table:
+            if spell is not None and not _SKILL_MARKS.isdisjoint(marking.get(spell.card, ())):
+                return True
+    return False
+
+
+def has(state: State, seat: int, line: int, pattern: str) -> bool:
+    """``Profile.has`` for the unit on (seat, line), read as ``keywords`` reads its skills."""
+    return any(keyword_matches(k, pattern) for k in keywords(state, seat, line))
+
+
+_KEYWORDS: dict[str, frozenset[str]] = {}
+
+
+def printed_keywords(d: CardDef) -> frozenset[str]:
+    """``d``'s printed keyword skills as a set (worked out once per card)."""
+    found = _KEYWORDS.get(d.name)
+    if found is None:
+        found = _KEYWORDS[d.name] = frozenset(d.keywords())
+    return found
+
+
 def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
     card when nothing on the field changes that parameter, so no whole field is built for it."""
     if name in _touched(state):     # (then the state is not plain: something changes a parameter)
         return field_of(state).value(seat, line, name)
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     value: int = getattr(_defn(state, unit.card), name)
     if name == "VIT":
@@ -384,7 +498,7 @@ def _plain(state: State) -> bool:
     if state.effects:
         return False
     for seat in (1, 2):
-        side = state.side(seat)
+        side = state.sides[seat - 1]
         for unit in side.stage:
             if unit is not None and (unit.status == Status.CURSE or _meta(_defn(state, unit.card)).stage):
                 return False
@@ -398,7 +512,7 @@ def _plain(state: State) -> bool:
 
 
 def _printed(state: State, seat: int, line: int) -> Profile:
-    unit = state.side(seat).stage[line - 1]
+    unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     d = _defn(state, unit.card)
     return Profile(card=unit.card, STR=max(0, d.STR), VIT=max(0, d.VIT + keeper_bonus(state, seat, line, unit.card)),
@@ -463,7 +577,7 @@ def profile(state: State, seat: int, line: int) -> Profile:
 
 def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
-    towers = state.side(seat).towers
+    towers = state.sides[seat - 1].towers
     if "HT" not in _touched(state):
         return tuple(t.height for t in towers)
     ht = field_of(state).ht
@@ -473,5 +587,5 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
     if "HT" not in _touched(state):
-        return state.side(seat).towers[line - 1].height
+        return state.sides[seat - 1].towers[line - 1].height
     return field_of(state).ht.get((seat, line), 0)

@@ -7,6 +7,8 @@ Every step is a rule event; the loop stops where the rules wait for a seat.
 """
 from __future__ import annotations
 
+from domain.core.errors import Illegal
+
 from . import combat, events as ev
 from .checks import settle
 from .draft import WDraft
@@ -92,8 +94,6 @@ def _close_window(draft: WDraft, cause: int, window: Window) -> None:
 
 
 def pass_(draft: WDraft, seat: int) -> None:
-    from domain.core.errors import Illegal
-
     window = draft.state.window
     if window is None or window.resolving:
         raise Illegal("W-13.1", "there is no reaction window open")

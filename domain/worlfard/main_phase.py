@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from domain.core.errors import Illegal
 
-from . import events as ev
+from . import events as ev, triggers
 from .draft import WDraft
-from .state import State
+from .evolve import evolve
+from .field import has, tower_height
 from .geometry import adjacent, lines
-from .payment import canonical_payment, check_payment, tower_value
+from .hearts import check_source, heart_cast, reveal_next
+from .state import State
+from .payment import canonical_payment, check_payment
 from .stats import definition
 from .vocabulary import TOWER_MAX, Phase, Status
 
@@ -28,7 +31,7 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
     _require_main(draft, "W-7.1", "tower setup")
     _require_line(line)
     state = draft.state
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     if state.tower_set:
         raise Illegal("W-7.1", "a tower has already been set up this turn (once per turn)")
     if card not in side.hand:
@@ -45,13 +48,10 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
 
 def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
            heart: bool = False, heart_soul: int | None = None) -> None:
-    from .hearts import check_source, heart_cast, reveal_next
-    from .triggers import fire_summon
-
     _require_main(draft, "W-8.1", "summoning")
     _require_line(line)
     state = draft.state
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     if state.choice is not None:
         raise Illegal("W-2.4", "a skill is waiting for a choice first")
     check_source(state, seat, card, heart, heart_soul, souls, "W-8.1")
@@ -73,17 +73,17 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
                                           src="heart" if heart else "hand"))
     if heart:   # the cast heart went straight to the stage (every card stays in one zone); the next turns up
         reveal_next(draft, seat, declared)
-    fire_summon(draft, seat, line, summoned)
+    triggers.fire_summon(draft, seat, line, summoned)
 
 
 def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:
     """W-6.2/W-6.3: break the towers (and their keepers), send the souls to the graveyard."""
     state = draft.state
-    heights = tuple(tower_value(state, seat, line) for line in towers)
+    heights = tuple(tower_height(state, seat, line) for line in towers)   # (payment.tower_value, without its import)
     paid = draft.rule("W-6.2", cause, ev.CostPaid(seat=seat, cost=cost, generated=sum(heights) + len(souls),
                                                    towers=towers, heights=heights, souls=souls))
     for line in towers:
-        keeper = draft.state.side(seat).stage[line - 1]
+        keeper = draft.state.sides[seat - 1].stage[line - 1]
         if keeper is not None:
             draft.rule("W-6.3", paid, ev.KeeperBroken(seat=seat, line=line))
 
@@ -92,7 +92,7 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
     _require_main(draft, "W-8.2", "moving")
     _require_line(line)
     _require_line(to)
-    side = draft.state.side(seat)
+    side = draft.state.sides[seat - 1]
     unit = side.stage[line - 1]
     if unit is None:
         raise Illegal("W-8.2", f"there is no unit of seat {seat} on line {line}")
@@ -113,10 +113,7 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
 def has_haste(state: "State", seat: int, card: int, line: int) -> bool:
     """W-Q4 神速: not put to sleep when summoned — unless negated (W-14.6), so it is read on the
     field as it would be with the unit on its spot."""
-    from .evolve import evolve
-    from .field import profile
-
     if "神速" not in definition(state, card).keywords():
         return False
     placed = evolve(state, ev.UnitSummoned(seat=seat, card=card, line=line, asleep=False))
-    return profile(placed, seat, line).has("神速")
+    return has(placed, seat, line, "神速")

@@ -8,7 +8,7 @@ from . import events as ev
 from .cards import definition
 from .checks import settle
 from .draft import WDraft
-from .field import profile
+from .field import has, stat
 from .skills import Op, Skill
 from .state import Effect
 from .targets import unit_line
@@ -72,7 +72,7 @@ def _units(draft: WDraft, ctx: Context, op: Op) -> list[tuple[int, int, int]]:
                 out.append((3 - ctx.seat, line, front.card))
         case "own_units" | "enemy_units":
             s = ctx.seat if op.who == "own_units" else 3 - ctx.seat
-            for i, unit in enumerate(state.side(s).stage):
+            for i, unit in enumerate(state.sides[s - 1].stage):
                 if unit is not None and (op.family is None or op.family in definition(state, unit.card).families):
                     out.append((s, i + 1, unit.card))
     return out
@@ -119,26 +119,25 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
             for seat in _players(ctx, op):
                 damage_player(draft, seat, amount, cause, wave=wave)
             for seat, line, card in _units(draft, ctx, op):
-                defense = 0 if wave else profile(draft.state, seat, line).DEF
+                defense = 0 if wave else stat(draft.state, seat, line, "DEF")
                 dealt = max(0, amount - defense)
                 draft.rule("W-14.5" if wave else "W-12.6", cause, ev.UnitDamaged(
                     seat=seat, line=line, card=card, amount=dealt, base=amount, DEF=defense, wave=wave))
         case "destroy":
             for seat, line, card in _units(draft, ctx, op):
-                p = profile(draft.state, seat, line)
-                if ctx.by == "spell" and p.has("スペル破壊無効"):
+                if ctx.by == "spell" and has(draft.state, seat, line, "スペル破壊無効"):
                     draft.rule("W-1.2", cause, ev.DestroyPrevented(seat=seat, line=line, card=card,
                                                                    reason="スペルによって破壊されない"))
                     continue
                 draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=card, by="effect"))
         case "status":
             for seat, line, card in _units(draft, ctx, op):
-                unit = draft.state.side(seat).stage[line - 1]
+                unit = draft.state.sides[seat - 1].stage[line - 1]
                 old = unit.status if unit is not None and unit.status else None
                 draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=op.status or "", replaced=old))
         case "cure":
             for seat, line, card in _units(draft, ctx, op):
-                unit = draft.state.side(seat).stage[line - 1]
+                unit = draft.state.sides[seat - 1].stage[line - 1]
                 if unit is not None and unit.status is not None:
                     draft.rule("W-9", cause, ev.StatusRemoved(seat=seat, line=line, status=unit.status))
         case "regenerate":
@@ -158,17 +157,17 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
             for seat in _players(ctx, op):
                 amount = _x(draft, ctx, op)
                 draft.rule("W-4.5", cause, ev.LifeGained(seat=seat, amount=amount,
-                                                         life=draft.state.side(seat).life + amount))
+                                                         life=draft.state.sides[seat - 1].life + amount))
         case "draw":
             for seat in _players(ctx, op):
                 for _ in range(_x(draft, ctx, op)):
-                    deck = draft.state.side(seat).deck
+                    deck = draft.state.sides[seat - 1].deck
                     if not deck:   # W-Q12: an effect's draw from an empty deck draws nothing
                         break
                     draft.rule("W-Q12", cause, ev.CardDrawn(seat=seat, card=deck[0]))
         case "mill":
             for seat in _players(ctx, op):
-                cards = draft.state.side(seat).deck[:_x(draft, ctx, op)]
+                cards = draft.state.sides[seat - 1].deck[:_x(draft, ctx, op)]
                 if cards:
                     draft.rule("W-3.1", cause, ev.CardsMilled(seat=seat, cards=cards))
         case "seal" | "to_hand":
@@ -215,14 +214,14 @@ def damage_player(draft: WDraft, seat: int, amount: int, cause: int, wave: bool 
         rest = amount
     else:
         hit = cause
-        hearts = draft.state.side(seat).hearts
+        hearts = draft.state.sides[seat - 1].hearts
         ready = [i for i in range(len(hearts) - 1, -1, -1) if not hearts[i].broken]
         used = tuple(ready[:amount])
         if used:
             draft.rule("W-11.2", cause, ev.HeartsBroken(seat=seat, indexes=used))
         rest = amount - len(used)
     if rest > 0:
-        life = draft.state.side(seat).life - rest
+        life = draft.state.sides[seat - 1].life - rest
         lost = draft.rule("W-12.6" if not wave else "W-14.5", hit, ev.LifeLost(seat=seat, amount=rest, life=life))
         settle(draft, lost)
 

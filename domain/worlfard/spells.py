@@ -76,7 +76,7 @@ def cast_refused(state: State, seat: int, short: bool) -> str | None:
 def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
          targets: tuple[int, ...], heart: bool, heart_soul: int | None) -> None:
     state = draft.state
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     check_source(state, seat, card, heart, heart_soul, souls, "W-10.1")
     d = definition(state, card)
     if not d.is_spell:
@@ -132,7 +132,7 @@ def on_own_spot(skill: Skill, line: int, target: int) -> bool:
 def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
     """Resolve the spell on ``seat``'s table spot ``line``: re-check targets (W-10.4), apply the
     spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
-    spell = draft.state.side(seat).table[line - 1]
+    spell = draft.state.sides[seat - 1].table[line - 1]
     assert spell is not None
     cause = spell.cast or cause   # a resolution traces back to its cast (the chain closing is between)
     d = definition(draft.state, spell.card)
@@ -151,7 +151,7 @@ def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tupl
         index, sk = found
         apply_skill(draft, Context(seat=seat, card=spell.card, skill=sk, skill_index=index, targets=chosen,
                                    line=line, by="spell", clause="W-10.1"), resolved)
-    if d.type != "LS" and draft.state.outcome is None and draft.state.side(seat).table[line - 1] is not None:
+    if d.type != "LS" and draft.state.outcome is None and draft.state.sides[seat - 1].table[line - 1] is not None:
         draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
 
 
@@ -171,7 +171,7 @@ def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> Non
     interpretation: the seed does not say who picks it); targets are then chosen as a choice."""
     state = draft.state
     d = definition(state, card)
-    if card not in state.side(seat).hand or state.side(seat).table[line - 1] is not None:
+    if card not in state.sides[seat - 1].hand or state.sides[seat - 1].table[line - 1] is not None:
         return
     extra = extra_cost(d)
     towers, souls = next(iter(payments(state, seat, extra)), ((), ()))

@@ -5,13 +5,15 @@ one with no correct target does nothing (W-Q18).
 """
 from __future__ import annotations
 
+from domain.core.errors import Illegal
+
 from . import events as ev
-from .cards import definition
+from .cards import CardDef, definition
 from .draft import WDraft
 from .field import all_negated
 from .ops import Context, apply_skill
 from .skills import Skill
-from .state import State, Trigger
+from .state import Choice, State, Trigger
 from .targets import options, still_correct, unit_line
 
 TRIGGER_CLAUSE = {
@@ -36,8 +38,7 @@ def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int =
          zone: str = "stage") -> None:
     """Queue every ``when`` skill of ``card`` (controlled by ``seat``)."""
     state = draft.state
-    firing = [i for i, skill in enumerate(_skills(state, card))
-              if skill.when == when and skill.zone == zone and skill.mark == "・"]
+    firing = _firing(definition(state, card), when, zone)
     if not firing or (zone == "stage" and not unit_skill_active(state, card)):
         return
     for index in firing:
@@ -46,8 +47,21 @@ def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int =
                 trigger=Trigger(seat=seat, card=card, skill=index, line=line, other=other), when=when))
 
 
+def _firing(d: CardDef, when: str, zone: str) -> tuple[int, ...]:
+    """The indexes of ``d``'s triggered (・) skills that fire ``when``, from ``zone`` (per card)."""
+    key = (d.name, when, zone)
+    found = _FIRING.get(key)
+    if found is None:
+        found = _FIRING[key] = tuple(i for i, skill in enumerate(d.skill)
+                                     if skill.when == when and skill.zone == zone and skill.mark == "・")
+    return found
+
+
+_FIRING: dict[tuple[str, str, str], tuple[int, ...]] = {}
+
+
 def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:
-    unit = draft.state.side(seat).stage[line - 1]
+    unit = draft.state.sides[seat - 1].stage[line - 1]
     if unit is not None:
         fire(draft, seat, unit.card, "summon", cause, line=line)
 
@@ -70,14 +84,10 @@ def process_next(draft: WDraft, cause: int) -> None:
                 draft.rule("W-10.3", cause, ev.CardMoved(card=trigger.card, src="table", dst="grave",
                                                          seat=trigger.seat, line=trigger.spell_line))
             return
-        from .state import Choice
-
         draft.rule("W-2.4", cause, ev.ChoiceAwaited(choice=Choice(seat=trigger.seat, trigger=trigger, options=opts,
                                                                   optional=skill.optional)))
         return
     if skill.optional:
-        from .state import Choice
-
         draft.rule("W-2.5", cause, ev.ChoiceAwaited(choice=Choice(seat=trigger.seat, trigger=trigger, optional=True)))
         return
     started = draft.rule(TRIGGER_CLAUSE.get(skill.when or "", "W-2.5"), cause, ev.TriggerResolves(trigger=trigger))
@@ -110,8 +120,6 @@ def resolve_trigger(draft: WDraft, trigger: Trigger, targets: tuple[int, ...], c
 
 def choose(draft: WDraft, seat: int, targets: tuple[int, ...]) -> None:
     """The controller's answer to a waiting choice: targets (or, for できる with no target, yes)."""
-    from domain.core.errors import Illegal
-
     choice = draft.state.choice
     if choice is None:
         raise Illegal("W-2.4", "no skill is waiting for a choice")
@@ -130,8 +138,6 @@ def choose(draft: WDraft, seat: int, targets: tuple[int, ...]) -> None:
 
 
 def decline(draft: WDraft, seat: int) -> None:
-    from domain.core.errors import Illegal
-
     choice = draft.state.choice
     if choice is None or not choice.optional:
         raise Illegal("W-2.5", "only an optional skill (できる) can be declined")

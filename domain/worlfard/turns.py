@@ -8,7 +8,9 @@ from .checks import end_if_decided, settle
 from .draft import WDraft
 from .field import stat
 from .state import State
+from .triggers import fire
 from .vocabulary import Phase, Status, other
+
 
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
 NEXT_PHASES: dict[Phase, tuple[str, ...]] = {
@@ -70,28 +72,31 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
     """W-5.1: recover (broken towers too, W-7.4), remove damage (not from a poisoned unit, W-9.2),
     recover one heart, draw — then 1st Main."""
     began = draft.rule("W-5", cause, ev.TurnBegan(turn=turn, seat=seat))
-    side = draft.state.side(seat)
+    side = draft.state.sides[seat - 1]
     towers = tuple(i + 1 for i, t in enumerate(side.towers) if t.broken)
-    paralysed = tuple(i + 1 for i, u in enumerate(side.stage)
-                      if u is not None and u.broken and u.status == Status.PARALYSIS)
+    paralysed: list[int] = []
+    units: list[int] = []
+    damaged: list[int] = []
+    for i, u in enumerate(side.stage):   # one pass over the stage, read as the turn began
+        if u is not None:
+            if u.broken:
+                (paralysed if u.status == Status.PARALYSIS else units).append(i + 1)
+            if u.damage and u.status != Status.POISON:
+                damaged.append(i + 1)
     for line in paralysed:   # W-9.3 with W-Q10: the recovery is cancelled, the paralysis used up
         draft.rule("W-9.3", began, ev.RecoveryCancelled(seat=seat, line=line))
-    units = tuple(i + 1 for i, u in enumerate(side.stage)
-                  if u is not None and u.broken and (i + 1) not in paralysed)
     tables = tuple(i + 1 for i, t in enumerate(side.table) if t is not None and t.broken)
     if towers or units or tables:
-        draft.rule("W-5.1", began, ev.Recovered(seat=seat, towers=towers, units=units, tables=tables))
-    damaged = tuple(i + 1 for i, u in enumerate(side.stage)
-                    if u is not None and u.damage and u.status != Status.POISON)
+        draft.rule("W-5.1", began, ev.Recovered(seat=seat, towers=towers, units=tuple(units), tables=tables))
     if damaged:
-        draft.rule("W-5.1", began, ev.DamageRemoved(seat=seat, lines=damaged))
+        draft.rule("W-5.1", began, ev.DamageRemoved(seat=seat, lines=tuple(damaged)))
     if is_first_turn(draft.state):
         draft.rule("W-5.1", began, ev.FirstTurnSkips(seat=seat))
     else:
         broken = [i for i, h in enumerate(side.hearts) if h.broken]
         if broken:  # W-Q6: the top-most broken heart recovers
             draft.rule("W-11.3", began, ev.HeartRecovered(seat=seat, index=broken[0]))
-        deck = draft.state.side(seat).deck
+        deck = draft.state.sides[seat - 1].deck
         if not deck:
             out = draft.rule("W-5.1", began, ev.DeckOut(seat=seat))
             draft.rule("W-1.1", out, ev.PlayerLost(seat=seat, reason="deck out"))
@@ -104,9 +109,7 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
 
 def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
     """<ハート> skills of the face-up heart and units' start-phase skills fire (W-11.5)."""
-    from .triggers import fire
-
-    side = draft.state.side(seat)
+    side = draft.state.sides[seat - 1]
     for heart in side.hearts:
         if heart.face_up:   # only a face-up heart's text is known, so only it works (interpretation)
             fire(draft, seat, heart.card, "start_phase", cause, zone="heart")
@@ -120,12 +123,13 @@ def end_turn(draft: WDraft, cause: int) -> None:
     state = draft.state
     end = draft.rule("W-5.5", cause, ev.PhaseBegan(phase=Phase.END))
     for seat in (1, 2):
-        asleep = tuple(i + 1 for i, u in enumerate(state.side(seat).stage)
+        asleep = tuple(i + 1 for i, u in enumerate(state.sides[seat - 1].stage)
                        if u is not None and u.status == Status.SLEEP)
         if asleep:
             draft.rule("W-9.1", end, ev.SleepRemoved(seat=seat, lines=asleep))
-    expiring = {"turn", f"turn:{state.turn}"}
-    ids = tuple(e.id for e in draft.state.effects if e.until in expiring)
+    effects = draft.state.effects
+    expiring = {"turn", f"turn:{state.turn}"} if effects else ()
+    ids = tuple(e.id for e in effects if e.until in expiring)
     if ids:
         draft.rule("W-5.5", end, ev.EffectsEnded(ids=ids, reason="end of turn"))
         settle(draft, end)   # an ended effect may leave a unit at VIT 0 or damage >= VIT (W-14.2)

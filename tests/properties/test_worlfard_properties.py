@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.core.bot import Seen
+from domain.core.draft import Draft
 from domain.core.envelope import Envelope, canonical, state_digest
 from domain.core.errors import Illegal, MatchOver
 from domain.core.match import Match
@@ -25,15 +26,16 @@ from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
-from domain.worlfard.checks import surely_survives, vit_lowering
+from domain.worlfard import checks
+from domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
-from domain.worlfard.field import Field, all_negated, stat, tower_heights
+from domain.worlfard.field import Field, all_negated, keywords, stat, tower_heights
 from domain.worlfard.legal import options as legal_options
 from domain.worlfard.payment import _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
 from domain.worlfard.view import redact, view
-from domain.worlfard.vocabulary import LINES
+from domain.worlfard.vocabulary import LINES, Status
 from projections.audit import audit
 
 RULESET = find_ruleset("worlfard")
@@ -311,8 +313,9 @@ def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passiv
 @game
 @given(seed=seeds, decks=deck_pairs)
 def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(seed, decks):
-    """``field.stat``, ``all_negated`` and ``tower_heights`` skip building a field when nothing
-    changes a parameter or negates: each must equal what a field built from scratch says."""
+    """``field.stat``, ``all_negated``, ``keywords`` and ``tower_heights`` skip building a field
+    when nothing changes a parameter, grants or negates: each must equal what a field built from
+    scratch says."""
     match = played(seed, decks)
     for env, state in states(match):
         whole = Field(state)
@@ -325,6 +328,7 @@ def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(s
                     for name in ("STR", "VIT", "AGI", "DEF"):
                         assert stat(state, seat, index + 1, name) == getattr(profile, name), (env.seq, seat, name)
                     assert all_negated(state, seat, index + 1) == ("*" in profile.negated), env.seq
+                    assert keywords(state, seat, index + 1) == profile.keywords, env.seq
 
 
 @game
@@ -343,6 +347,55 @@ def test_units_the_settle_loop_skips_have_damage_under_their_whole_fields_VIT(se
                 if unit is not None and surely_survives(state, seat, index + 1, lowering):
                     profile = whole.unit(seat, index + 1)
                     assert profile is not None and profile.VIT > 0 and profile.VIT > unit.damage, (env.seq, seat)
+
+
+def _what_the_checks_read(state: State) -> tuple[Any, ...]:
+    """Everything the removal checks (W-8.3, W-8.4, W-10.3) read but damage: each unit's card and
+    whether it is cursed (the one status that changes a field, W-9.4), each tower's cards, each
+    table spell, the stored effects."""
+    return tuple((tuple(None if u is None else (u.card, u.status == Status.CURSE) for u in side.stage),
+                  tuple(t.cards for t in side.towers),
+                  tuple(None if t is None else (t.card, t.waiting, t.since, t.targets) for t in side.table))
+                 for side in state.sides) + (state.effects,)
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_harmless_events_change_nothing_the_removal_checks_read_and_raise_no_damage(seed, decks):
+    """``settle`` skips its checks after harmless events only: each must leave every unit, tower,
+    table spell and stored effect as it was, and no unit's damage higher."""
+    match = played(seed, decks)
+    before = RULESET.initial_state(match.header)
+    for env, state in states(match):
+        if harmless(env.event):
+            assert _what_the_checks_read(state) == _what_the_checks_read(before), (env.seq, env.event)
+            for side_before, side in zip(before.sides, state.sides):
+                for was, unit in zip(side_before.stage, side.stage):
+                    assert unit is None or was is None or unit.damage <= was.damage, env.seq
+        before = state
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_whenever_settle_skips_its_checks_the_checks_from_scratch_fire_nothing(seed, decks):
+    """A state the rules left at rest, followed only by harmless events, needs no check: run on a
+    scratch draft, the checks must find nothing to destroy, vanish or send to the graveyard."""
+    skipped = []
+    real = checks._at_rest
+
+    def at_rest(draft):
+        if not real(draft):
+            return False
+        scratch = Draft(draft.state, draft.next_seq, draft.rng, draft._evolve)
+        assert not checks._removals(scratch, 0) and not checks._orphaned_spells(scratch, 0)
+        assert not scratch.envelopes
+        skipped.append(draft.next_seq)
+        return True
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(checks, "_at_rest", at_rest)
+        played(seed, decks)
+    assert skipped    # the shortcut was in use
 
 
 def _payments_from_scratch(ready, heights, souls, cost):
