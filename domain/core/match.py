@@ -236,12 +236,13 @@ class Match:
     def _check(self, seat: int, basis: int | None) -> None:
         """Refuse a decision when the match is over, the basis is stale or it is not ``seat``'s turn."""
         rules = self.ruleset
-        outcome = rules.outcome(self._state)
-        if outcome is not None:
-            raise MatchOver(self.header.match_id, outcome.describe())
-        if basis is not None and not self.basis(seat) <= basis <= self.seq:
+        waiting = self.awaiting      # nobody once the match is over: an awaited seat needs no outcome check
+        if seat not in waiting:
+            outcome = rules.outcome(self._state)
+            if outcome is not None:
+                raise MatchOver(self.header.match_id, outcome.describe())
+        if basis is not None and not self.basis(seat) <= basis <= len(self._envelopes):
             raise Conflict(self.header.match_id, basis, self.seq)   # decided on a view that moved on
-        waiting = self.awaiting
         if seat not in waiting:
             clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
             who = " and ".join(f"seat {s}" for s in sorted(waiting)) or "nobody"
@@ -385,16 +386,17 @@ class Match:
         self._head = envelopes[-1].chain or self._head     # (no chain yet under seal_later)
         if not self._tracked:
             return                # worked out from the whole record when a decision needs it
-        seals = self._seals
-        for env in envelopes:
-            kind = type(env.event)
-            if kind in _SEALING:
-                event = env.event
-                if kind is ChoiceSealed:
-                    seals[event.seat] = (env.seq, event)
-                else:
-                    seals.pop(event.seat, None)
         first = envelopes[0]
+        if type(first.event) is ChoiceSealed:   # seals and reveals only ever follow a seal (``_seal``)
+            seals = self._seals
+            for env in envelopes:
+                kind = type(env.event)
+                if kind in _SEALING:
+                    event = env.event
+                    if kind is ChoiceSealed:
+                        seals[event.seat] = (env.seq, event)
+                    else:
+                        seals.pop(event.seat, None)
         decided_by = first.seat if first.kind == DECISION else None
         after = self.awaiting
         since = self._since
