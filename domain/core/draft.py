@@ -55,8 +55,14 @@ class Draft(Generic[S, E]):
         return self._emit(DECISION, event, seat, clause, cause)
 
     def rule(self, clause: str, cause: int | None, event: E, seat: int | None = None) -> int:
-        """An automatic consequence, citing the clause it applies and the event that caused it."""
-        return self._emit(RULE, event, seat, clause, cause)
+        """An automatic consequence, citing the clause it applies and the event that caused it.
+
+        (``_emit`` written out: most of a match's events come through here.)"""
+        seq = self.next_seq
+        self.envelopes.append(Envelope(seq, RULE, event, seat, clause, cause))
+        self.state = self._evolve(self.state, event)
+        self.next_seq = seq + 1
+        return seq
 
     def setup(self, clause: str, event: E, seat: int | None = None, cause: int | None = None) -> int:
         return self._emit(SETUP, event, seat, clause, cause)
