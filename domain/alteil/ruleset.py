@@ -7,7 +7,7 @@ from domain.core.ruleset import Outcome, Ruleset
 from . import bots, cards, decks, legal, reference, replay, rules, setup, view
 from .commands import Command, Concede
 from .events import Event
-from .evolve import evolve
+from .evolve import _HANDLERS as EVOLVE_CASES, evolve
 from .state import State
 
 NAME = "alteil"
@@ -22,6 +22,7 @@ def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=rules.decide, evolve=evolve,
+        evolve_cases=EVOLVE_CASES,
         legal=legal.legal, awaiting=legal.awaiting, outcome=outcome, view=view.view, layout=view.layout,
         redact=view.redact, normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest,
         clauses=reference.clauses, command_of=replay.command_of, catalogue=cards.catalogue,

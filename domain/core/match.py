@@ -40,11 +40,13 @@ def record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     evolve = ruleset.evolve
-    core = _CORE_FOLDS.get
+    # one lookup per event (every event of every record comes here): the core's own events, and the
+    # ruleset's where it declares its cases; anything else goes to its evolve
+    cases = {**(ruleset.evolve_cases or {}), **_CORE_FOLDS}.get
 
     def fold(state: Any, event: Any) -> Any:
-        own = core(type(event))    # one lookup per event: every event of every record comes here
-        return evolve(state, event) if own is None else own(state, event)
+        case = cases(type(event))
+        return evolve(state, event) if case is None else case(state, event)
 
     ruleset._decoders["record_evolve"] = fold
     return fold

@@ -7,7 +7,7 @@ from . import bots, cards, decks, legal, reference, replay, setup, view
 from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
-from .evolve import evolve
+from .evolve import _HANDLERS as EVOLVE_CASES, evolve
 from .state import State
 
 NAME = "masters"
@@ -22,6 +22,7 @@ def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve, legal=legal.legal,
+        evolve_cases=EVOLVE_CASES,
         awaiting=awaiting, outcome=outcome, view=view.view, layout=view.layout, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
         command_of=replay.command_of, catalogue=cards.catalogue, load_deck=decks.load, presets=decks.preset_names,

@@ -7,7 +7,7 @@ from domain.core.ruleset import Outcome, Ruleset
 from . import bots, cards, decks, legal, replay, rules, view
 from .commands import Command
 from .events import Event
-from .evolve import evolve
+from .evolve import _FOLD as EVOLVE_CASES, evolve
 from .state import State
 
 NAME = "reigeki"
@@ -29,6 +29,7 @@ def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=initial_state, begin=rules.begin, decide=rules.decide, evolve=evolve, legal=legal.legal,
+        evolve_cases=EVOLVE_CASES,
         awaiting=rules.awaiting, outcome=outcome, view=view.view, layout=view.layout, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=REFERENCE.clauses,
         command_of=replay.command_of, catalogue=cards.catalogue, load_deck=decks.BOOK.load,

@@ -9,7 +9,7 @@ from .long_match import long_match
 from .commands import Command
 from .decide import awaited, decide, waiting_clause
 from .events import Event
-from .evolve import evolve
+from .evolve import _HANDLERS as EVOLVE_CASES, evolve
 from .state import State
 
 NAME = "worlfard"
@@ -27,6 +27,7 @@ def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
+        evolve_cases=EVOLVE_CASES,
         legal=legal.legal, options=legal.options, awaiting=awaited, outcome=outcome, view=view.view, layout=layout.layout,
         redact=view.redact, mask=view.mask, normalize_decks=decks.normalize,
         card_set_digest=cards.card_set_digest, clauses=reference.clauses, catalogue=layout.catalogue,
