@@ -25,8 +25,7 @@ class Rng:
         return cls((match_seed * 0x9E3779B97F4A7C15 + seq * 0xD1B54A32D192ED03) & _MASK)
 
     def next_u64(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        z = self._state
+        z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
