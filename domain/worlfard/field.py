@@ -481,15 +481,63 @@ def printed_keywords(d: CardDef) -> frozenset[str]:
 
 def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
-    card when nothing on the field changes that parameter, so no whole field is built for it."""
-    if name in _touched(state):     # (then the state is not plain: something changes a parameter)
-        return field_of(state).value(seat, line, name)
+    card when nothing on the field changes that parameter of that unit, so no whole field is
+    built for it (one Long Spell lowering one unit's AGI does not cost every other unit a field)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
+    if name in _touched(state) and _stat_reach(state, seat, line, unit.card, name):
+        return field_of(state).value(seat, line, name)
     value: int = getattr(_defn(state, unit.card), name)
     if name == "VIT":
         value += keeper_bonus(state, seat, line, unit.card)
     return value if name == "DEF" else max(0, value)
+
+
+def _stat_reach(state: State, seat: int, line: int, card: int, name: str) -> bool:
+    """Whether something may set or add to parameter ``name`` of the unit ``card`` on (seat, line),
+    as ``Field`` gathers it: a stored effect on it, a lasting skill of its own tower's top card
+    (towers give only to their keeper), a table spell's lasting op that reaches it (its targets, or
+    its side's units) or an unconditioned lasting op of a unit that reaches it. A superset: whether
+    the source is negated or a tower's condition holds is left to the field."""
+    for e in state.effects:
+        if e.target == card and e.stat == name:
+            return True
+    marking = _marking(state.names)
+    cards = state.sides[seat - 1].towers[line - 1].cards
+    if cards and name in marking.get(cards[-1], ()):
+        return True
+    statics = _static_cards(state.names)
+    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
+        for spell in side.table:
+            if spell is not None and not spell.waiting and name in marking.get(spell.card, ()):
+                for skill in statics[spell.card][1]:
+                    for op in skill.ops:
+                        if op.stat == name and _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                            return True
+        for unit in side.stage:
+            if unit is not None and name in marking.get(unit.card, ()):
+                for skill in statics[unit.card][2]:
+                    if skill.condition is None:
+                        for op in skill.ops:
+                            if op.stat == name and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                                return True
+    return False
+
+
+def _reaches(state: State, op: Op, source_seat: int, source: int | None, targets: tuple[int, ...],
+             seat: int, card: int) -> bool:
+    """Whether ``Field._recipients`` could give ``op`` (from a source of ``source_seat``) to the
+    unit ``card`` of ``seat``; a kind of recipient it does not know counts as reaching."""
+    match op.who:
+        case "self":
+            return source == card
+        case "target":
+            return card in targets
+        case "own_units" | "enemy_units":
+            if (seat == source_seat) != (op.who == "own_units"):
+                return False
+            return op.family is None or op.family in _defn(state, card).families
+    return True
 
 
 def _plain(state: State) -> bool:
