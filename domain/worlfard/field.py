@@ -178,22 +178,7 @@ class Field:
         self._acc, self._negated = acc, negated
 
     def _tower_condition(self, skill: Skill, seat: int, line: int, ht: dict[tuple[int, int], int]) -> bool:
-        cond = skill.condition
-        if cond is None:
-            return True
-        height = max(0, ht.get((seat, line), 0))
-        if cond.ht_min is not None and height < cond.ht_min:
-            return False
-        if cond.ht_max is not None and height > cond.ht_max:
-            return False
-        side = self.state.sides[seat - 1]
-        if cond.keeper and side.stage[line - 1] is None:
-            return False
-        if cond.element_lines:
-            for n in (line - 1, line, line + 1):
-                if 1 <= n <= LINES and not _line_has_element(self.state, seat, n, cond.element_lines):
-                    return False
-        return True
+        return _tower_condition(self.state, skill, seat, line, ht.get((seat, line), 0))
 
     def _recipients(self, op: Op, seat: int, source: int | None, targets: tuple[int, ...],
                     where: dict[int, tuple[int, int]], negated: dict[int, set[str]]) -> list[int]:
@@ -285,6 +270,26 @@ def _merge_negations(acc: dict[int, _Acc], negated: dict[int, set[str]]) -> None
 
 def _active(negated: set[str], skill: Skill) -> bool:
     return "*" not in negated and not (skill.keyword and skill.keyword in negated)
+
+
+def _tower_condition(state: State, skill: Skill, seat: int, line: int, ht: int) -> bool:
+    """Whether the tower skill ``skill`` of (seat, line) works at HT ``ht`` (W-Q13)."""
+    cond = skill.condition
+    if cond is None:
+        return True
+    height = max(0, ht)
+    if cond.ht_min is not None and height < cond.ht_min:
+        return False
+    if cond.ht_max is not None and height > cond.ht_max:
+        return False
+    side = state.sides[seat - 1]
+    if cond.keeper and side.stage[line - 1] is None:
+        return False
+    if cond.element_lines:
+        for n in (line - 1, line, line + 1):
+            if 1 <= n <= LINES and not _line_has_element(state, seat, n, cond.element_lines):
+                return False
+    return True
 
 
 def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
@@ -624,16 +629,45 @@ def profile(state: State, seat: int, line: int) -> Profile:
 
 
 def tower_heights(state: State, seat: int) -> tuple[int, ...]:
-    """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
+    """Every tower's HT for ``seat``, line 1 first, as ``Field.ht`` has them: worked out from the
+    towers alone (no field), since only stored HT effects and the facing tower's lasting skill
+    change a tower's HT (the payer asks for them at almost every decision, on a new state)."""
     towers = state.sides[seat - 1].towers
-    if "HT" not in _touched(state):
-        return tuple(t.height for t in towers)
-    ht = field_of(state).ht
-    return tuple(ht.get((seat, line), 0) for line in range(1, len(towers) + 1))
+    heights = [len(t.cards) for t in towers]
+    changed = False
+    for e in state.effects:
+        if e.stat == "HT" and e.op == "add" and 10 <= e.target < 1000:
+            changed = True
+            if e.target // 10 == seat:
+                heights[e.target % 10 - 1] += e.value
+    marking = _marking(state.names)
+    for i, front in enumerate(state.sides[2 - seat].towers):
+        cards = front.cards
+        if cards and "HT" in marking.get(cards[-1], ()):
+            changed = True
+            line = i + 1
+            for skill in _static_cards(state.names)[cards[-1]][0]:
+                if _tower_condition(state, skill, 3 - seat, line, _stored_ht(state, 3 - seat, line)):
+                    for op in skill.ops:
+                        if op.who == "front_tower" and op.stat == "HT":
+                            heights[i] += op.value
+    if not changed:
+        return tuple(heights)
+    return tuple([h if h > 0 else 0 for h in heights])
+
+
+def _stored_ht(state: State, seat: int, line: int) -> int:
+    """A tower's HT with stored effects only (what its own HT-changing skill is gated by)."""
+    height = len(state.sides[seat - 1].towers[line - 1].cards)
+    key = seat * 10 + line
+    for e in state.effects:
+        if e.target == key and e.stat == "HT" and e.op == "add":
+            height += e.value
+    return height
 
 
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
     if "HT" not in _touched(state):
         return state.sides[seat - 1].towers[line - 1].height
-    return field_of(state).ht.get((seat, line), 0)
+    return tower_heights(state, seat)[line - 1]
