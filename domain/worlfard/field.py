@@ -437,35 +437,14 @@ def all_negated(state: State, seat: int, line: int) -> bool:
 
 def keywords(state: State, seat: int, line: int) -> frozenset[str]:
     """The skills the unit on (seat, line) has, as ``profile`` gives them: its printed ones
-    when it is not cursed and nothing on the field grants or negates a skill, so no field is
-    built for them."""
+    when it is not cursed and nothing on the field grants or negates a skill of that unit
+    (``_reach``), so no field is built for them."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if unit.status != Status.CURSE and (_SKILL_MARKS.isdisjoint(_touched(state))
-                                  or not _skills_reach(state, seat, line, unit.card)):
+                                  or not _reach(state, seat, line, unit.card, _SKILLS)):
         return printed_keywords(_defn(state, unit.card))
     return profile(state, seat, line).keywords
-
-
-def _skills_reach(state: State, seat: int, line: int, card: int) -> bool:
-    """Whether something may grant or negate a skill of the unit ``card`` on (seat, line): a
-    stored effect on it, a lasting skill of its own tower's top card (towers give only to their
-    keeper), or one of any unit or table spell (whose reach is not worked out here)."""
-    for e in state.effects:
-        if e.target == card and (e.op == "grant" or e.op == "negate"):
-            return True
-    marking = _marking(state.names)
-    cards = state.sides[seat - 1].towers[line - 1].cards
-    if cards and not _SKILL_MARKS.isdisjoint(marking.get(cards[-1], ())):
-        return True
-    for side in state.sides:
-        for unit in side.stage:
-            if unit is not None and not _SKILL_MARKS.isdisjoint(marking.get(unit.card, ())):
-                return True
-        for spell in side.table:
-            if spell is not None and not _SKILL_MARKS.isdisjoint(marking.get(spell.card, ())):
-                return True
-    return False
 
 
 def has(state: State, seat: int, line: int, pattern: str) -> bool:
@@ -490,7 +469,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     built for it (one Long Spell lowering one unit's AGI does not cost every other unit a field)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if name in _touched(state) and _stat_reach(state, seat, line, unit.card, name):
+    if name in _touched(state) and _reach(state, seat, line, unit.card, name):
         return field_of(state).value(seat, line, name)
     value: int = getattr(_defn(state, unit.card), name)
     if name == "VIT":
@@ -498,35 +477,51 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     return value if name == "DEF" else max(0, value)
 
 
-def _stat_reach(state: State, seat: int, line: int, card: int, name: str) -> bool:
-    """Whether something may set or add to parameter ``name`` of the unit ``card`` on (seat, line),
-    as ``Field`` gathers it: a stored effect on it, a lasting skill of its own tower's top card
-    (towers give only to their keeper), a table spell's lasting op that reaches it (its targets, or
-    its side's units) or an unconditioned lasting op of a unit that reaches it. A superset: whether
-    the source is negated or a tower's condition holds is left to the field."""
+def _reach(state: State, seat: int, line: int, card: int, name: str) -> bool:
+    """Whether something may change parameter ``name`` (or grant or negate a skill, for
+    ``_SKILLS``) of the unit ``card`` on (seat, line), as ``Field`` gathers it: a stored effect on
+    it, a lasting skill of its own tower's top card (towers give only to their keeper), a table
+    spell's lasting op that reaches it (its targets, or its side's units) or an unconditioned
+    lasting op of a unit that reaches it. A superset: whether the source is negated or a tower's
+    condition holds is left to the field."""
+    skills = name == _SKILLS
     for e in state.effects:
-        if e.target == card and e.stat == name:
+        if e.target == card and ((e.op == "grant" or e.op == "negate") if skills else e.stat == name):
             return True
     marking = _marking(state.names)
     cards = state.sides[seat - 1].towers[line - 1].cards
-    if cards and name in marking.get(cards[-1], ()):
+    if cards and _marked(marking.get(cards[-1]), name):
         return True
     statics = _static_cards(state.names)
     for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
         for spell in side.table:
-            if spell is not None and not spell.waiting and name in marking.get(spell.card, ()):
+            if spell is not None and not spell.waiting and _marked(marking.get(spell.card), name):
                 for skill in statics[spell.card][1]:
                     for op in skill.ops:
-                        if op.stat == name and _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                        if _changes(op, name) and _reaches(state, op, source_seat, None, spell.targets, seat, card):
                             return True
         for unit in side.stage:
-            if unit is not None and name in marking.get(unit.card, ()):
+            if unit is not None and _marked(marking.get(unit.card), name):
                 for skill in statics[unit.card][2]:
                     if skill.condition is None:
                         for op in skill.ops:
-                            if op.stat == name and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                            if _changes(op, name) and _reaches(state, op, source_seat, unit.card, (), seat, card):
                                 return True
     return False
+
+
+_SKILLS = "skills"     # ``_reach``'s name for "grants or negates a skill"
+
+
+def _marked(marks: frozenset[str] | None, name: str) -> bool:
+    """Whether a card's ``_marking`` entry says it may change ``name`` (or skills, ``_SKILLS``)."""
+    if marks is None:
+        return False
+    return not _SKILL_MARKS.isdisjoint(marks) if name == _SKILLS else name in marks
+
+
+def _changes(op: Op, name: str) -> bool:
+    return (op.op == "grant" or op.op == "negate") if name == _SKILLS else op.stat == name
 
 
 def _reaches(state: State, op: Op, source_seat: int, source: int | None, targets: tuple[int, ...],
