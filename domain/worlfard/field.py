@@ -465,16 +465,75 @@ def printed_keywords(d: CardDef) -> frozenset[str]:
 
 def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
-    card when nothing on the field changes that parameter of that unit, so no whole field is
-    built for it (one Long Spell lowering one unit's AGI does not cost every other unit a field)."""
+    card with the effects that reach that unit (``_value``), so no whole field is built for it
+    unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if name in _touched(state) and _reach(state, seat, line, unit.card, name):
-        return field_of(state).value(seat, line, name)
-    value: int = getattr(_defn(state, unit.card), name)
+    if name in _touched(state):
+        found = _value(state, seat, line, unit.card, name)
+        if found is None:
+            return field_of(state).value(seat, line, name)
+        value = found
+    else:
+        value = getattr(_defn(state, unit.card), name)
     if name == "VIT":
         value += keeper_bonus(state, seat, line, unit.card)
     return value if name == "DEF" else max(0, value)
+
+
+def _value(state: State, seat: int, line: int, card: int, name: str) -> int | None:
+    """Parameter ``name`` of the unit ``card`` on (seat, line) as ``Field`` layers it (W-14.3),
+    before W-7.3 and the floor, from what reaches that one unit: stored effects on it, its own
+    tower's lasting skill (gated by that tower's HT) and table Long Spells. None when an
+    unconditioned lasting skill of a unit may reach it: whether that source is negated (by a
+    tower, a Long Spell or a stored effect) needs the whole field."""
+    sets: list[tuple[int, int]] = []
+    add = 0
+    for e in state.effects:
+        if e.target == card and e.stat == name:
+            if e.op == "set":
+                sets.append((e.id, e.value))
+            elif e.op == "add":
+                add += e.value
+    marking = _marking(state.names)
+    statics = _static_cards(state.names)
+    cards = state.sides[seat - 1].towers[line - 1].cards
+    if cards and name in marking.get(cards[-1], ()):
+        for skill in statics[cards[-1]][0]:
+            ops = [op for op in skill.ops if op.who == "keeper" and op.stat == name]
+            if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
+                for op in ops:
+                    if op.op == "set":
+                        sets.append((0, op.value))
+                    elif op.op == "add":
+                        add += op.value
+    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
+        for spell in side.table:
+            if spell is not None and not spell.waiting and name in marking.get(spell.card, ()):
+                for skill in statics[spell.card][1]:
+                    for op in skill.ops:
+                        if op.stat == name and _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                            if op.op == "set":
+                                sets.append((spell.since, op.value))
+                            elif op.op == "add":
+                                add += op.value
+    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
+        for unit in side.stage:
+            if unit is not None and name in marking.get(unit.card, ()):
+                for skill in statics[unit.card][2]:
+                    if skill.condition is None:
+                        for op in skill.ops:
+                            if op.stat == name and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                                return None
+    value: int = getattr(_defn(state, card), name)
+    if sets:
+        sets.sort(key=_first)     # W-14.3: the latest set wins (stable, as Field sorts them)
+        value = sets[-1][1]
+    return value + add
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
 
 
 def _reach(state: State, seat: int, line: int, card: int, name: str) -> bool:
@@ -526,8 +585,8 @@ def _changes(op: Op, name: str) -> bool:
 
 def _reaches(state: State, op: Op, source_seat: int, source: int | None, targets: tuple[int, ...],
              seat: int, card: int) -> bool:
-    """Whether ``Field._recipients`` could give ``op`` (from a source of ``source_seat``) to the
-    unit ``card`` of ``seat``; a kind of recipient it does not know counts as reaching."""
+    """Whether ``Field._recipients`` gives ``op`` (from a source of ``source_seat``: the unit
+    ``source``, or a spell with ``targets``) to the unit ``card`` of ``seat``."""
     match op.who:
         case "self":
             return source == card
@@ -537,7 +596,7 @@ def _reaches(state: State, op: Op, source_seat: int, source: int | None, targets
             if (seat == source_seat) != (op.who == "own_units"):
                 return False
             return op.family is None or op.family in _defn(state, card).families
-    return True
+    return False
 
 
 def _plain(state: State) -> bool:

@@ -314,8 +314,9 @@ def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passiv
 @given(seed=seeds, decks=deck_pairs)
 def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(seed, decks):
     """``field.stat``, ``all_negated``, ``keywords``, ``tower_heights`` and ``tower_height`` skip
-    building a field when nothing changes a parameter of that unit (or HT), grants or negates, and
-    work HT out from the towers alone: each must equal what a field built from scratch says."""
+    building a field when nothing changes a parameter of that unit (or HT), grants or negates;
+    ``stat`` layers the effects that reach one unit itself and ``tower_heights`` works HT out from
+    the towers alone: each must equal what a field built from scratch says."""
     match = played(seed, decks)
     for env, state in states(match):
         whole = Field(state)
