@@ -437,14 +437,67 @@ def all_negated(state: State, seat: int, line: int) -> bool:
 
 def keywords(state: State, seat: int, line: int) -> frozenset[str]:
     """The skills the unit on (seat, line) has, as ``profile`` gives them: its printed ones
-    when it is not cursed and nothing on the field grants or negates a skill of that unit
-    (``_reach``), so no field is built for them."""
+    when it is not cursed and nothing on the field grants or negates a skill, else those that
+    reach that one unit (``_skills``), so no whole field is built for them."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if unit.status != Status.CURSE and (_SKILL_MARKS.isdisjoint(_touched(state))
-                                  or not _reach(state, seat, line, unit.card, _SKILLS)):
-        return printed_keywords(_defn(state, unit.card))
+    if unit.status != Status.CURSE:
+        if _SKILL_MARKS.isdisjoint(_touched(state)):
+            return printed_keywords(_defn(state, unit.card))
+        found = _skills(state, seat, line, unit.card)
+        if found is not None:
+            return found
     return profile(state, seat, line).keywords
+
+
+def _skills(state: State, seat: int, line: int, card: int) -> frozenset[str] | None:
+    """The skills of the unit ``card`` (not cursed) on (seat, line) as ``Field`` gives them, from
+    what reaches that one unit: grants and negations stored on it, from its own tower's lasting
+    skill (gated by that tower's HT) and from table Long Spells. None when an unconditioned
+    lasting skill of a unit may grant or negate one of its skills (that source's own negation
+    needs the whole field)."""
+    grants: set[str] = set()
+    negates: set[str] = set()
+    for e in state.effects:
+        if e.target == card and e.skill:
+            if e.op == "grant":
+                grants.add(e.skill)
+            elif e.op == "negate":
+                negates.add(e.skill)
+    marking = _marking(state.names)
+    statics = _static_cards(state.names)
+    cards = state.sides[seat - 1].towers[line - 1].cards
+    if cards and not _SKILL_MARKS.isdisjoint(marking.get(cards[-1], ())):
+        for skill in statics[cards[-1]][0]:
+            ops = [op for op in skill.ops if op.who == "keeper" and op.skill and op.op in _SKILL_OPS]
+            if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
+                for op in ops:
+                    (grants if op.op == "grant" else negates).add(op.skill)  # type: ignore[arg-type]
+    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
+        for spell in side.table:
+            if spell is not None and not spell.waiting and not _SKILL_MARKS.isdisjoint(marking.get(spell.card, ())):
+                for skill in statics[spell.card][1]:
+                    for op in skill.ops:
+                        if op.skill and op.op in _SKILL_OPS and \
+                                _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                            (grants if op.op == "grant" else negates).add(op.skill)
+    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
+        for unit in side.stage:
+            if unit is not None and not _SKILL_MARKS.isdisjoint(marking.get(unit.card, ())):
+                for skill in statics[unit.card][2]:
+                    if skill.condition is None:
+                        for op in skill.ops:
+                            if op.op in _SKILL_OPS and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                                return None
+    printed = printed_keywords(_defn(state, card))
+    if not grants and not negates:
+        return printed
+    if "*" in negates:
+        return frozenset()
+    return frozenset((printed | grants) - negates)
+
+
+_SKILL_OPS = ("grant", "negate")
 
 
 def has(state: State, seat: int, line: int, pattern: str) -> bool:
@@ -534,53 +587,6 @@ def _value(state: State, seat: int, line: int, card: int, name: str) -> int | No
 
 def _first(pair: tuple[int, int]) -> int:
     return pair[0]
-
-
-def _reach(state: State, seat: int, line: int, card: int, name: str) -> bool:
-    """Whether something may change parameter ``name`` (or grant or negate a skill, for
-    ``_SKILLS``) of the unit ``card`` on (seat, line), as ``Field`` gathers it: a stored effect on
-    it, a lasting skill of its own tower's top card (towers give only to their keeper), a table
-    spell's lasting op that reaches it (its targets, or its side's units) or an unconditioned
-    lasting op of a unit that reaches it. A superset: whether the source is negated or a tower's
-    condition holds is left to the field."""
-    skills = name == _SKILLS
-    for e in state.effects:
-        if e.target == card and ((e.op == "grant" or e.op == "negate") if skills else e.stat == name):
-            return True
-    marking = _marking(state.names)
-    cards = state.sides[seat - 1].towers[line - 1].cards
-    if cards and _marked(marking.get(cards[-1]), name):
-        return True
-    statics = _static_cards(state.names)
-    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
-        for spell in side.table:
-            if spell is not None and not spell.waiting and _marked(marking.get(spell.card), name):
-                for skill in statics[spell.card][1]:
-                    for op in skill.ops:
-                        if _changes(op, name) and _reaches(state, op, source_seat, None, spell.targets, seat, card):
-                            return True
-        for unit in side.stage:
-            if unit is not None and _marked(marking.get(unit.card), name):
-                for skill in statics[unit.card][2]:
-                    if skill.condition is None:
-                        for op in skill.ops:
-                            if _changes(op, name) and _reaches(state, op, source_seat, unit.card, (), seat, card):
-                                return True
-    return False
-
-
-_SKILLS = "skills"     # ``_reach``'s name for "grants or negates a skill"
-
-
-def _marked(marks: frozenset[str] | None, name: str) -> bool:
-    """Whether a card's ``_marking`` entry says it may change ``name`` (or skills, ``_SKILLS``)."""
-    if marks is None:
-        return False
-    return not _SKILL_MARKS.isdisjoint(marks) if name == _SKILLS else name in marks
-
-
-def _changes(op: Op, name: str) -> bool:
-    return (op.op == "grant" or op.op == "negate") if name == _SKILLS else op.stat == name
 
 
 def _reaches(state: State, op: Op, source_seat: int, source: int | None, targets: tuple[int, ...],
