@@ -360,32 +360,27 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last
+    global _touched_state, _touched_last, _effects_seen, _effects_marks
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
         return _touched_last
-    s1, s2 = state.sides
-    parts = (state.names, state.effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)
-    ids = tuple(map(id, parts))        # what it is computed from, shared by identity between states
-    for _, known, touched in _touched_cache:
-        if known == ids:
-            _touched_state, _touched_last = state, touched
-            return touched
-    found = {mark for e in state.effects for mark in _marks(e.op, e.stat, e.skill)}
+    effects = state.effects
+    if effects is not _effects_seen:   # (the tuple is shared by identity until an effect comes or goes)
+        _effects_marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
+        _effects_seen = effects
+    touched = _effects_marks
     marking = _marking(state.names)
-    if marking:
+    if marking:      # a few dict lookups: cheaper than keying a cache by the rows' identities
+        get = marking.get
         for side in state.sides:
             for unit in side.stage:
-                if unit is not None and unit.card in marking:
-                    found |= marking[unit.card]
+                if unit is not None and (m := get(unit.card)) is not None:
+                    touched = touched | m
             for tower in side.towers:
-                if tower.cards and tower.cards[-1] in marking:
-                    found |= marking[tower.cards[-1]]
+                if tower.cards and (m := get(tower.cards[-1])) is not None:
+                    touched = touched | m
             for spell in side.table:
-                if spell is not None and spell.card in marking:
-                    found |= marking[spell.card]
-    touched = frozenset(found)
-    _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
-    del _touched_cache[4:]
+                if spell is not None and (m := get(spell.card)) is not None:
+                    touched = touched | m
     _touched_state, _touched_last = state, touched
     return touched
 
@@ -411,7 +406,8 @@ def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
 
 _marking_last: tuple[object, dict[int, frozenset[str]]] = (None, {})
 _marking_by_names: dict[int, tuple[object, dict[int, frozenset[str]]]] = {}
-_touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
+_effects_seen: object = None            # kept alive here, so its id stays its own
+_effects_marks: frozenset[str] = frozenset()
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
 
