@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
-from .state import State
+from .state import State, TableSpell, Unit
 from .vocabulary import LINES, Status
 
 STATS = ("STR", "VIT", "AGI", "DEF")
@@ -360,9 +360,11 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last, _effects_seen, _effects_marks
+    global _touched_state, _touched_last, _effects_seen, _effects_marks, _touched_spells, _touched_units
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
         return _touched_last
+    spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+    units: list[tuple[int, Unit, frozenset[str]]] = []
     effects = state.effects
     if effects is not _effects_seen:   # (the tuple is shared by identity until an effect comes or goes)
         _effects_marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
@@ -371,18 +373,28 @@ def _touched(state: State) -> frozenset[str]:
     marking = _marking(state.names)
     if marking:      # a few dict lookups: cheaper than keying a cache by the rows' identities
         get = marking.get
-        for side in state.sides:
+        for seat, side in ((1, state.sides[0]), (2, state.sides[1])):
             for unit in side.stage:
                 if unit is not None and (m := get(unit.card)) is not None:
                     touched = touched | m
+                    units.append((seat, unit, m))
             for tower in side.towers:
                 if tower.cards and (m := get(tower.cards[-1])) is not None:
                     touched = touched | m
             for spell in side.table:
                 if spell is not None and (m := get(spell.card)) is not None:
                     touched = touched | m
+                    spells.append((seat, spell, m))
     _touched_state, _touched_last = state, touched
+    _touched_spells, _touched_units = spells, units
     return touched
+
+
+def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
+    """The table spells and stage units of ``state`` that have a lasting skill, with their seat
+    and marks, seat 1 first (found by ``_touched``'s pass over the spots, so not looked for twice)."""
+    _touched(state)
+    return _touched_spells, _touched_units
 
 
 def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
@@ -407,6 +419,8 @@ def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
 _marking_last: tuple[object, dict[int, frozenset[str]]] = (None, {})
 _marking_by_names: dict[int, tuple[object, dict[int, frozenset[str]]]] = {}
 _effects_seen: object = None            # kept alive here, so its id stays its own
+_touched_spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+_touched_units: list[tuple[int, Unit, frozenset[str]]] = []
 _effects_marks: frozenset[str] = frozenset()
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
@@ -469,22 +483,21 @@ def _skills(state: State, seat: int, line: int, card: int) -> frozenset[str] | N
             if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
                 for op in ops:
                     (grants if op.op == "grant" else negates).add(op.skill)  # type: ignore[arg-type]
-    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
-        for spell in side.table:
-            if spell is not None and not spell.waiting and not _SKILL_MARKS.isdisjoint(marking.get(spell.card, ())):
-                for skill in statics[spell.card][1]:
+    spells, units = _marked(state)
+    for source_seat, spell, marks in spells:
+        if not spell.waiting and not _SKILL_MARKS.isdisjoint(marks):
+            for skill in statics[spell.card][1]:
+                for op in skill.ops:
+                    if op.skill and op.op in _SKILL_OPS and \
+                            _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                        (grants if op.op == "grant" else negates).add(op.skill)
+    for source_seat, unit, marks in units:
+        if not _SKILL_MARKS.isdisjoint(marks):
+            for skill in statics[unit.card][2]:
+                if skill.condition is None:
                     for op in skill.ops:
-                        if op.skill and op.op in _SKILL_OPS and \
-                                _reaches(state, op, source_seat, None, spell.targets, seat, card):
-                            (grants if op.op == "grant" else negates).add(op.skill)
-    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
-        for unit in side.stage:
-            if unit is not None and not _SKILL_MARKS.isdisjoint(marking.get(unit.card, ())):
-                for skill in statics[unit.card][2]:
-                    if skill.condition is None:
-                        for op in skill.ops:
-                            if op.op in _SKILL_OPS and _reaches(state, op, source_seat, unit.card, (), seat, card):
-                                return None
+                        if op.op in _SKILL_OPS and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                            return None
     printed = printed_keywords(_defn(state, card))
     if not grants and not negates:
         return printed
@@ -556,24 +569,23 @@ def _value(state: State, seat: int, line: int, card: int, name: str) -> int | No
                         sets.append((0, op.value))
                     elif op.op == "add":
                         add += op.value
-    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
-        for spell in side.table:
-            if spell is not None and not spell.waiting and name in marking.get(spell.card, ()):
-                for skill in statics[spell.card][1]:
+    spells, units = _marked(state)
+    for source_seat, spell, marks in spells:
+        if not spell.waiting and name in marks:
+            for skill in statics[spell.card][1]:
+                for op in skill.ops:
+                    if op.stat == name and _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                        if op.op == "set":
+                            sets.append((spell.since, op.value))
+                        elif op.op == "add":
+                            add += op.value
+    for source_seat, unit, marks in units:
+        if name in marks:
+            for skill in statics[unit.card][2]:
+                if skill.condition is None:
                     for op in skill.ops:
-                        if op.stat == name and _reaches(state, op, source_seat, None, spell.targets, seat, card):
-                            if op.op == "set":
-                                sets.append((spell.since, op.value))
-                            elif op.op == "add":
-                                add += op.value
-    for source_seat, side in ((1, state.sides[0]), (2, state.sides[1])):
-        for unit in side.stage:
-            if unit is not None and name in marking.get(unit.card, ()):
-                for skill in statics[unit.card][2]:
-                    if skill.condition is None:
-                        for op in skill.ops:
-                            if op.stat == name and _reaches(state, op, source_seat, unit.card, (), seat, card):
-                                return None
+                        if op.stat == name and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                            return None
     value: int = getattr(_defn(state, card), name)
     if sets:
         sets.sort(key=_first)     # W-14.3: the latest set wins (stable, as Field sorts them)
