@@ -12,6 +12,7 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
@@ -360,7 +361,7 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last, _effects_seen, _effects_marks, _touched_spells, _touched_units
+    global _touched_state, _touched_last, _effects_seen, _effects_marks, _touched_spells, _touched_units, _rows_marking
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
         return _touched_last
     spells: list[tuple[int, TableSpell, frozenset[str]]] = []
@@ -371,23 +372,48 @@ def _touched(state: State) -> frozenset[str]:
         _effects_seen = effects
     touched = _effects_marks
     marking = _marking(state.names)
-    if marking:      # a few dict lookups: cheaper than keying a cache by the rows' identities
-        get = marking.get
-        for seat, side in ((1, state.sides[0]), (2, state.sides[1])):
-            for unit in side.stage:
-                if unit is not None and (m := get(unit.card)) is not None:
-                    touched = touched | m
-                    units.append((seat, unit, m))
-            for tower in side.towers:
-                if tower.cards and (m := get(tower.cards[-1])) is not None:
-                    touched = touched | m
-            for spell in side.table:
-                if spell is not None and (m := get(spell.card)) is not None:
-                    touched = touched | m
-                    spells.append((seat, spell, m))
+    if marking:
+        if marking is not _rows_marking:      # another match: its rows are its own
+            _rows_marking = marking
+            _rows[:] = [None] * 6
+        s1, s2 = state.sides
+        # a move, a tower set or a cast changes one row of one side: the other rows' marks are kept
+        for slot, row in enumerate((s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)):
+            if row is not _rows[slot]:
+                _rows[slot] = row
+                _rows_found[slot] = _row_marks(row, slot, marking)
+            marks, entries = _rows_found[slot]
+            if marks:
+                touched = touched | marks
+                if entries:
+                    (units if slot < 2 else spells).extend(entries)
     _touched_state, _touched_last = state, touched
     _touched_spells, _touched_units = spells, units
     return touched
+
+
+def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
+    """What the marked cards of one row (slot: stage 1, stage 2, towers 1, towers 2, table 1,
+    table 2) may change, and its marked units or spells with their seat (a tower's top card
+    only)."""
+    get = marking.get
+    marks: frozenset[str] = frozenset()
+    entries = []
+    if slot in (2, 3):
+        for tower in row:
+            if tower.cards and (m := get(tower.cards[-1])) is not None:
+                marks = marks | m
+    else:
+        for item in row:
+            if item is not None and (m := get(item.card)) is not None:
+                marks = marks | m
+                entries.append((1 + slot % 2, item, m))
+    return marks, tuple(entries)
+
+
+_rows_marking: object = None                  # the match ``_rows`` belong to
+_rows: list[object] = [None] * 6              # kept alive here, so their ids stay their own
+_rows_found: list[tuple[frozenset[str], tuple[Any, ...]]] = [(frozenset(), ())] * 6
 
 
 def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
