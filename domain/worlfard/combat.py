@@ -97,8 +97,8 @@ def blockers(state: State) -> list[tuple[int, int, int]]:
         line = index + 1
         agi = unit_stat(state, seat, line, "AGI")
         d = distance(line, combat.target, across=False)
-        # the whole profile (its skills) only when the AGI alone does not reach the target spot
-        if (agi >= 1 and d <= agi) or unit_stats(state, seat, line).has(DEFENSE):
+        # its skills only when the AGI alone does not reach the target spot
+        if (agi >= 1 and d <= agi) or has(state, seat, line, DEFENSE):
             out.append((line, d, agi))
     return out
 

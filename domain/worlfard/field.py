@@ -12,10 +12,11 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
-from .state import State
+from .state import State, TableSpell, Unit
 from .vocabulary import LINES, Status
 
 STATS = ("STR", "VIT", "AGI", "DEF")
@@ -178,22 +179,7 @@ class Field:
         self._acc, self._negated = acc, negated
 
     def _tower_condition(self, skill: Skill, seat: int, line: int, ht: dict[tuple[int, int], int]) -> bool:
-        cond = skill.condition
-        if cond is None:
-            return True
-        height = max(0, ht.get((seat, line), 0))
-        if cond.ht_min is not None and height < cond.ht_min:
-            return False
-        if cond.ht_max is not None and height > cond.ht_max:
-            return False
-        side = self.state.sides[seat - 1]
-        if cond.keeper and side.stage[line - 1] is None:
-            return False
-        if cond.element_lines:
-            for n in (line - 1, line, line + 1):
-                if 1 <= n <= LINES and not _line_has_element(self.state, seat, n, cond.element_lines):
-                    return False
-        return True
+        return _tower_condition(self.state, skill, seat, line, ht.get((seat, line), 0))
 
     def _recipients(self, op: Op, seat: int, source: int | None, targets: tuple[int, ...],
                     where: dict[int, tuple[int, int]], negated: dict[int, set[str]]) -> list[int]:
@@ -287,6 +273,26 @@ def _active(negated: set[str], skill: Skill) -> bool:
     return "*" not in negated and not (skill.keyword and skill.keyword in negated)
 
 
+def _tower_condition(state: State, skill: Skill, seat: int, line: int, ht: int) -> bool:
+    """Whether the tower skill ``skill`` of (seat, line) works at HT ``ht`` (W-Q13)."""
+    cond = skill.condition
+    if cond is None:
+        return True
+    height = max(0, ht)
+    if cond.ht_min is not None and height < cond.ht_min:
+        return False
+    if cond.ht_max is not None and height > cond.ht_max:
+        return False
+    side = state.sides[seat - 1]
+    if cond.keeper and side.stage[line - 1] is None:
+        return False
+    if cond.element_lines:
+        for n in (line - 1, line, line + 1):
+            if 1 <= n <= LINES and not _line_has_element(state, seat, n, cond.element_lines):
+                return False
+    return True
+
+
 def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
     """A line "has" an element when a card on any of its spots has it (W-14.4)."""
     side = state.sides[seat - 1]
@@ -355,34 +361,66 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last
+    global _touched_state, _touched_last, _effects_seen, _effects_marks, _touched_spells, _touched_units, _rows_marking
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
         return _touched_last
-    s1, s2 = state.sides
-    parts = (state.names, state.effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)
-    ids = tuple(map(id, parts))        # what it is computed from, shared by identity between states
-    for _, known, touched in _touched_cache:
-        if known == ids:
-            _touched_state, _touched_last = state, touched
-            return touched
-    found = {mark for e in state.effects for mark in _marks(e.op, e.stat, e.skill)}
+    spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+    units: list[tuple[int, Unit, frozenset[str]]] = []
+    effects = state.effects
+    if effects is not _effects_seen:   # (the tuple is shared by identity until an effect comes or goes)
+        _effects_marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
+        _effects_seen = effects
+    touched = _effects_marks
     marking = _marking(state.names)
     if marking:
-        for side in state.sides:
-            for unit in side.stage:
-                if unit is not None and unit.card in marking:
-                    found |= marking[unit.card]
-            for tower in side.towers:
-                if tower.cards and tower.cards[-1] in marking:
-                    found |= marking[tower.cards[-1]]
-            for spell in side.table:
-                if spell is not None and spell.card in marking:
-                    found |= marking[spell.card]
-    touched = frozenset(found)
-    _touched_cache.insert(0, (parts, ids, touched))   # the entry keeps the parts alive, so the ids stay theirs
-    del _touched_cache[4:]
+        if marking is not _rows_marking:      # another match: its rows are its own
+            _rows_marking = marking
+            _rows[:] = [None] * 6
+        s1, s2 = state.sides
+        # a move, a tower set or a cast changes one row of one side: the other rows' marks are kept
+        for slot, row in enumerate((s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)):
+            if row is not _rows[slot]:
+                _rows[slot] = row
+                _rows_found[slot] = _row_marks(row, slot, marking)
+            marks, entries = _rows_found[slot]
+            if marks:
+                touched = touched | marks
+                if entries:
+                    (units if slot < 2 else spells).extend(entries)
     _touched_state, _touched_last = state, touched
+    _touched_spells, _touched_units = spells, units
     return touched
+
+
+def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
+    """What the marked cards of one row (slot: stage 1, stage 2, towers 1, towers 2, table 1,
+    table 2) may change, and its marked units or spells with their seat (a tower's top card
+    only)."""
+    get = marking.get
+    marks: frozenset[str] = frozenset()
+    entries = []
+    if slot in (2, 3):
+        for tower in row:
+            if tower.cards and (m := get(tower.cards[-1])) is not None:
+                marks = marks | m
+    else:
+        for item in row:
+            if item is not None and (m := get(item.card)) is not None:
+                marks = marks | m
+                entries.append((1 + slot % 2, item, m))
+    return marks, tuple(entries)
+
+
+_rows_marking: object = None                  # the match ``_rows`` belong to
+_rows: list[object] = [None] * 6              # kept alive here, so their ids stay their own
+_rows_found: list[tuple[frozenset[str], tuple[Any, ...]]] = [(frozenset(), ())] * 6
+
+
+def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
+    """The table spells and stage units of ``state`` that have a lasting skill, with their seat
+    and marks, seat 1 first (found by ``_touched``'s pass over the spots, so not looked for twice)."""
+    _touched(state)
+    return _touched_spells, _touched_units
 
 
 def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
@@ -406,7 +444,10 @@ def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
 
 _marking_last: tuple[object, dict[int, frozenset[str]]] = (None, {})
 _marking_by_names: dict[int, tuple[object, dict[int, frozenset[str]]]] = {}
-_touched_cache: list[tuple[tuple[object, ...], tuple[int, ...], frozenset[str]]] = []
+_effects_seen: object = None            # kept alive here, so its id stays its own
+_touched_spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+_touched_units: list[tuple[int, Unit, frozenset[str]]] = []
+_effects_marks: frozenset[str] = frozenset()
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
 
@@ -432,35 +473,66 @@ def all_negated(state: State, seat: int, line: int) -> bool:
 
 def keywords(state: State, seat: int, line: int) -> frozenset[str]:
     """The skills the unit on (seat, line) has, as ``profile`` gives them: its printed ones
-    when it is not cursed and nothing on the field grants or negates a skill, so no field is
-    built for them."""
+    when it is not cursed and nothing on the field grants or negates a skill, else those that
+    reach that one unit (``_skills``), so no whole field is built for them."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if unit.status != Status.CURSE and (_SKILL_MARKS.isdisjoint(_touched(state))
-                                  or not _skills_reach(state, seat, line, unit.card)):
-        return printed_keywords(_defn(state, unit.card))
+    if unit.status != Status.CURSE:
+        if _SKILL_MARKS.isdisjoint(_touched(state)):
+            return printed_keywords(_defn(state, unit.card))
+        found = _skills(state, seat, line, unit.card)
+        if found is not None:
+            return found
     return profile(state, seat, line).keywords
 
 
-def _skills_reach(state: State, seat: int, line: int, card: int) -> bool:
-    """Whether something may grant or negate a skill of the unit ``card`` on (seat, line): a
-    stored effect on it, a lasting skill of its own tower's top card (towers give only to their
-    keeper), or one of any unit or table spell (whose reach is not worked out here)."""
+def _skills(state: State, seat: int, line: int, card: int) -> frozenset[str] | None:
+    """The skills of the unit ``card`` (not cursed) on (seat, line) as ``Field`` gives them, from
+    what reaches that one unit: grants and negations stored on it, from its own tower's lasting
+    skill (gated by that tower's HT) and from table Long Spells. None when an unconditioned
+    lasting skill of a unit may grant or negate one of its skills (that source's own negation
+    needs the whole field)."""
+    grants: set[str] = set()
+    negates: set[str] = set()
     for e in state.effects:
-        if e.target == card and (e.op == "grant" or e.op == "negate"):
-            return True
+        if e.target == card and e.skill:
+            if e.op == "grant":
+                grants.add(e.skill)
+            elif e.op == "negate":
+                negates.add(e.skill)
     marking = _marking(state.names)
+    statics = _static_cards(state.names)
     cards = state.sides[seat - 1].towers[line - 1].cards
     if cards and not _SKILL_MARKS.isdisjoint(marking.get(cards[-1], ())):
-        return True
-    for side in state.sides:
-        for unit in side.stage:
-            if unit is not None and not _SKILL_MARKS.isdisjoint(marking.get(unit.card, ())):
-                return True
-        for spell in side.table:
-            if spell is not None and not _SKILL_MARKS.isdisjoint(marking.get(spell.card, ())):
-                return True
-    return False
+        for skill in statics[cards[-1]][0]:
+            ops = [op for op in skill.ops if op.who == "keeper" and op.skill and op.op in _SKILL_OPS]
+            if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
+                for op in ops:
+                    (grants if op.op == "grant" else negates).add(op.skill)  # type: ignore[arg-type]
+    spells, units = _marked(state)
+    for source_seat, spell, marks in spells:
+        if not spell.waiting and not _SKILL_MARKS.isdisjoint(marks):
+            for skill in statics[spell.card][1]:
+                for op in skill.ops:
+                    if op.skill and op.op in _SKILL_OPS and \
+                            _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                        (grants if op.op == "grant" else negates).add(op.skill)
+    for source_seat, unit, marks in units:
+        if not _SKILL_MARKS.isdisjoint(marks):
+            for skill in statics[unit.card][2]:
+                if skill.condition is None:
+                    for op in skill.ops:
+                        if op.op in _SKILL_OPS and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                            return None
+    printed = printed_keywords(_defn(state, card))
+    if not grants and not negates:
+        return printed
+    if "*" in negates:
+        return frozenset()
+    return frozenset((printed | grants) - negates)
+
+
+_SKILL_OPS = ("grant", "negate")
 
 
 def has(state: State, seat: int, line: int, pattern: str) -> bool:
@@ -481,15 +553,90 @@ def printed_keywords(d: CardDef) -> frozenset[str]:
 
 def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
-    card when nothing on the field changes that parameter, so no whole field is built for it."""
-    if name in _touched(state):     # (then the state is not plain: something changes a parameter)
-        return field_of(state).value(seat, line, name)
+    card with the effects that reach that unit (``_value``), so no whole field is built for it
+    unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    value: int = getattr(_defn(state, unit.card), name)
+    if name in _touched(state):
+        found = _value(state, seat, line, unit.card, name)
+        if found is None:
+            return field_of(state).value(seat, line, name)
+        value = found
+    else:
+        value = getattr(_defn(state, unit.card), name)
     if name == "VIT":
         value += keeper_bonus(state, seat, line, unit.card)
     return value if name == "DEF" else max(0, value)
+
+
+def _value(state: State, seat: int, line: int, card: int, name: str) -> int | None:
+    """Parameter ``name`` of the unit ``card`` on (seat, line) as ``Field`` layers it (W-14.3),
+    before W-7.3 and the floor, from what reaches that one unit: stored effects on it, its own
+    tower's lasting skill (gated by that tower's HT) and table Long Spells. None when an
+    unconditioned lasting skill of a unit may reach it: whether that source is negated (by a
+    tower, a Long Spell or a stored effect) needs the whole field."""
+    sets: list[tuple[int, int]] = []
+    add = 0
+    for e in state.effects:
+        if e.target == card and e.stat == name:
+            if e.op == "set":
+                sets.append((e.id, e.value))
+            elif e.op == "add":
+                add += e.value
+    marking = _marking(state.names)
+    statics = _static_cards(state.names)
+    cards = state.sides[seat - 1].towers[line - 1].cards
+    if cards and name in marking.get(cards[-1], ()):
+        for skill in statics[cards[-1]][0]:
+            ops = [op for op in skill.ops if op.who == "keeper" and op.stat == name]
+            if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
+                for op in ops:
+                    if op.op == "set":
+                        sets.append((0, op.value))
+                    elif op.op == "add":
+                        add += op.value
+    spells, units = _marked(state)
+    for source_seat, spell, marks in spells:
+        if not spell.waiting and name in marks:
+            for skill in statics[spell.card][1]:
+                for op in skill.ops:
+                    if op.stat == name and _reaches(state, op, source_seat, None, spell.targets, seat, card):
+                        if op.op == "set":
+                            sets.append((spell.since, op.value))
+                        elif op.op == "add":
+                            add += op.value
+    for source_seat, unit, marks in units:
+        if name in marks:
+            for skill in statics[unit.card][2]:
+                if skill.condition is None:
+                    for op in skill.ops:
+                        if op.stat == name and _reaches(state, op, source_seat, unit.card, (), seat, card):
+                            return None
+    value: int = getattr(_defn(state, card), name)
+    if sets:
+        sets.sort(key=_first)     # W-14.3: the latest set wins (stable, as Field sorts them)
+        value = sets[-1][1]
+    return value + add
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
+
+
+def _reaches(state: State, op: Op, source_seat: int, source: int | None, targets: tuple[int, ...],
+             seat: int, card: int) -> bool:
+    """Whether ``Field._recipients`` gives ``op`` (from a source of ``source_seat``: the unit
+    ``source``, or a spell with ``targets``) to the unit ``card`` of ``seat``."""
+    match op.who:
+        case "self":
+            return source == card
+        case "target":
+            return card in targets
+        case "own_units" | "enemy_units":
+            if (seat == source_seat) != (op.who == "own_units"):
+                return False
+            return op.family is None or op.family in _defn(state, card).families
+    return False
 
 
 def _plain(state: State) -> bool:
@@ -576,16 +723,45 @@ def profile(state: State, seat: int, line: int) -> Profile:
 
 
 def tower_heights(state: State, seat: int) -> tuple[int, ...]:
-    """Every tower's HT for ``seat``, line 1 first (one field lookup for all of them)."""
+    """Every tower's HT for ``seat``, line 1 first, as ``Field.ht`` has them: worked out from the
+    towers alone (no field), since only stored HT effects and the facing tower's lasting skill
+    change a tower's HT (the payer asks for them at almost every decision, on a new state)."""
     towers = state.sides[seat - 1].towers
-    if "HT" not in _touched(state):
-        return tuple(t.height for t in towers)
-    ht = field_of(state).ht
-    return tuple(ht.get((seat, line), 0) for line in range(1, len(towers) + 1))
+    heights = [len(t.cards) for t in towers]
+    changed = False
+    for e in state.effects:
+        if e.stat == "HT" and e.op == "add" and 10 <= e.target < 1000:
+            changed = True
+            if e.target // 10 == seat:
+                heights[e.target % 10 - 1] += e.value
+    marking = _marking(state.names)
+    for i, front in enumerate(state.sides[2 - seat].towers):
+        cards = front.cards
+        if cards and "HT" in marking.get(cards[-1], ()):
+            changed = True
+            line = i + 1
+            for skill in _static_cards(state.names)[cards[-1]][0]:
+                if _tower_condition(state, skill, 3 - seat, line, _stored_ht(state, 3 - seat, line)):
+                    for op in skill.ops:
+                        if op.who == "front_tower" and op.stat == "HT":
+                            heights[i] += op.value
+    if not changed:
+        return tuple(heights)
+    return tuple([h if h > 0 else 0 for h in heights])
+
+
+def _stored_ht(state: State, seat: int, line: int) -> int:
+    """A tower's HT with stored effects only (what its own HT-changing skill is gated by)."""
+    height = len(state.sides[seat - 1].towers[line - 1].cards)
+    key = seat * 10 + line
+    for e in state.effects:
+        if e.target == key and e.stat == "HT" and e.op == "add":
+            height += e.value
+    return height
 
 
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
     if "HT" not in _touched(state):
         return state.sides[seat - 1].towers[line - 1].height
-    return field_of(state).ht.get((seat, line), 0)
+    return tower_heights(state, seat)[line - 1]

@@ -6,15 +6,13 @@ from typing import Callable, Iterator, Sequence
 
 from domain.core.errors import Illegal
 
-from .field import tower_heights
+from .field import tower_height, tower_heights
 from .state import State
 from .vocabulary import LINES
 
 
 def tower_value(state: State, seat: int, line: int) -> int:
     """HT for cost: as modified by effects (W-7.5), floored at 0 (W-Q13)."""
-    from .field import tower_height
-
     return tower_height(state, seat, line)
 
 

@@ -30,7 +30,7 @@ from domain.worlfard import checks
 from domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
-from domain.worlfard.field import Field, all_negated, keywords, stat, tower_heights
+from domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
 from domain.worlfard.legal import options as legal_options
 from domain.worlfard.payment import _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
@@ -313,14 +313,17 @@ def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passiv
 @game
 @given(seed=seeds, decks=deck_pairs)
 def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(seed, decks):
-    """``field.stat``, ``all_negated``, ``keywords`` and ``tower_heights`` skip building a field
-    when nothing changes a parameter, grants or negates: each must equal what a field built from
-    scratch says."""
+    """``field.stat``, ``all_negated``, ``keywords``, ``tower_heights`` and ``tower_height`` skip
+    building a field when nothing changes a parameter of that unit (or HT), grants or negates;
+    ``stat`` layers the effects that reach one unit itself and ``tower_heights`` works HT out from
+    the towers alone: each must equal what a field built from scratch says."""
     match = played(seed, decks)
     for env, state in states(match):
         whole = Field(state)
         for seat in (1, 2):
             assert tower_heights(state, seat) == tuple(whole.ht.get((seat, line), 0) for line in range(1, LINES + 1)), env.seq
+            for line in range(1, LINES + 1):
+                assert tower_height(state, seat, line) == whole.ht.get((seat, line), 0), env.seq
             for index, unit in enumerate(state.side(seat).stage):
                 if unit is not None:
                     profile = whole.unit(seat, index + 1)
