@@ -18,13 +18,24 @@ MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a han
 
 def settle(draft: WDraft, cause: int) -> None:
     global _rest
-    if not _at_rest(draft):
+    rested, count = _rest
+    envelopes = draft.envelopes
+    quiet = False
+    if rested is draft:   # _at_rest, inlined (a settle runs after every step)
+        for envelope in envelopes[count:]:
+            event = envelope.event
+            kind = type(event)
+            if kind not in HARMLESS and (kind is not _MOVED or event.src not in _OFF_FIELD):
+                break
+        else:
+            quiet = True
+    if not quiet:
         for _ in range(MAX_ROUNDS):
             if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
                 break
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
-    _rest = (draft, len(draft.envelopes))
+    _rest = (draft, len(envelopes))
     state = draft.state
     s1, s2 = state.sides
     if s1.life <= 0 or s2.life <= 0 or s1.lost is not None or s2.lost is not None:   # (check_losses' own test)
@@ -100,13 +111,10 @@ def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
     lowering = vit_lowering(draft.state)
     sturdy = no_unit_printed_at_vit_0()
-    if sturdy and lowering == {} and not any(u is not None and u.damage for side in draft.state.sides
-                                             for u in side.stage):
-        return False     # no unit is damaged and nothing lowers VIT: the loop below would skip them all
     for seat in (1, 2):
         state = draft.state     # (as the checks of seat 1 left it)
         for index, unit in enumerate(state.sides[seat - 1].stage):
-            if unit is None or (unit.damage == 0 and lowering is not None and unit.card not in lowering
+            if unit is None or (not unit.damage and lowering is not None and unit.card not in lowering
                                 and (sturdy or definition(state, unit.card).VIT > 0)):
                 continue   # undamaged, nothing lowers its VIT (the common case of surely_survives)
             line = index + 1
@@ -164,7 +172,10 @@ def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     fired = False
     on_stage: set[int] | None = None     # worked out for the first Long Spell that targets units
     for seat in (1, 2):
-        for index, spell in enumerate(draft.state.sides[seat - 1].table):
+        table = draft.state.sides[seat - 1].table
+        if not any(table):
+            continue     # no spell on this table (most checks): nothing to look up
+        for index, spell in enumerate(table):
             if spell is None or spell.waiting or not spell.targets or definition(draft.state, spell.card).type != "LS":
                 continue
             if on_stage is None:

@@ -48,16 +48,20 @@ def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int =
 
 
 def _firing(d: CardDef, when: str, zone: str) -> tuple[int, ...]:
-    """The indexes of ``d``'s triggered (・) skills that fire ``when``, from ``zone`` (per card)."""
-    key = (d.name, when, zone)
-    found = _FIRING.get(key)
-    if found is None:
-        found = _FIRING[key] = tuple(i for i, skill in enumerate(d.skill)
-                                     if skill.when == when and skill.zone == zone and skill.mark == "・")
-    return found
+    """The indexes of ``d``'s triggered (・) skills that fire ``when``, from ``zone`` (per card,
+    by zone then timing: nested lookups, no key tuple built on every call)."""
+    by_zone = _FIRING.get(d.name)
+    if by_zone is None:
+        by_zone = _FIRING[d.name] = {}
+        for i, skill in enumerate(d.skill):
+            if skill.mark == "・":
+                by_when = by_zone.setdefault(skill.zone, {})
+                by_when[skill.when] = by_when.get(skill.when, ()) + (i,)
+    by_when = by_zone.get(zone)
+    return () if by_when is None else by_when.get(when, ())
 
 
-_FIRING: dict[tuple[str, str, str], tuple[int, ...]] = {}
+_FIRING: dict[str, dict[str, dict[str | None, tuple[int, ...]]]] = {}
 
 
 def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:

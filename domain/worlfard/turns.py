@@ -26,23 +26,31 @@ def is_first_turn(state: State) -> bool:
 
 
 def proceed_targets(state: State) -> tuple[str, ...]:
-    options = NEXT_PHASES.get(state.phase, ())
-    if state.phase == Phase.MAIN1 and is_first_turn(state):
-        options = tuple(o for o in options if o != "battle")
-    if state.combat is not None or state.choice is not None or state.window is not None:
+    """Where the turn player may proceed now (asked for every option list of a main or battle
+    phase: the cheap tests first)."""
+    phase = state.phase
+    options = NEXT_PHASES.get(phase, ())
+    if not options or state.combat is not None or state.choice is not None or state.window is not None:
         return ()
+    if state.turn == 1 and phase == Phase.MAIN1:   # is_first_turn
+        options = _FIRST_MAIN1
     if rage_forces_attack(state):   # W-Q9: no leaving the battle (or skipping it) while rage can attack
         options = tuple(o for o in options if o == "battle")
     return options
 
 
+_FIRST_MAIN1 = tuple(o for o in NEXT_PHASES[Phase.MAIN1] if o != "battle")   # W-5.2: no battle on the first turn
+_RAGE_PHASES = frozenset((Phase.MAIN1, Phase.BATTLE))
+
+
 def rage_forces_attack(state: State) -> bool:
     """W-9.5 with W-Q9: a raging unit that could legally attack must; not on the first turn."""
-    if is_first_turn(state) or state.phase not in (Phase.MAIN1, Phase.BATTLE):
+    if state.turn == 1 or state.phase not in _RAGE_PHASES:   # (is_first_turn)
         return False
-    for i, unit in enumerate(state.side(state.turn_seat).stage):
+    seat = state.turn_seat
+    for i, unit in enumerate(state.sides[seat - 1].stage):
         if unit is not None and unit.status == Status.RAGE and not unit.broken \
-                and stat(state, state.turn_seat, i + 1, "AGI") >= 1:
+                and stat(state, seat, i + 1, "AGI") >= 1:
             return True
     return False
 
