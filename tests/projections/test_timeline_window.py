@@ -16,7 +16,8 @@ EVENTS = 200
 
 def _timeline(every: int) -> Timeline:
     # a stand-in ruleset: the state is the tuple of events so far, so any wrong fold shows
-    ruleset: Any = SimpleNamespace(evolve=lambda state, event: state + (event,), initial_state=lambda header: (),
+    ruleset: Any = SimpleNamespace(evolve=lambda state, event: state + (event,), evolve_cases=None,
+                                   initial_state=lambda header: (),
                                    _decoders={})
     header = Header(match_id="m", ruleset="stand-in", rules_version="1", card_set="-", seed=1,
                     players=("a", "b"), decks=())
@@ -42,7 +43,7 @@ def test_stepping_back_and_forth_inside_a_window_folds_nothing_more() -> None:
         calls += 1
         return state + (event,)
 
-    timeline.ruleset = SimpleNamespace(evolve=counting, _decoders={})
+    timeline.ruleset = SimpleNamespace(evolve=counting, evolve_cases=None, _decoders={})
     assert len(timeline.state_at(95)) == 95          # checkpoint 64, then 31 events
     assert calls == 31
     for seq in (94, 93, 70, 95, 65):
