@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CardDef, definition
+from .cards import CardDef, PerMatch, catalog
 from .skills import Skill
 from .state import State
 
@@ -48,30 +48,19 @@ def _of(d: CardDef) -> Facts:
 
 
 Table = dict[int, Facts]
-_tables: dict[int, tuple[object, Table]] = {}
-_last_names: object = None
-_last_table: Table = {}
 
 
-def match_facts(state: State) -> Table:
-    """The facts of every card of ``state``'s match, by card id. ``state.names`` is one tuple
-    shared by every state of a match: the table is kept by its identity (the entry holds it
-    alive, so the id stays its own), the match seen last answered without a lookup."""
-    global _last_names, _last_table
-    names: Any = state.names
-    if names is _last_names:
-        return _last_table
-    hit = _tables.get(id(names))
-    if hit is None or hit[0] is not names:
-        table = {seat * 1000 + i: _of(definition(state, seat * 1000 + i))
-                 for seat in (1, 2) for i in range(len(names[seat - 1]))}
-        if len(_tables) > 64:
-            _tables.clear()
-        hit = _tables[id(names)] = (names, table)
-    _last_names, _last_table = names, hit[1]
-    return hit[1]
+def _facts_of(names: Any) -> Table:
+    defs = catalog()
+    return {seat * 1000 + i: _of(defs[name]) for seat, seat_names in enumerate(names, 1)
+            for i, name in enumerate(seat_names)}
+
+
+# the facts of every card of a match, by card id, from its ``state.names``: a few dozen cards,
+# one table a match, then one dictionary lookup per card
+match_facts = PerMatch(_facts_of)
 
 
 def card_facts(state: State, card: int) -> Facts:
     """The facts of the printed card behind ``card`` in ``state``'s match."""
-    return match_facts(state)[card]
+    return match_facts(state.names)[card]

@@ -8,7 +8,7 @@ import hashlib
 import tomllib
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Callable, Generic, TypeVar
 
 import msgspec
 
@@ -108,6 +108,34 @@ def card(name: str) -> CardDef:
 
 def as_dict(card: CardDef) -> dict[str, Any]:
     return msgspec.to_builtins(card)
+
+
+T = TypeVar("T")
+
+
+class PerMatch(Generic[T]):
+    """A table worked out once per match from its ``names`` (the card names by seat: one tuple
+    that every state of the match shares). Kept by that tuple's identity, the entry holding it
+    alive so its id stays its own; the match asked last is answered without a lookup."""
+
+    __slots__ = ("_build", "_last", "_by_id")
+
+    def __init__(self, build: Callable[[Any], T]) -> None:
+        self._build = build
+        self._last: tuple[object, T] | None = None
+        self._by_id: dict[int, tuple[object, T]] = {}
+
+    def __call__(self, names: Any) -> T:
+        last = self._last
+        if last is not None and last[0] is names:
+            return last[1]
+        hit = self._by_id.get(id(names))
+        if hit is None or hit[0] is not names:
+            if len(self._by_id) > 64:
+                self._by_id.clear()
+            hit = self._by_id[id(names)] = (names, self._build(names))
+        self._last = hit
+        return hit[1]
 
 
 _by_names: dict[int, tuple[object, tuple[tuple[CardDef, ...], ...]]] = {}

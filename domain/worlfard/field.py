@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardDef, catalog, definition
+from .cards import CardDef, PerMatch, catalog, definition
 from .skills import Op, Skill, keyword_matches
 from .state import State, TableSpell, Unit
 from .vocabulary import LINES, Status
@@ -234,34 +234,21 @@ _STATICS: dict[tuple[str, str], tuple[Skill, ...]] = {}
 Statics = tuple[tuple[Skill, ...], tuple[Skill, ...], tuple[Skill, ...]]
 
 
-def _static_cards(names: tuple[tuple[str, ...], ...]) -> dict[int, Statics]:
+def _statics_of(names: tuple[tuple[str, ...], ...]) -> dict[int, Statics]:
     """The cards of a match that have lasting skills, by card id: those that work from a tower,
-    a table and the stage, in printed order (built once per ``names``, which all the match's
-    states share)."""
-    global _statics_last
-    known, found = _statics_last
-    if known is not names:
-        hit = _statics_by_names.get(id(names))
-        if hit is None or hit[0] is not names:
-            defs = catalog()
-            table = {}
-            for seat, seat_names in enumerate(names):
-                for index, name in enumerate(seat_names):
-                    d = defs[name]
-                    zones = (_statics(d, "tower"), _statics(d, "table"), _statics(d, "stage"))
-                    if any(zones):
-                        table[(seat + 1) * 1000 + index] = zones
-            hit = (names, table)
-            if len(_statics_by_names) > 64:
-                _statics_by_names.clear()
-            _statics_by_names[id(names)] = hit    # the entry keeps ``names`` alive: its id stays its own
-        _statics_last = hit
-        found = hit[1]
-    return found
+    a table and the stage, in printed order."""
+    defs = catalog()
+    table = {}
+    for seat, seat_names in enumerate(names):
+        for index, name in enumerate(seat_names):
+            d = defs[name]
+            zones = (_statics(d, "tower"), _statics(d, "table"), _statics(d, "stage"))
+            if any(zones):
+                table[(seat + 1) * 1000 + index] = zones
+    return table
 
 
-_statics_last: tuple[object, dict[int, Statics]] = (None, {})
-_statics_by_names: dict[int, tuple[object, dict[int, Statics]]] = {}
+_static_cards = PerMatch(_statics_of)   # worked out once per match: all its states share ``names``
 
 
 def _merge_negations(acc: dict[int, _Acc], negated: dict[int, set[str]]) -> None:
@@ -423,27 +410,15 @@ def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]],
     return _touched_spells, _touched_units
 
 
-def _marking(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
+def _marking_of(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
     """The cards of a match that have a lasting skill, by card id, with what it may change
-    (``_Meta.stats``): worked out once per match (``names`` is shared by all its states)."""
-    global _marking_last
-    known, marking = _marking_last
-    if known is not names:
-        hit = _marking_by_names.get(id(names))
-        if hit is None or hit[0] is not names:
-            defs = catalog()
-            hit = (names, {(seat + 1) * 1000 + index: stats for seat, seat_names in enumerate(names)
-                           for index, name in enumerate(seat_names) if (stats := _meta(defs[name]).stats)})
-            if len(_marking_by_names) > 64:
-                _marking_by_names.clear()
-            _marking_by_names[id(names)] = hit    # the entry keeps ``names`` alive: its id stays its own
-        _marking_last = hit
-        marking = hit[1]
-    return marking
+    (``_Meta.stats``)."""
+    defs = catalog()
+    return {(seat + 1) * 1000 + index: stats for seat, seat_names in enumerate(names)
+            for index, name in enumerate(seat_names) if (stats := _meta(defs[name]).stats)}
 
 
-_marking_last: tuple[object, dict[int, frozenset[str]]] = (None, {})
-_marking_by_names: dict[int, tuple[object, dict[int, frozenset[str]]]] = {}
+_marking = PerMatch(_marking_of)   # worked out once per match: all its states share ``names``
 _effects_seen: object = None            # kept alive here, so its id stays its own
 _touched_spells: list[tuple[int, TableSpell, frozenset[str]]] = []
 _touched_units: list[tuple[int, Unit, frozenset[str]]] = []

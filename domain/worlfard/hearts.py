@@ -18,7 +18,7 @@ def top_heart(state: State, seat: int) -> int | None:
 
 def heart_souls(state: State, seat: int, card: int) -> list[int]:
     """Souls that can pay the heart-cast extra: they share an element with the cast card."""
-    facts = match_facts(state)
+    facts = match_facts(state.names)
     elements = facts[card].elements
     return [s for s in state.side(seat).soul if not elements.isdisjoint(facts[s].elements)]
 

@@ -50,7 +50,7 @@ def options(state: State, seat: int) -> Options:
         out.head = 1
         spots = [line for line, spell in enumerate(state.sides[seat - 1].table, 1) if spell is None]
         if spots:
-            _casts(out, state, seat, match_facts(state), _Pays(state, seat), spots)
+            _casts(out, state, seat, match_facts(state.names), _Pays(state, seat), spots)
         return out
     combat = state.combat
     if combat is not None:
@@ -105,7 +105,7 @@ class _Pays:
 def _main_actions(out: Options, state: State, seat: int) -> None:
     side = state.sides[seat - 1]
     stage, towers, hand = side.stage, side.towers, side.hand
-    facts = match_facts(state)
+    facts = match_facts(state.names)
     if not state.tower_set:
         open_lines = [line for line, tower in enumerate(towers, 1) if len(tower.cards) < TOWER_MAX]
         out.add_product(len(hand) * len(open_lines), partial(_set_tower, hand, open_lines))

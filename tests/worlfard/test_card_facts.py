@@ -13,7 +13,7 @@ from scenario import Position
 def test_every_cards_facts_are_its_definitions() -> None:
     names = tuple(sorted(catalog()))
     state = msgspec.structs.replace(Position().state, names=(names, names))
-    table = match_facts(state)
+    table = match_facts(state.names)
     assert sorted(table) == sorted(seat * 1000 + i for seat in (1, 2) for i in range(len(names)))
     for card, facts in table.items():
         d = definition(state, card)
@@ -26,6 +26,6 @@ def test_every_cards_facts_are_its_definitions() -> None:
 
 def test_a_match_seen_again_keeps_its_table_and_another_match_gets_its_own() -> None:
     one, two = Position().state, msgspec.structs.replace(Position().state, names=Position().state.names[::-1])
-    first = match_facts(one)
-    assert match_facts(two) is not first and match_facts(two)[1000].card_def is definition(two, 1000)
-    assert match_facts(one) is first
+    first = match_facts(one.names)
+    assert match_facts(two.names) is not first and match_facts(two.names)[1000].card_def is definition(two, 1000)
+    assert match_facts(one.names) is first
