@@ -18,24 +18,13 @@ MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a han
 
 def settle(draft: WDraft, cause: int) -> None:
     global _rest
-    rested, count = _rest
-    envelopes = draft.envelopes
-    quiet = False
-    if rested is draft:   # _at_rest, inlined (a settle runs after every step)
-        for envelope in envelopes[count:]:
-            event = envelope.event
-            kind = type(event)
-            if kind not in HARMLESS and (kind is not _MOVED or event.src not in _OFF_FIELD):
-                break
-        else:
-            quiet = True
-    if not quiet:
+    if not _at_rest(draft):
         for _ in range(MAX_ROUNDS):
             if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
                 break
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
-    _rest = (draft, len(envelopes))
+    _rest = (draft, len(draft.envelopes))
     state = draft.state
     s1, s2 = state.sides
     if s1.life <= 0 or s2.life <= 0 or s1.lost is not None or s2.lost is not None:   # (check_losses' own test)
@@ -79,7 +68,7 @@ _MOVED = ev.CardMoved
 
 def _at_rest(draft: WDraft) -> bool:
     """True when ``draft``'s state is known settled: the rules came to rest in it and only
-    harmless events followed (``harmless``, inlined: this runs after every step)."""
+    harmless events followed (``harmless``, written out: this runs after every step)."""
     rested, count = _rest
     if rested is not draft:
         return False
