@@ -9,6 +9,7 @@ from typing import Sequence, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_LIMITS: dict[int, int] = {}   # n -> the largest multiple of n that fits in 64 bits (below's rejection bound)
 
 
 class Rng:
@@ -31,12 +32,22 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform integer in [0, n), by rejection so there is no modulo bias."""
-        if n <= 0:
-            raise ValueError("below() needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        """Uniform integer in [0, n), by rejection so there is no modulo bias.
+
+        (``next_u64`` written out, and the rejection limit kept per ``n``: bots and shuffles draw
+        here at every decision, over a few dozen distinct counts.)"""
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs n > 0")
+            limit = (1 << 64) - ((1 << 64) % n)
+            if len(_LIMITS) < 4096:
+                _LIMITS[n] = limit
         while True:
-            x = self.next_u64()
+            z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 
