@@ -46,6 +46,9 @@ def bench(quick: bool, as_json: bool, ruleset: str, baseline: str | None) -> Non
     if base is not None and baseline is not None:
         now = bench_points(msgspec.to_builtins(report))
         show_comparison(compare(bench_points(base), now, BENCH_FLOOR), baseline, base.get("machine", {}).get("load"))
+        then = base.get("machine", {}).get("python")
+        if then and then != report.machine.python:    # a different interpreter build moves every figure
+            render.console().print(f"[yellow]the baseline ran on Python {then}; this run on {report.machine.python}[/]")
 
 
 def show_comparison(changes: list[Change], baseline: str, load: str | None) -> None:

@@ -50,6 +50,7 @@ from .bench_work import (
     audit_bytes,
     cpu_model,
     filesystem_of,
+    interpreter,
     load_average,
     long_record,
     pinned,
@@ -500,7 +501,7 @@ def _child_env() -> dict[str, str]:
 
 
 def describe_machine(pin_note: str, scratch: Path, load_before: str) -> Machine:
-    return Machine(nproc=os.cpu_count() or 1, cpu=cpu_model(), python=platform.python_version(),
+    return Machine(nproc=os.cpu_count() or 1, cpu=cpu_model(), python=interpreter(),
                    platform=platform.platform(terse=True), pinned=pin_note,
                    load=f"1-minute load average {load_before} before, {load_average()} after",
                    scratch=f"{tempfile.gettempdir()} ({filesystem_of(scratch)})")

@@ -119,6 +119,18 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def interpreter() -> str:
+    """Which CPython build runs the bench: its version, executable, and whether the interpreter is
+    in a shared libpython (an ``--enable-shared`` build without PGO, such as pyenv's, runs Kifu
+    10–20 % slower than Debian's statically linked, PGO-built one: the figures depend on it)."""
+    try:
+        maps = Path("/proc/self/maps").read_text()
+        linked = "shared libpython" if "libpython" in maps else "libpython linked in"
+    except OSError:
+        linked = "libpython linkage unknown"
+    return f"{platform.python_version()} ({os.path.realpath(sys.executable)}, {linked})"
+
+
 def filesystem_of(path: Path) -> str:
     """The file system type of the mount holding ``path`` (SQLite commit latency depends on it)."""
     best, kind = "", "unknown file system"

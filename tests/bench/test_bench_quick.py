@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 
 from click.testing import CliRunner
 
@@ -36,7 +37,10 @@ def test_the_quick_benchmark_reports_every_figure_with_its_target() -> None:
     assert figures["fold.events_per_s"]["target"] == {"op": ">=", "value": 500_000}
     assert figures["selfplay.matches_per_s"]["target"] == {"op": ">=", "value": 60}
     assert figures["selfplay.greedy_matches_per_s"]["target"] == {"op": ">=", "value": 20}
-    assert report["machine"]["nproc"] >= 1 and report["machine"]["python"]
+    assert report["machine"]["nproc"] >= 1
+    # the interpreter build is part of the figures: version, executable, how libpython is linked
+    assert report["machine"]["python"].startswith(platform.python_version() + " (")
+    assert "libpython" in report["machine"]["python"]
     assert {"self-play", "long record", "store", "audit", "size", "memory"} <= set(report["workloads"])
     if affinity is not None:   # the run pins itself to one core, and gives the affinity back
         assert os.sched_getaffinity(0) == affinity
