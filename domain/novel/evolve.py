@@ -1,14 +1,14 @@
 """The fold: one small function per event, no checks (the decider checked)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgspec
 
 from domain.core.commit import ChoiceSealed
 
 from . import events as ev
-from .table import unmarked, with_card
+from .table import Loose, unmarked, with_card
 from .state import Card, Side, State
 
 replace = msgspec.structs.replace
@@ -173,3 +173,14 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 def evolve(state: State, event: Any) -> State:
     return _HANDLERS[type(event)](state, event)
+
+
+def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
+    """What ``fold`` makes of ``events`` one at a time, with the card tuple made once at the end:
+    the states in between are never seen, so their cards stay a list changed in place (``Loose``)."""
+    state = replace(state, cards=Loose(state.cards))
+    for event in events:
+        state = fold(state, event)
+        if state.cards.__class__ is not Loose:     # a prepared position put a whole new state in
+            state = replace(state, cards=Loose(state.cards))
+    return replace(state, cards=tuple(state.cards))
