@@ -8,7 +8,7 @@ import msgspec
 from domain.core.commit import ChoiceSealed
 
 from . import events as ev
-from .cards import card
+from .cards import card as printed
 from .table import Loose, unmarked, with_card
 from .state import Card, Side, State
 
@@ -26,6 +26,7 @@ def _side(state: State, side: Side) -> State:
 
 
 def _without(ids: tuple[int, ...], cid: int) -> tuple[int, ...]:
+    """A row or the lit group without a card: copied only when the card is in it."""
     return tuple([x for x in ids if x != cid]) if cid in ids else ids
 
 
@@ -70,7 +71,7 @@ def _sealed(state: State, e: ChoiceSealed) -> State:
 
 def _picked(state: State, e: ev.Picked) -> State:
     s = state.side(e.seat)
-    cost = card(state.card(e.card).name).cost if e.card else 0     # 0: a pick hidden from this seat
+    cost = printed(state.card(e.card).name).cost if e.card else 0     # 0: a pick hidden from this seat
     return _side(state, replace(s, picks=s.picks + (e,), spent=s.spent + cost, sealed=False))
 
 
@@ -144,7 +145,8 @@ def _spent(state: State, e: ev.CardSpent) -> State:
 
 def _lit(state: State, e: ev.GroupLit) -> State:
     a, b = state.sides
-    return replace(state, group=e.cards, sides=(replace(a, act=None, sealed=False), replace(b, act=None, sealed=False)))
+    sides = (replace(a, act=None, sealed=False), replace(b, act=None, sealed=False))
+    return replace(state, group=e.cards, sides=sides)
 
 
 def _acted(state: State, e: ev.Acted) -> State:
@@ -190,7 +192,7 @@ def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any],
     handler = _HANDLERS.get
     for event in events:
         case = handler(type(event))
-        if case is not None:         # the same case ``fold`` would call, one call fewer
+        if case is not None:         # the case ``fold`` would call (no core event has one here), one call fewer
             state = case(state, event)
             continue
         state = fold(state, event)   # the core's own events
