@@ -334,10 +334,13 @@ class Match:
         if self._tracked:
             self._absorb_groups(envelopes, self._state, self.awaiting)
             return
-        evolve = self._evolve
+        evolve, run = self._evolve, self.ruleset.evolve_run
         state = self._state
-        for env in envelopes:
-            state = evolve(state, env.event)
+        if run is not None:
+            state = run(state, [env.event for env in envelopes], evolve)
+        else:
+            for env in envelopes:
+                state = evolve(state, env.event)
         self._envelopes.extend(envelopes)
         self.state = state
         self.head = envelopes[-1].chain or self.head

@@ -116,6 +116,9 @@ class Ruleset(Generic[S, C, E]):
     evolve_cases: Mapping[type, Callable[[S, E], S]] | None = None  # ``evolve``'s own dispatch table, where it
     #   is one (``evolve(s, e)`` is ``evolve_cases[type(e)](s, e)`` for every type it holds): the core folds
     #   each event through it directly, one call fewer on every event of every record
+    evolve_run: Callable[[S, Sequence[E], Callable[[S, E], S]], S] | None = None  # (state, events, fold) -> the
+    #   state ``fold`` (``evolve`` with the core's events) makes of the events one at a time, where a ruleset can
+    #   do once a run what ``evolve`` must do every event (novel: its card tuple); ``Match.fold`` reads with it
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- the record's event union: the ruleset's events plus the core's ----------------------------

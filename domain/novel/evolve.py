@@ -1,35 +1,39 @@
 """The fold: one small function per event, no checks (the decider checked)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgspec
 
 from domain.core.commit import ChoiceSealed
 
 from . import events as ev
-from .table import unmarked, with_card
+from .cards import card as printed
+from .table import Loose, unmarked, with_card
 from .state import Card, Side, State
 
 replace = msgspec.structs.replace
 
 
 def _card(state: State, card: Card) -> State:
-    return replace(state, cards=with_card(state.cards, card))
+    cards = with_card(state.cards, card)
+    return state if cards is state.cards else replace(state, cards=cards)    # the same: a run's Loose list
 
 
 def _side(state: State, side: Side) -> State:
-    sides = list(state.sides)
-    sides[side.seat - 1] = side
-    return replace(state, sides=tuple(sides))  # type: ignore[arg-type]
+    sides = (side, state.sides[1]) if side.seat == 1 else (state.sides[0], side)
+    return replace(state, sides=sides)
+
+
+def _without(ids: tuple[int, ...], cid: int) -> tuple[int, ...]:
+    """A row or the lit group without a card: copied only when the card is in it."""
+    return tuple([x for x in ids if x != cid]) if cid in ids else ids
 
 
 def _leave_rows(state: State, cid: int) -> State:
-    c = state.card(cid)
-    s = state.side(c.owner)
+    s = state.sides[state.cards[cid - 1].owner - 1]
     if cid in s.front or cid in s.back or cid in s.magic:
-        s = replace(s, front=tuple(x for x in s.front if x != cid), back=tuple(x for x in s.back if x != cid),
-                    magic=tuple(x for x in s.magic if x != cid))
+        s = replace(s, front=_without(s.front, cid), back=_without(s.back, cid), magic=_without(s.magic, cid))
         state = _side(state, s)
     return state
 
@@ -42,26 +46,32 @@ def _enter_row(state: State, cid: int, row: str) -> State:
     return _side(state, s)
 
 
+_SELECTIONS = frozenset(("first", "select", "skill"))   # the phases in which the seats select
+
+
 def _phase(state: State, e: ev.PhaseBegun) -> State:
-    if e.phase in ("first", "select", "skill"):   # a new selection; or the last one is summoned
-        sides = tuple(replace(s, picks=(), reveals=(), spent=0, done=False, sealed=False, act=None)
-                      for s in state.sides)
-        state = replace(state, sides=sides)  # type: ignore[arg-type]
+    phase = state.phase
+    if e.phase in _SELECTIONS:   # a new selection; or the last one is summoned
+        phase = e.phase
+        a, b = state.sides
+        state = replace(state, sides=(_unselected(a), _unselected(b)))
     if e.phase == "select" and e.turn != state.turn:
         # a new turn: the acted/stunned marks of the last one are cleared
         state = replace(state, cards=unmarked(state.cards))
-    phase = {"first": "first", "select": "select", "skill": "skill"}.get(e.phase, state.phase)
     return replace(state, turn=e.turn, phase=phase, group=())
 
 
+def _unselected(side: Side) -> Side:
+    return replace(side, picks=(), reveals=(), spent=0, done=False, sealed=False, act=None)
+
+
 def _sealed(state: State, e: ChoiceSealed) -> State:
-    return _side(state, replace(state.side(e.seat), sealed=True))
+    return _side(state, replace(state.sides[e.seat - 1], sealed=True))
 
 
 def _picked(state: State, e: ev.Picked) -> State:
-    from .cards import card
     s = state.side(e.seat)
-    cost = card(state.card(e.card).name).cost if e.card else 0     # 0: a pick hidden from this seat
+    cost = printed(state.card(e.card).name).cost if e.card else 0     # 0: a pick hidden from this seat
     return _side(state, replace(s, picks=s.picks + (e,), spent=s.spent + cost, sealed=False))
 
 
@@ -134,19 +144,19 @@ def _spent(state: State, e: ev.CardSpent) -> State:
 
 
 def _lit(state: State, e: ev.GroupLit) -> State:
-    sides = tuple(replace(s, act=None, sealed=False) for s in state.sides)
-    return replace(state, group=e.cards, sides=sides)  # type: ignore[arg-type]
+    a, b = state.sides
+    sides = (replace(a, act=None, sealed=False), replace(b, act=None, sealed=False))
+    return replace(state, group=e.cards, sides=sides)
 
 
 def _acted(state: State, e: ev.Acted) -> State:
-    state = _side(state, replace(state.side(e.seat), act=e, sealed=False))
-    state = _card(state, replace(state.card(e.card), acted=True))
-    return replace(state, group=tuple(c for c in state.group if c != e.card))
+    state = _side(state, replace(state.sides[e.seat - 1], act=e, sealed=False))
+    return _cannot(state, e)
 
 
-def _cannot(state: State, e: ev.CannotAct) -> State:
-    state = _card(state, replace(state.card(e.card), acted=True))
-    return replace(state, group=tuple(c for c in state.group if c != e.card))
+def _cannot(state: State, e: ev.Acted | ev.CannotAct) -> State:
+    state = _card(state, replace(state.cards[e.card - 1], acted=True))
+    return replace(state, group=_without(state.group, e.card))
 
 
 def _lost(state: State, e: ev.Lost) -> State:
@@ -173,3 +183,19 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 def evolve(state: State, event: Any) -> State:
     return _HANDLERS[type(event)](state, event)
+
+
+def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
+    """What ``fold`` makes of ``events`` one at a time, with the card tuple made once at the end:
+    the states in between are never seen, so their cards stay a list changed in place (``Loose``)."""
+    state = replace(state, cards=Loose(state.cards))
+    handler = _HANDLERS.get
+    for event in events:
+        case = handler(type(event))
+        if case is not None:         # the case ``fold`` would call (no core event has one here), one call fewer
+            state = case(state, event)
+            continue
+        state = fold(state, event)   # the core's own events
+        if state.cards.__class__ is not Loose:     # a prepared position put a whole new state in
+            state = replace(state, cards=Loose(state.cards))
+    return replace(state, cards=tuple(state.cards))

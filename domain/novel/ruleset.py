@@ -8,7 +8,7 @@ from domain.core.ruleset import Ruleset
 from . import bots, cards, decks, reference, view
 from .commands import Act, Command, Done, Pick, Reveal
 from .events import Acted, Event, MagicSet, Picked, RevealChosen, SelectDone, Summoned, Equipped
-from .evolve import _HANDLERS as EVOLVE_CASES, evolve
+from .evolve import _HANDLERS as EVOLVE_CASES, evolve, evolve_run
 from .long import long_match
 from .flow import awaiting, begin, decide, outcome, sealed, waiting_clause
 from .options import legal
@@ -48,7 +48,7 @@ def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=initial_state, begin=begin, decide=decide, evolve=evolve, legal=legal, awaiting=awaiting,
-        evolve_cases=EVOLVE_CASES,
+        evolve_cases=EVOLVE_CASES, evolve_run=evolve_run,
         outcome=outcome, view=view.view, layout=view.layout, redact=view.redact, normalize_decks=decks.normalize,
         card_set_digest=cards.card_set_digest, clauses=reference.clauses, command_of=command_of,
         catalogue=cards.catalogue, load_deck=decks.load, presets=decks.preset_names,

@@ -12,6 +12,10 @@ a turn's marks (acted, stunned), so the next new turn clears them without lookin
 Every result is a new tuple, equal to what copying would make: the list and the index set are
 private to this module, and a tuple is never changed after it is made. A tuple other than the
 last one made here (an older state, another match) is simply copied.
+
+Reading a record folds thousands of events of which nobody sees the states in between, so it
+need not make a tuple per event at all: ``evolve_run`` folds them on a ``Loose`` list, which
+these functions change in place, and makes the one tuple at the end.
 """
 from __future__ import annotations
 
@@ -23,6 +27,15 @@ from .state import Card
 
 Cards = tuple[Card, ...]
 _last = threading.local()     # .made: (the tuple last made here, its list, indices of its marked cards or None)
+
+
+class Loose(list[Card]):
+    """The cards while a run of events is folded: private to that run, so changed in place."""
+    __slots__ = ("marks",)
+
+    def __init__(self, cards: Cards) -> None:
+        super().__init__(cards)
+        self.marks: set[int] | None = None     # indices of its marked cards (None: not looked for yet)
 
 
 def _marked(card: Card) -> bool:
@@ -39,8 +52,17 @@ def _made(cards: Cards) -> tuple[list[Card], set[int] | None]:
 
 def with_card(cards: Cards, card: Card) -> Cards:
     """``cards`` with the one of ``card``'s id replaced by ``card`` (ids are 1..)."""
-    work, marks = _made(cards)
     index = card.id - 1
+    if cards.__class__ is Loose:
+        cards[index] = card        # type: ignore[index]
+        marks = cards.marks        # type: ignore[attr-defined]
+        if marks is not None:
+            if card.acted or card.stunned:
+                marks.add(index)
+            else:
+                marks.discard(index)
+        return cards
+    work, marks = _made(cards)
     work[index] = card
     if marks is not None:
         if _marked(card):
@@ -54,6 +76,14 @@ def with_card(cards: Cards, card: Card) -> Cards:
 
 def unmarked(cards: Cards) -> Cards:
     """``cards`` with every acted or stunned card's marks cleared (a new turn, N-6)."""
+    if cards.__class__ is Loose:
+        loose: Loose = cards          # type: ignore[assignment]
+        if loose.marks is None:
+            loose.marks = {i for i, c in enumerate(loose) if _marked(c)}
+        for index in loose.marks:
+            loose[index] = replace(loose[index], acted=False, stunned=False)
+        loose.marks.clear()
+        return cards
     work, marks = _made(cards)
     if marks is None:
         marks = {i for i, c in enumerate(work) if _marked(c)}

@@ -1,0 +1,66 @@
+"""``evolve_run`` folds a run of events on a list changed in place and makes the card tuple once at
+the end; cut a record into runs anywhere, and every run must end in exactly the state the fold
+event by event reaches there, without touching the state it started from."""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.core.envelope import canonical
+from domain.core.match import Match, record_evolve
+from domain.novel.evolve import evolve_run
+from projections.bench_work import play, preset_pairs
+
+from .scenario import RULES
+
+PAIRS = preset_pairs(RULES)
+FOLD = record_evolve(RULES)
+
+
+def one_by_one(state: Any, events: list[Any]) -> list[Any]:
+    """The state after each event, folded one at a time (the from-scratch answer)."""
+    out = []
+    for event in events:
+        state = FOLD(state, event)
+        out.append(state)
+    return out
+
+
+def check_runs(match: Match, cuts: list[int]) -> None:
+    events = [env.event for env in match.envelopes]
+    start = RULES.initial_state(match.header)
+    after = one_by_one(start, events)
+    state, at = start, 0
+    for cut in sorted({min(c, len(events)) for c in cuts} | {len(events)}):
+        before, cards = state, state.cards
+        state = evolve_run(state, events[at:cut], FOLD)
+        assert type(state.cards) is tuple
+        assert before.cards is cards and canonical(before) == canonical(after[at - 1] if at else start)
+        if cut > at:
+            assert state == after[cut - 1] and canonical(state) == canonical(after[cut - 1]), f"run {at}..{cut}"
+        at = cut
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(1, 10_000), cuts=st.lists(st.integers(0, 400), max_size=6))
+def test_runs_of_a_random_match_fold_as_one_by_one(seed: int, cuts: list[int]) -> None:
+    match, _ = play(RULES, seed, PAIRS[seed % len(PAIRS)])
+    check_runs(match, cuts)
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(1, 3), cuts=st.lists(st.integers(0, 1_500), max_size=4))
+def test_runs_from_a_prepared_position_fold_as_one_by_one(seed: int, cuts: list[int]) -> None:
+    """The long match starts with a prepared position (a whole state put in by the core), and spans
+    new turns, whose marks the run clears in place."""
+    decks, start = RULES.long_match(seed)
+    match, _ = play(RULES, seed, decks, start=start, until=1_500)
+    check_runs(match, cuts)
+
+
+def test_match_fold_reaches_the_played_state() -> None:
+    match, _ = play(RULES, 7, PAIRS[0])
+    folded = Match.fold(RULES, match.header, match.envelopes)
+    assert folded.state == match.state and canonical(folded.state) == canonical(match.state)
