@@ -34,12 +34,24 @@ def _fits(state: State, spec: Target, card: int) -> bool:
 
 
 def unit_line(state: State, card: int) -> tuple[int, int] | None:
-    """(seat, line) of the unit ``card`` on a stage, or None (it left the field)."""
-    for seat in (1, 2):
-        for i, unit in enumerate(state.side(seat).stage):
-            if unit is not None and unit.card == card:
-                return seat, i + 1
-    return None
+    """(seat, line) of the unit ``card`` on a stage, or None (it left the field).
+
+    Combat asks this at every step (has a combat unit left?) while the stages stay the same
+    objects: where each unit stands is kept for the last two stage rows asked about (held here,
+    so their identity stays theirs; a card is on one stage spot at most, so the order read in
+    does not matter)."""
+    global _stages, _where
+    s1, s2 = state.sides
+    stages = _stages
+    if s1.stage is not stages[0] or s2.stage is not stages[1]:
+        stages = _stages = (s1.stage, s2.stage)
+        _where = {unit.card: (seat, line) for seat, stage in ((1, stages[0]), (2, stages[1]))
+                  for line, unit in enumerate(stage, 1) if unit is not None}
+    return _where.get(card)
+
+
+_stages: tuple[object, object] = (None, None)
+_where: dict[int, tuple[int, int]] = {}
 
 
 def options(state: State, skill: Skill, seat: int, source: int | None) -> list[int]:
