@@ -10,9 +10,9 @@ average waiting for that lock under ``kifu loadtest``).
 Here the first writer to arrive becomes the leader: it takes every write queued so far, hands
 them to the backend's ``commit`` (one transaction in which a write whose version check fails is
 refused alone), then wakes the others. Writes that arrive during that commit queue for the next
-one, and the first of them is woken to lead it. Durability is unchanged: no caller returns before the commit that holds its rows has
-returned, and a failed commit fails every write in it. No thread of its own: the callers'
-threads take turns leading.
+one, and the first of them is woken to lead it. Durability is unchanged: no caller returns
+before the commit that holds its rows has returned, and a failed commit fails every write in it.
+No thread of its own: the callers' threads take turns leading.
 """
 from __future__ import annotations
 
@@ -83,8 +83,10 @@ class GroupCommit:
         """Wake the writers of ``batch`` and, if writes queued meanwhile, the first of them to lead.
 
         One wake-up per writer: ``notify_all`` on one condition woke every waiting thread at each
-        commit, those queued for the next group too, and they all fought for the interpreter lock
-        (perf: two thirds of the service's context switches were futex waits)."""
+        commit, those queued for the next group too, to fight for that condition's lock and then
+        the interpreter lock, and all but one went back to sleep. Under ``kifu loadtest`` (SQLite,
+        50 matches at 520/s) the service's context switches per decision fell from 22.6 to 19.1
+        (three interleaved runs each)."""
         with self._lock:
             following = self._queue[0] if self._queue else None
             if following is None:

@@ -97,9 +97,7 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
         self._index_write(SQLiteCursor(cursor), index)
         for start in range(0, len(rows), ROWS_PER_INSERT):
             chunk = rows[start:start + ROWS_PER_INSERT]
-            cursor.execute(self._inserts[len(chunk)], [value for row in chunk for value in
-                                       (row.originator_id.hex if isinstance(row.originator_id, UUID) else row.originator_id,
-                                        row.originator_version, row.topic, row.state)])
+            cursor.execute(self._inserts[len(chunk)], [value for row in chunk for value in _columns(row)])
 
     def select_index_row(self, match_id: str) -> IndexRow | None:
         with self.datastore.transaction(commit=False) as c:
@@ -111,6 +109,12 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(self._select_rows)
             return [IndexRow(*row) for row in c.fetchall()]
+
+
+def _columns(row: StoredEvent) -> tuple[Any, ...]:
+    """An event row's values in the events table's column order (as eventsourcing inserts them)."""
+    key = row.originator_id
+    return key.hex if isinstance(key, UUID) else key, row.originator_version, row.topic, row.state
 
 
 def prepare_file(db_name: str, lock_timeout: float) -> None:
