@@ -12,6 +12,7 @@ import sqlite3
 import time
 from contextlib import closing
 from typing import Any, Sequence
+from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
 from eventsourcing.sqlite import (
@@ -24,6 +25,9 @@ from .group_commit import sqlite_group
 from .index import EVENTS_TABLE, MATCHES_TABLE, IndexRow, IndexWrite, conflict_message
 
 
+ROWS_PER_INSERT = 100     # event rows per INSERT statement: 400 parameters, far below SQLite's limit
+
+
 class KifuSQLiteRecorder(SQLiteApplicationRecorder):
     def __init__(self, datastore: SQLiteDatastore, events_table_name: str = EVENTS_TABLE,
                  matches_table_name: str = MATCHES_TABLE) -> None:
@@ -34,10 +38,11 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
         self._advance_row = f"UPDATE {t} SET seq=?, outcome=COALESCE(?, outcome) WHERE match_id=? AND seq=?"
         self._select_row = f"SELECT match_id, ruleset, players, seq, outcome FROM {t} WHERE match_id=?"
         self._select_rows = f"SELECT match_id, ruleset, players, seq, outcome FROM {t} ORDER BY rowid"
+        self._inserts = [f"INSERT INTO {events_table_name} VALUES " + ",".join(["(?,?,?,?)"] * n)
+                         for n in range(ROWS_PER_INSERT + 1)]    # by row count
         pool = datastore.pool
         self._group = None if pool.is_sqlite_memory_mode else sqlite_group(
-            pool.db_name, pool.lock_timeout or 5,
-            lambda cursor, rows, index: self._insert_events(SQLiteCursor(cursor), rows, index=index))
+            pool.db_name, pool.lock_timeout or 5, self._write)
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         if self._group is None:
@@ -71,7 +76,10 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent],
                        **kwargs: Any) -> Sequence[int] | None:
-        index: IndexWrite | None = kwargs.get("index")
+        self._index_write(c, kwargs.get("index"))
+        return super()._insert_events(c, stored_events, **kwargs)
+
+    def _index_write(self, c: SQLiteCursor, index: IndexWrite | None) -> None:
         if index is not None:
             if index.expected is None:
                 c.execute(self._create_row, (index.match_id, index.ruleset, index.players, index.seq, index.outcome))
@@ -79,7 +87,17 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
                 c.execute(self._advance_row, (index.seq, index.outcome, index.match_id, index.expected))
                 if c.sqlite_cursor.rowcount != 1:
                     raise IntegrityError(conflict_message(index))
-        return super()._insert_events(c, stored_events, **kwargs)
+
+    def _write(self, cursor: sqlite3.Cursor, rows: Sequence[StoredEvent], index: IndexWrite | None) -> None:
+        """One write of a group: the index row's compare-and-set, then the event rows in one
+        ``INSERT`` (not one per row, as eventsourcing's recorder does). Under load each statement
+        lets another thread take the interpreter lock while SQLite works, and taking it back is a
+        context switch: a decision's ~4 events cost ~4 switches more than one statement does.
+        Same rows, same order, so the same notification ids."""
+        self._index_write(SQLiteCursor(cursor), index)
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start:start + ROWS_PER_INSERT]
+            cursor.execute(self._inserts[len(chunk)], [value for row in chunk for value in _columns(row)])
 
     def select_index_row(self, match_id: str) -> IndexRow | None:
         with self.datastore.transaction(commit=False) as c:
@@ -91,6 +109,12 @@ class KifuSQLiteRecorder(SQLiteApplicationRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(self._select_rows)
             return [IndexRow(*row) for row in c.fetchall()]
+
+
+def _columns(row: StoredEvent) -> tuple[Any, ...]:
+    """An event row's values in the events table's column order (as eventsourcing inserts them)."""
+    key = row.originator_id
+    return key.hex if isinstance(key, UUID) else key, row.originator_version, row.topic, row.state
 
 
 def prepare_file(db_name: str, lock_timeout: float) -> None:

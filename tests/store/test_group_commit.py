@@ -107,3 +107,58 @@ def test_many_matches_decided_at_once_through_one_store_lose_and_double_nothing(
     for match in matches:
         stored = reread.load(match.header.match_id)
         assert stored.state.total == 12 and stored.seq == match.seq + 12 * 2   # Added + Passed per decision
+
+
+def test_writes_queued_during_a_commit_form_the_next_group_led_by_the_first_of_them() -> None:
+    """The leader wakes its own group's writers and hands the lead to the first queued write
+    (not every waiting thread at once); that write commits all the queued ones together."""
+    import threading
+    import time
+
+    first_commit_started, release_first = threading.Event(), threading.Event()
+    groups: list[list[str]] = []
+
+    def commit(batch: list[Pending]) -> None:
+        groups.append([rows[0] for rows in (p.rows for p in batch)])   # type: ignore[misc]
+        if len(groups) == 1:
+            first_commit_started.set()
+            release_first.wait(5)
+
+    group = GroupCommit(commit)
+    with ThreadPoolExecutor(4) as pool:
+        leader = pool.submit(group.write, ["a"], None)
+        assert first_commit_started.wait(5)
+        queued = [pool.submit(group.write, [name], None) for name in ("b", "c", "d")]
+        deadline = time.monotonic() + 5
+        while len(group._queue) < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        release_first.set()
+        for future in [leader, *queued]:
+            future.result(timeout=5)
+    assert groups[0] == ["a"] and sorted(groups[1]) == ["b", "c", "d"] and len(groups) == 2
+    assert group.commits == 2 and group.writes == 4
+    assert not group._leading       # the last leader let go: close() does not wait
+    group.close()
+
+
+def test_a_write_split_over_several_inserts_keeps_its_rows_in_seq_order(
+        tmp_path: Path, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any,
+        monkeypatch: Any) -> None:
+    """SQLite stores a write's event rows with one multi-row INSERT per ROWS_PER_INSERT rows;
+    their notification ids follow seq, as one INSERT per row gave them."""
+    import domain.store.sqlite as sqlite_recorder
+
+    monkeypatch.setattr(sqlite_recorder, "ROWS_PER_INSERT", 1)     # each decision's two events: two INSERTs
+    url = str(tmp_path / "kifu.db")
+    store = open_store(url)
+    match = make_match()
+    store.create(match)
+    now = store.load(match.header.match_id)
+    for _ in range(4):
+        envelopes, _ = now.decide(now.deciding, add(1))
+        store.append(now.header.match_id, now.seq, envelopes)
+        now = store.load(now.header.match_id)
+    notices = store.notifications(1, 100)
+    assert [n.seq for n in notices] == list(range(0, now.seq + 1))
+    assert [n.id for n in notices] == sorted(n.id for n in notices)
+    assert open_store(url).load(now.header.match_id).state == now.state
