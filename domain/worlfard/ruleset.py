@@ -29,7 +29,7 @@ def build() -> Ruleset[State, Command, Event]:
         initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve,
         evolve_cases=EVOLVE_CASES,
         legal=legal.legal, options=legal.options, awaiting=awaited, outcome=outcome, view=view.view, layout=layout.layout,
-        redact=view.redact, mask=view.mask, normalize_decks=decks.normalize,
+        redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards, normalize_decks=decks.normalize,
         card_set_digest=cards.card_set_digest, clauses=reference.clauses, catalogue=layout.catalogue,
         command_of=replay.command_of, prepared_clause="W-4", decide_clause="W-5.6", waiting_clause=waiting_clause,
         load_deck=decks.load, presets=decks.preset_names,

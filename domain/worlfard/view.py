@@ -158,3 +158,17 @@ def mask(state: State, seat: int) -> State:
             side, deck=_hide(side.deck), hand=side.hand if s == seat else _hide(side.hand),
             hearts=tuple(h if h.face_up else replace(h, card=HIDDEN) for h in side.hearts)))
     return replace(state, sides=(sides[0], sides[1]))
+
+
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The card ids ``mask`` hides from ``seat``, read off the zones it hides (the core's default
+    walks the whole state against the mask: the service asks this several times a decision)."""
+    out: set[int] = set()
+    for s in (1, 2):
+        side = state.sides[s - 1]
+        out.update(side.deck)
+        if s != seat:
+            out.update(side.hand)
+        out.update(h.card for h in side.hearts if not h.face_up)
+    out.discard(HIDDEN)
+    return out
