@@ -32,7 +32,7 @@ from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
 from domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
 from domain.worlfard.legal import options as legal_options
-from domain.worlfard.payment import _enumerate, is_redundant_free
+from domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
 from domain.worlfard.view import redact, view
 from domain.worlfard.vocabulary import LINES, Status
@@ -428,6 +428,29 @@ def test_payments_from_the_kept_tower_sets_equal_the_enumeration_from_scratch_in
     ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
     assert list(_enumerate(ready, heights, tuple(souls), cost)) == \
         list(_payments_from_scratch(ready, heights, tuple(souls), cost))
+
+
+@settings(max_examples=300, deadline=None)
+@given(towers=st.lists(st.tuples(st.integers(1, LINES), st.integers(0, 6)), max_size=LINES, unique_by=lambda t: t[0]),
+       souls=st.lists(st.integers(1000, 2999), max_size=7, unique=True), cost=st.integers(-1, 12))
+def test_payments_counted_and_read_by_index_equal_the_enumeration_from_scratch(towers, souls, cost):
+    """The payer counts the payments without listing them (from the heights alone, in any order)
+    and works out the first one read alone: the count and every index must match the listing."""
+    towers.sort()
+    ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
+    expected = list(_payments_from_scratch(ready, heights, tuple(souls), cost))
+
+    def fresh() -> Any:
+        return _ByCost(ready, heights, tuple(souls))[cost]
+
+    assert len(fresh()) == len(expected)
+    assert [fresh()[i] for i in range(len(expected))] == expected          # each worked out alone
+    assert [fresh()[-i] for i in range(1, len(expected) + 1)] == expected[::-1]
+    paid = fresh()
+    assert [paid[i] for i in range(len(expected))] == expected              # then listed
+    assert list(fresh()) == expected
+    with pytest.raises(IndexError):
+        fresh()[len(expected)]
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------
