@@ -6,10 +6,10 @@ from itertools import product
 from typing import Callable
 
 from . import commands as c
-from .activate import why_not
 from .card_facts import Facts, Table as CardTable, match_facts
 from .combat import blockers, evader, targets as attack_targets
 from .decide import awaiting
+from .field import all_negated
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .options import Build, Options
@@ -131,8 +131,9 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
                 for to in adjacent(line):
                     if stage[to - 1] is None:
                         moves.append(_MOVE[line, to])
-        if facts[unit.card].activated:
-            sources.append(unit.card)
+                # and may activate a skill unless every skill of it is negated (``why_not``)
+                if facts[unit.card].activated and not all_negated(state, seat, line):
+                    sources.append(unit.card)
     pays_for = _Pays(state, seat, ready)
     if empty:
         for card in hand:
@@ -153,7 +154,7 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
         line += 1
         if spell is None:
             spots.append(line)
-        elif facts[spell.card].activated:
+        elif facts[spell.card].activated and not spell.broken and not spell.waiting:
             sources.append(spell.card)
     if spots:
         _casts(out, state, seat, facts, pays_for, spots)
@@ -204,12 +205,11 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
 
 
 def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, sources: list[int]) -> None:
-    """Every activated (!) skill of the units and spells ``sources`` (stage first, then table) that
-    ``seat`` may use now, paid and aimed."""
+    """Every activated (!) skill of the units and spells ``sources`` (stage first, then table),
+    which ``_main_actions`` found ready to use them (``why_not`` in the turn player's main
+    phase, read off the rows it passes over anyway), paid and aimed."""
     for card in sources:
         for index, skill in facts[card].activated:
-            if why_not(state, seat, card, index) is not None:
-                continue
             pays = pays_for(skill.cost)
             if not pays:
                 continue

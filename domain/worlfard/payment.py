@@ -174,14 +174,17 @@ def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
         top = sum(heights)
         sums = [1] + [0] * top          # the sets of the towers above the one looked at, by total
         steps = [0] * (top + 2)          # ``alone`` as differences, summed at the end
+        reach = 0                        # the highest total so far
         for height in reversed(heights):
             # the sets whose lowest tower is this one (ties: the first of them): it, with any set
             # of the higher ones, of total t + height, pays alone the costs t + 1 .. t + height
-            for t, n in enumerate(sums):
+            for t in range(reach + 1):
+                n = sums[t]
                 if n:
                     steps[t + 1] += n
                     steps[t + height + 1] -= n
-            for t in range(top, height - 1, -1):
+            reach += height
+            for t in range(reach, height - 1, -1):
                 sums[t] += sums[t - height]
         alone = list(accumulate(steps[:top + 1]))
         if len(_totals) > 4096:
