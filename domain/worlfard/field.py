@@ -702,27 +702,38 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     towers alone (no field), since only stored HT effects and the facing tower's lasting skill
     change a tower's HT (the payer asks for them at almost every decision, on a new state)."""
     towers = state.sides[seat - 1].towers
+    front_towers = state.sides[2 - seat].towers
+    last = _heights_last[seat - 1]
+    if last[0] is towers and last[1] is front_towers and last[2] is state.effects and last[3] is state.names:
+        return last[4]      # the same rows as last asked (kept only when no front tower changes HT)
     heights = [len(t.cards) for t in towers]
     changed = False
+    fronting = False
     for e in state.effects:
         if e.stat == "HT" and e.op == "add" and 10 <= e.target < 1000:
             changed = True
             if e.target // 10 == seat:
                 heights[e.target % 10 - 1] += e.value
     marking = _marking(state.names)
-    for i, front in enumerate(state.sides[2 - seat].towers):
+    for i, front in enumerate(front_towers):
         cards = front.cards
         if cards and "HT" in marking.get(cards[-1], ()):
-            changed = True
+            changed = fronting = True
             line = i + 1
             for skill in _static_cards(state.names)[cards[-1]][0]:
                 if _tower_condition(state, skill, 3 - seat, line, _stored_ht(state, 3 - seat, line)):
                     for op in skill.ops:
                         if op.who == "front_tower" and op.stat == "HT":
                             heights[i] += op.value
-    if not changed:
-        return tuple(heights)
-    return tuple([h if h > 0 else 0 for h in heights])
+    found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
+    # a front tower's skill may hang on the front stage and table (its condition): not kept then
+    _heights_last[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    return found
+
+
+# per seat: the rows and the heights last worked out from them (kept alive here, so their ids
+# stay their own); each decision changes one row of one side, so the payer often asks again
+_heights_last: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
 
 
 def _stored_ht(state: State, seat: int, line: int) -> int:
