@@ -348,8 +348,17 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last, _effects_seen, _effects_marks, _touched_spells, _touched_units, _rows_marking
+    global _touched_state, _touched_last, _touched_from, _effects_seen, _effects_marks, _touched_spells, \
+        _touched_units, _rows_marking
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
+        return _touched_last
+    s1, s2 = state.sides
+    last = _touched_from
+    if state.effects is last[0] and s1.stage is last[1] and s2.stage is last[2] and s1.towers is last[3] \
+            and s2.towers is last[4] and s1.table is last[5] and s2.table is last[6] and state.names is last[7]:
+        # a new state with the same effects and rows as the one last worked out (a phase, a
+        # hand or a soul changed): what they may change is the same
+        _touched_state = state
         return _touched_last
     spells: list[tuple[int, TableSpell, frozenset[str]]] = []
     units: list[tuple[int, Unit, frozenset[str]]] = []
@@ -363,7 +372,6 @@ def _touched(state: State) -> frozenset[str]:
         if marking is not _rows_marking:      # another match: its rows are its own
             _rows_marking = marking
             _rows[:] = [None] * 6
-        s1, s2 = state.sides
         # a move, a tower set or a cast changes one row of one side: the other rows' marks are kept
         for slot, row in enumerate((s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)):
             if row is not _rows[slot]:
@@ -376,6 +384,7 @@ def _touched(state: State) -> frozenset[str]:
                     (units if slot < 2 else spells).extend(entries)
     _touched_state, _touched_last = state, touched
     _touched_spells, _touched_units = spells, units
+    _touched_from = (effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.names)
     return touched
 
 
@@ -425,6 +434,7 @@ _touched_units: list[tuple[int, Unit, frozenset[str]]] = []
 _effects_marks: frozenset[str] = frozenset()
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
+_touched_from: tuple[object, ...] = (None,) * 8    # what _touched_last was worked out from (kept alive, as above)
 
 
 _NEGATE_ALL = "negate *"
