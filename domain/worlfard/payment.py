@@ -103,7 +103,7 @@ class _ByCost(dict[int, Payments]):
     def __init__(self, ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...]) -> None:
         super().__init__()
         self._sources = (ready, heights, souls)
-        self._shape = (tuple(sorted(heights)), len(souls))
+        self._shape = (tuple(sorted([h for h in heights if h])), len(souls))   # (HT 0 pays nothing)
 
     def __missing__(self, cost: int) -> Payments:
         size = _count(*self._shape, cost)
@@ -165,31 +165,33 @@ def _count(shape: tuple[int, ...], souls: int, cost: int) -> int:
 
 
 def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """For towers of these heights: how many tower sets reach each total (``sums``), and how many
-    pay each cost alone with no redundant tower (``alone[cost]``: total ≥ cost > total − lowest).
-    Counted by total instead of listing the sets (the shapes recur, so each is worked out once)."""
+    """For towers of these heights (ascending, none at 0): how many tower sets reach each total
+    (``sums``), and how many pay each cost alone with no redundant tower (``alone[cost]``:
+    total ≥ cost > total − lowest). Counted by total instead of listing the sets, from the
+    counts for the same towers without the lowest (shapes share them, so each is worked out once)."""
     found = _totals.get(shape)
     if found is None:
-        heights = sorted(h for h in shape if h > 0)     # a tower at HT 0 is in no payment
-        top = sum(heights)
-        sums = [1] + [0] * top          # the sets of the towers above the one looked at, by total
-        steps = [0] * (top + 2)          # ``alone`` as differences, summed at the end
-        reach = 0                        # the highest total so far
-        for height in reversed(heights):
-            # the sets whose lowest tower is this one (ties: the first of them): it, with any set
-            # of the higher ones, of total t + height, pays alone the costs t + 1 .. t + height
-            for t in range(reach + 1):
-                n = sums[t]
+        if not shape:
+            found = [1], [0]
+        else:
+            above, alone_above = _by_total(shape[1:])
+            height = shape[0]
+            top = len(above) - 1 + height
+            # the sets whose lowest tower is this one (ties: this first one): it, with a set of
+            # the higher ones of total t, pays alone the costs t + 1 .. t + height
+            steps = [0] * (top + 2)
+            for t, n in enumerate(above):
                 if n:
                     steps[t + 1] += n
                     steps[t + height + 1] -= n
-            reach += height
-            for t in range(reach, height - 1, -1):
-                sums[t] += sums[t - height]
-        alone = list(accumulate(steps[:top + 1]))
+            alone = [a + b for a, b in zip(alone_above + [0] * height, accumulate(steps))]
+            sums = above + [0] * height
+            for t, n in enumerate(above):
+                sums[t + height] += n
+            found = sums, alone
         if len(_totals) > 4096:
             _totals.clear()
-        found = _totals[shape] = (sums, alone)
+        _totals[shape] = found
     return found
 
 
