@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import product
-from typing import Callable
 
 from . import commands as c
 from .card_facts import Facts, Table as CardTable, match_facts
@@ -13,7 +12,7 @@ from .field import all_negated
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .options import Build, Options
-from .payment import Payments, payer
+from .payment import Payer, Payments, payer
 from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State
 from .stats import unit_stat
@@ -93,13 +92,20 @@ class _Pays:
 
     def __init__(self, state: State, seat: int, ready: list[int] | None = None) -> None:
         self._state, self._seat, self._ready = state, seat, ready
-        self._pay: Callable[[int], Payments] | None = None
+        self._pay: Payer | None = None
 
     def __call__(self, cost: int) -> Payments:
         pay = self._pay
         if pay is None:
             pay = self._pay = payer(self._state, self._seat, self._ready)
         return pay(cost)
+
+    def without(self, soul: int, cost: int) -> Payments:
+        """The payments of ``cost`` that leave ``soul`` unpaid, in the same order."""
+        pay = self._pay
+        if pay is None:
+            pay = self._pay = payer(self._state, self._seat, self._ready)
+        return pay.without(soul)(cost)
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
@@ -144,10 +150,11 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
                     out.add_product(len(pays) * len(empty), _summons(card, pays, empty))
         heart = top_heart(state, seat)
         if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
-            pays = pays_for(facts[heart].lv)
-            extras = heart_souls(state, seat, heart) if pays else []
-            out.add([c.Summon(card=heart, line=line, towers=paid, souls=souls, heart=True, heart_soul=extra)
-                     for extra in extras for paid, souls in pays if extra not in souls for line in empty])
+            lv = facts[heart].lv
+            if pays_for(lv):
+                for extra in heart_souls(state, seat, heart):
+                    pays = pays_for.without(extra, lv)      # (its souls are not the extra)
+                    out.add_product(len(pays) * len(empty), _heart_summons(heart, extra, pays, empty))
     spots: list[int] = []        # and one over the table row: its empty spots, activated skills
     line = 0
     for spell in side.table:
@@ -236,6 +243,16 @@ def _summons(card: int, pays: Payments, empty: list[int]) -> Build:
     def build(i: int) -> c.Command:
         towers, souls = pays[i // size]
         return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls)
+
+    return build
+
+
+def _heart_summons(card: int, extra: int, pays: Payments, empty: list[int]) -> Build:
+    size = len(empty)
+
+    def build(i: int) -> c.Command:
+        towers, souls = pays[i // size]
+        return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls, heart=True, heart_soul=extra)
 
     return build
 

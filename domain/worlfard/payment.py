@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import accumulate, combinations
 from math import comb
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from domain.core.errors import Illegal
 
@@ -68,7 +68,7 @@ def payments(state: State, seat: int, cost: int) -> Payments:
     return payer(state, seat)(cost)
 
 
-def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[int], Payments]:
+def payer(state: State, seat: int, ready: list[int] | None = None) -> Payer:
     """``payments`` of ``seat`` now for any cost: the towers and souls are looked at once.
 
     The answer depends only on which towers can break, their HT and the souls, which stay the
@@ -84,12 +84,16 @@ def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[
         sources = (tuple(ready), tuple([heights_now[line - 1] for line in ready]), side.soul)
     else:
         sources = ((), (), side.soul)
+    return _sourced(sources)
+
+
+def _sourced(sources: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> Payer:
     found = _by_sources.get(sources)
     if found is None:
         if len(_by_sources) > 1024:
             _by_sources.clear()
         found = _by_sources[sources] = _ByCost(*sources)
-    return found.__getitem__
+    return found
 
 
 _LINES = range(1, LINES + 1)
@@ -105,10 +109,21 @@ class _ByCost(dict[int, Payments]):
         self._sources = (ready, heights, souls)
         self._shape = (tuple(sorted([h for h in heights if h])), len(souls))   # (HT 0 pays nothing)
 
+    __call__ = dict.__getitem__      # a payer: cost -> payments
+
     def __missing__(self, cost: int) -> Payments:
         size = _count(*self._shape, cost)
         found = self[cost] = _Paid(*self._sources, cost, size) if size else ()
         return found
+
+    def without(self, soul: int) -> _ByCost:
+        """The payments that leave ``soul`` unpaid (a heart's extra soul pays besides): those
+        from the other souls, in the same order (``combinations`` keeps its pool's order)."""
+        ready, heights, souls = self._sources
+        return _sourced((ready, heights, tuple([s for s in souls if s != soul])))
+
+
+Payer = _ByCost     # called with a cost: its payments
 
 
 class _Paid(Sequence[Payment]):

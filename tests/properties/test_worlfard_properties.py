@@ -451,6 +451,9 @@ def test_payments_counted_and_read_by_index_equal_the_enumeration_from_scratch(t
     assert list(fresh()) == expected
     with pytest.raises(IndexError):
         fresh()[len(expected)]
+    for soul in souls:      # a heart's extra soul set aside: the payments that leave it, in order
+        assert list(_ByCost(ready, heights, tuple(souls)).without(soul)(cost)) == \
+            [(paid, used) for paid, used in expected if soul not in used]
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------
