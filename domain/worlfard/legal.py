@@ -122,9 +122,8 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     sources: list[int] = []
     ready: list[int] = []
     line = 0
-    for unit in stage:
+    for unit, tower in zip(stage, towers):
         line += 1
-        tower = towers[line - 1]
         if unit is None:
             empty.append(line)
             if tower.cards and not tower.broken:
@@ -134,9 +133,9 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             if tower.cards and not tower.broken:
                 ready.append(line)
             if unit.status not in _NO_MOVE:    # a moving unit is ready, not asleep, not raging
-                for to in adjacent(line):
+                for to, move in _MOVES[line]:
                     if stage[to - 1] is None:
-                        moves.append(_MOVE[line, to])
+                        moves.append(move)
                 # and may activate a skill unless every skill of it is negated (``why_not``)
                 if facts[unit.card].activated and not all_negated(state, seat, line):
                     sources.append(unit.card)
@@ -228,7 +227,7 @@ def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_f
 
 _UNAIMED: list[tuple[int, ...]] = [()]
 _NO_MOVE = (Status.SLEEP, Status.RAGE)
-_MOVE = {(line, to): c.Move(line=line, to=to) for line in lines() for to in adjacent(line)}
+_MOVES = {line: tuple((to, c.Move(line=line, to=to)) for to in adjacent(line)) for line in lines()}
 
 
 def _set_tower(hand: tuple[int, ...], open_lines: list[int], i: int) -> c.Command:
