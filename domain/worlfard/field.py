@@ -540,10 +540,17 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
     card with the effects that reach that unit (``_value``), so no whole field is built for it
     unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
+    global _values_from
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if name in _touched(state):
-        found = _value(state, seat, line, unit.card, name)
+        if _values_from is not _touched_from:     # the effects or a row changed since
+            _values.clear()
+            _values_from = _touched_from
+        key = (seat, line, unit.card, name)
+        found = _values.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = _values[key] = _value(state, seat, line, unit.card, name)
         if found is None:
             return field_of(state).value(seat, line, name)
         value = found
@@ -552,6 +559,13 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     if name == "VIT":
         value += keeper_bonus(state, seat, line, unit.card)
     return value if name == "DEF" else max(0, value)
+
+
+# ``_value`` reads only the effects, the six rows and the match's cards: its answers are kept
+# while ``_touched`` answers from the same ones (a third of the calls, on a new state with them)
+_values: dict[tuple[int, int, int, str], int | None] = {}
+_values_from: object = None
+_UNKNOWN = object()
 
 
 def _value(state: State, seat: int, line: int, card: int, name: str) -> int | None:
