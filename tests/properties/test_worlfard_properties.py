@@ -26,6 +26,7 @@ from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
+from domain.worlfard.cards import catalog
 from domain.worlfard import checks
 from domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
@@ -34,6 +35,7 @@ from domain.worlfard.field import Field, all_negated, keywords, stat, tower_heig
 from domain.worlfard.legal import options as legal_options
 from domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
+from domain.worlfard.targets import _unit_aim
 from domain.worlfard.view import redact, view
 from domain.worlfard.vocabulary import LINES, Status
 from projections.audit import audit
@@ -428,6 +430,16 @@ def test_payments_from_the_kept_tower_sets_equal_the_enumeration_from_scratch_in
     ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
     assert list(_enumerate(ready, heights, tuple(souls), cost)) == \
         list(_payments_from_scratch(ready, heights, tuple(souls), cost))
+
+
+def test_what_a_skill_does_to_the_unit_it_aims_at_is_read_off_its_ops():
+    """``targets.options`` keeps, per printed skill, whether it moves or takes control of its
+    target: for every skill of the catalog, read twice, it must be what its ops say."""
+    for d in catalog().values():
+        for skill in d.skill:
+            kinds = {op.op for op in skill.ops}
+            for _ in range(2):
+                assert _unit_aim(skill) == ("move" in kinds, "control" in kinds), (d.name, skill)
 
 
 @settings(max_examples=300, deadline=None)
