@@ -360,32 +360,40 @@ def _touched(state: State) -> frozenset[str]:
         # hand or a soul changed): what they may change is the same
         _touched_state = state
         return _touched_last
-    spells: list[tuple[int, TableSpell, frozenset[str]]] = []
-    units: list[tuple[int, Unit, frozenset[str]]] = []
     effects = state.effects
+    same = state.names is last[7]       # the marks composed last may stand (same match, ...)
     if effects is not _effects_seen:   # (the tuple is shared by identity until an effect comes or goes)
-        _effects_marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
-        _effects_seen = effects
-    touched = _effects_marks
+        marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
+        same = same and marks == _effects_marks
+        _effects_marks, _effects_seen = marks, effects
     marking = _marking(state.names)
     if marking:
         if marking is not _rows_marking:      # another match: its rows are its own
             _rows_marking = marking
             _rows[:] = [None] * 6
-        # a move, a tower set or a cast changes one row of one side: the other rows' marks are kept
+        # a move, a tower set or a cast changes one row of one side: the other rows' marks are
+        # kept, and most changes touch no marked card (then the composed marks stand too)
         for slot, row in enumerate((s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)):
             if row is not _rows[slot]:
                 _rows[slot] = row
-                _rows_found[slot] = _row_marks(row, slot, marking)
-            marks, entries = _rows_found[slot]
-            if marks:
-                touched = touched | marks
-                if entries:
-                    (units if slot < 2 else spells).extend(entries)
-    _touched_state, _touched_last = state, touched
-    _touched_spells, _touched_units = spells, units
+                found = _row_marks(row, slot, marking)
+                if found != _rows_found[slot]:      # (equal units and spells read the same)
+                    _rows_found[slot] = found
+                    same = False
+    if not same:
+        touched = _effects_marks
+        spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+        units: list[tuple[int, Unit, frozenset[str]]] = []
+        if marking:
+            for slot, (marks, entries) in enumerate(_rows_found):
+                if marks:
+                    touched = touched | marks
+                    if entries:
+                        (units if slot < 2 else spells).extend(entries)
+        _touched_last, _touched_spells, _touched_units = touched, spells, units
+    _touched_state = state
     _touched_from = (effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.names)
-    return touched
+    return _touched_last
 
 
 def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
