@@ -47,9 +47,13 @@ def options(state: State, seat: int) -> Options:
     if state.window is not None:
         out.add(_PASS)
         out.head = 1
-        spots = [line for line, spell in enumerate(state.sides[seat - 1].table, 1) if spell is None]
-        if spots:
-            _casts(out, state, seat, match_facts(state.names), _Pays(state, seat), spots)
+        side = state.sides[seat - 1]
+        facts = match_facts(state.names)
+        heart = top_heart(state, seat)
+        if _holds_short(seat, side.hand, facts) or (heart and facts[heart].short):   # (W-10.2: nothing else)
+            spots = [line for line, spell in enumerate(side.table, 1) if spell is None]
+            if spots:
+                _casts(out, state, seat, facts, _Pays(state, seat), spots)
         return out
     combat = state.combat
     if combat is not None:
@@ -82,6 +86,19 @@ def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
     if found is None:
         found = _PROCEEDS[targets] = tuple(c.Proceed(to=to) for to in targets)  # type: ignore[arg-type]
     return found
+
+
+def _holds_short(seat: int, hand: tuple[int, ...], facts: CardTable) -> bool:
+    """Whether ``hand`` holds a Short Spell, the only kind cast in a reaction window (W-10.2). A
+    window passes back and forth over the same hands, so each seat's last answer is kept by its
+    hand (the same object until a card comes or goes) and the match's card table."""
+    last = _shorts[seat - 1]
+    if last[0] is not hand or last[1] is not facts:
+        last = _shorts[seat - 1] = (hand, facts, any(facts[card].short for card in hand))
+    return last[2]
+
+
+_shorts: list[tuple[object, object, bool]] = [(None, None, False), (None, None, False)]   # kept alive: ids stay theirs
 
 
 class _Pays:

@@ -32,7 +32,8 @@ from domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
 from domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
-from domain.worlfard.legal import options as legal_options
+from domain.worlfard.card_facts import match_facts
+from domain.worlfard.legal import _holds_short, options as legal_options
 from domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
 from domain.worlfard.targets import _unit_aim
@@ -430,6 +431,19 @@ def test_payments_from_the_kept_tower_sets_equal_the_enumeration_from_scratch_in
     ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
     assert list(_enumerate(ready, heights, tuple(souls), cost)) == \
         list(_payments_from_scratch(ready, heights, tuple(souls), cost))
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_whether_a_hand_holds_a_short_spell_equals_a_look_at_its_cards_after_every_event(seed, decks):
+    """``legal`` keeps, per seat, whether its hand holds a Short Spell (all a reaction window
+    can cast) while the hand is the same object: after every event it must say what the cards say."""
+    match = played(seed, decks)
+    facts = match_facts(match.state.names)
+    for env, state in states(match):
+        for seat in (1, 2):
+            hand = state.side(seat).hand
+            assert _holds_short(seat, hand, facts) == any(facts[card].short for card in hand), (env.seq, seat)
 
 
 def test_what_a_skill_does_to_the_unit_it_aims_at_is_read_off_its_ops():
