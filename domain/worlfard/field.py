@@ -348,35 +348,52 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last, _effects_seen, _effects_marks, _touched_spells, _touched_units, _rows_marking
+    global _touched_state, _touched_last, _touched_from, _effects_seen, _effects_marks, _touched_spells, \
+        _touched_units, _rows_marking
     if state is _touched_state:        # the state just asked about, asked again (half the calls)
         return _touched_last
-    spells: list[tuple[int, TableSpell, frozenset[str]]] = []
-    units: list[tuple[int, Unit, frozenset[str]]] = []
+    s1, s2 = state.sides
+    last = _touched_from
+    if state.effects is last[0] and s1.stage is last[1] and s2.stage is last[2] and s1.towers is last[3] \
+            and s2.towers is last[4] and s1.table is last[5] and s2.table is last[6] and state.names is last[7]:
+        # a new state with the same effects and rows as the one last worked out (a phase, a
+        # hand or a soul changed): what they may change is the same
+        _touched_state = state
+        return _touched_last
     effects = state.effects
+    same = state.names is last[7]       # the marks composed last may stand (same match, ...)
     if effects is not _effects_seen:   # (the tuple is shared by identity until an effect comes or goes)
-        _effects_marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
-        _effects_seen = effects
-    touched = _effects_marks
+        marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
+        same = same and marks == _effects_marks
+        _effects_marks, _effects_seen = marks, effects
     marking = _marking(state.names)
     if marking:
         if marking is not _rows_marking:      # another match: its rows are its own
             _rows_marking = marking
             _rows[:] = [None] * 6
-        s1, s2 = state.sides
-        # a move, a tower set or a cast changes one row of one side: the other rows' marks are kept
+        # a move, a tower set or a cast changes one row of one side: the other rows' marks are
+        # kept, and most changes touch no marked card (then the composed marks stand too)
         for slot, row in enumerate((s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)):
             if row is not _rows[slot]:
                 _rows[slot] = row
-                _rows_found[slot] = _row_marks(row, slot, marking)
-            marks, entries = _rows_found[slot]
-            if marks:
-                touched = touched | marks
-                if entries:
-                    (units if slot < 2 else spells).extend(entries)
-    _touched_state, _touched_last = state, touched
-    _touched_spells, _touched_units = spells, units
-    return touched
+                found = _row_marks(row, slot, marking)
+                if found != _rows_found[slot]:      # (equal units and spells read the same)
+                    _rows_found[slot] = found
+                    same = False
+    if not same:
+        touched = _effects_marks
+        spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+        units: list[tuple[int, Unit, frozenset[str]]] = []
+        if marking:
+            for slot, (marks, entries) in enumerate(_rows_found):
+                if marks:
+                    touched = touched | marks
+                    if entries:
+                        (units if slot < 2 else spells).extend(entries)
+        _touched_last, _touched_spells, _touched_units = touched, spells, units
+    _touched_state = state
+    _touched_from = (effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.names)
+    return _touched_last
 
 
 def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
@@ -425,6 +442,7 @@ _touched_units: list[tuple[int, Unit, frozenset[str]]] = []
 _effects_marks: frozenset[str] = frozenset()
 _touched_state: State | None = None     # kept alive here, so no other state can take its id
 _touched_last: frozenset[str] = frozenset()
+_touched_from: tuple[object, ...] = (None,) * 8    # what _touched_last was worked out from (kept alive, as above)
 
 
 _NEGATE_ALL = "negate *"
@@ -530,10 +548,17 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
     card with the effects that reach that unit (``_value``), so no whole field is built for it
     unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
+    global _values_from
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if name in _touched(state):
-        found = _value(state, seat, line, unit.card, name)
+        if _values_from is not _touched_from:     # the effects or a row changed since
+            _values.clear()
+            _values_from = _touched_from
+        key = (seat, line, unit.card, name)
+        found = _values.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = _values[key] = _value(state, seat, line, unit.card, name)
         if found is None:
             return field_of(state).value(seat, line, name)
         value = found
@@ -542,6 +567,13 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     if name == "VIT":
         value += keeper_bonus(state, seat, line, unit.card)
     return value if name == "DEF" else max(0, value)
+
+
+# ``_value`` reads only the effects, the six rows and the match's cards: its answers are kept
+# while ``_touched`` answers from the same ones (a third of the calls, on a new state with them)
+_values: dict[tuple[int, int, int, str], int | None] = {}
+_values_from: object = None
+_UNKNOWN = object()
 
 
 def _value(state: State, seat: int, line: int, card: int, name: str) -> int | None:
@@ -702,27 +734,38 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     towers alone (no field), since only stored HT effects and the facing tower's lasting skill
     change a tower's HT (the payer asks for them at almost every decision, on a new state)."""
     towers = state.sides[seat - 1].towers
+    front_towers = state.sides[2 - seat].towers
+    last = _heights_last[seat - 1]
+    if last[0] is towers and last[1] is front_towers and last[2] is state.effects and last[3] is state.names:
+        return last[4]      # the same rows as last asked (kept only when no front tower changes HT)
     heights = [len(t.cards) for t in towers]
     changed = False
+    fronting = False
     for e in state.effects:
         if e.stat == "HT" and e.op == "add" and 10 <= e.target < 1000:
             changed = True
             if e.target // 10 == seat:
                 heights[e.target % 10 - 1] += e.value
     marking = _marking(state.names)
-    for i, front in enumerate(state.sides[2 - seat].towers):
+    for i, front in enumerate(front_towers):
         cards = front.cards
         if cards and "HT" in marking.get(cards[-1], ()):
-            changed = True
+            changed = fronting = True
             line = i + 1
             for skill in _static_cards(state.names)[cards[-1]][0]:
                 if _tower_condition(state, skill, 3 - seat, line, _stored_ht(state, 3 - seat, line)):
                     for op in skill.ops:
                         if op.who == "front_tower" and op.stat == "HT":
                             heights[i] += op.value
-    if not changed:
-        return tuple(heights)
-    return tuple([h if h > 0 else 0 for h in heights])
+    found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
+    # a front tower's skill may hang on the front stage and table (its condition): not kept then
+    _heights_last[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    return found
+
+
+# per seat: the rows and the heights last worked out from them (kept alive here, so their ids
+# stay their own); each decision changes one row of one side, so the payer often asks again
+_heights_last: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
 
 
 def _stored_ht(state: State, seat: int, line: int) -> int:

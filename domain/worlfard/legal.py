@@ -3,17 +3,16 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import product
-from typing import Callable
 
 from . import commands as c
-from .activate import why_not
 from .card_facts import Facts, Table as CardTable, match_facts
 from .combat import blockers, evader, targets as attack_targets
 from .decide import awaiting
+from .field import all_negated
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .options import Build, Options
-from .payment import Payments, payer
+from .payment import Payer, Payments, payer
 from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State
 from .stats import unit_stat
@@ -48,9 +47,13 @@ def options(state: State, seat: int) -> Options:
     if state.window is not None:
         out.add(_PASS)
         out.head = 1
-        spots = [line for line, spell in enumerate(state.sides[seat - 1].table, 1) if spell is None]
-        if spots:
-            _casts(out, state, seat, match_facts(state.names), _Pays(state, seat), spots)
+        side = state.sides[seat - 1]
+        facts = match_facts(state.names)
+        heart = top_heart(state, seat)
+        if _holds_short(seat, side.hand, facts) or (heart and facts[heart].short):   # (W-10.2: nothing else)
+            spots = [line for line, spell in enumerate(side.table, 1) if spell is None]
+            if spots:
+                _casts(out, state, seat, facts, _Pays(state, seat), spots)
         return out
     combat = state.combat
     if combat is not None:
@@ -85,6 +88,19 @@ def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
     return found
 
 
+def _holds_short(seat: int, hand: tuple[int, ...], facts: CardTable) -> bool:
+    """Whether ``hand`` holds a Short Spell, the only kind cast in a reaction window (W-10.2). A
+    window passes back and forth over the same hands, so each seat's last answer is kept by its
+    hand (the same object until a card comes or goes) and the match's card table."""
+    last = _shorts[seat - 1]
+    if last[0] is not hand or last[1] is not facts:
+        last = _shorts[seat - 1] = (hand, facts, any(facts[card].short for card in hand))
+    return last[2]
+
+
+_shorts: list[tuple[object, object, bool]] = [(None, None, False), (None, None, False)]   # kept alive: ids stay theirs
+
+
 class _Pays:
     """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``,
     and only if some decision needs paying."""
@@ -93,13 +109,20 @@ class _Pays:
 
     def __init__(self, state: State, seat: int, ready: list[int] | None = None) -> None:
         self._state, self._seat, self._ready = state, seat, ready
-        self._pay: Callable[[int], Payments] | None = None
+        self._pay: Payer | None = None
 
     def __call__(self, cost: int) -> Payments:
         pay = self._pay
         if pay is None:
             pay = self._pay = payer(self._state, self._seat, self._ready)
         return pay(cost)
+
+    def without(self, soul: int, cost: int) -> Payments:
+        """The payments of ``cost`` that leave ``soul`` unpaid, in the same order."""
+        pay = self._pay
+        if pay is None:
+            pay = self._pay = payer(self._state, self._seat, self._ready)
+        return pay.without(soul)(cost)
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
@@ -116,9 +139,8 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     sources: list[int] = []
     ready: list[int] = []
     line = 0
-    for unit in stage:
+    for unit, tower in zip(stage, towers):
         line += 1
-        tower = towers[line - 1]
         if unit is None:
             empty.append(line)
             if tower.cards and not tower.broken:
@@ -128,11 +150,12 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             if tower.cards and not tower.broken:
                 ready.append(line)
             if unit.status not in _NO_MOVE:    # a moving unit is ready, not asleep, not raging
-                for to in adjacent(line):
+                for to, move in _MOVES[line]:
                     if stage[to - 1] is None:
-                        moves.append(_MOVE[line, to])
-        if facts[unit.card].activated:
-            sources.append(unit.card)
+                        moves.append(move)
+                # and may activate a skill unless every skill of it is negated (``why_not``)
+                if facts[unit.card].activated and not all_negated(state, seat, line):
+                    sources.append(unit.card)
     pays_for = _Pays(state, seat, ready)
     if empty:
         for card in hand:
@@ -143,17 +166,18 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
                     out.add_product(len(pays) * len(empty), _summons(card, pays, empty))
         heart = top_heart(state, seat)
         if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
-            pays = pays_for(facts[heart].lv)
-            extras = heart_souls(state, seat, heart) if pays else []
-            out.add([c.Summon(card=heart, line=line, towers=paid, souls=souls, heart=True, heart_soul=extra)
-                     for extra in extras for paid, souls in pays if extra not in souls for line in empty])
+            lv = facts[heart].lv
+            if pays_for(lv):
+                for extra in heart_souls(state, seat, heart):
+                    pays = pays_for.without(extra, lv)      # (its souls are not the extra)
+                    out.add_product(len(pays) * len(empty), _heart_summons(heart, extra, pays, empty))
     spots: list[int] = []        # and one over the table row: its empty spots, activated skills
     line = 0
     for spell in side.table:
         line += 1
         if spell is None:
             spots.append(line)
-        elif facts[spell.card].activated:
+        elif facts[spell.card].activated and not spell.broken and not spell.waiting:
             sources.append(spell.card)
     if spots:
         _casts(out, state, seat, facts, pays_for, spots)
@@ -204,12 +228,11 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
 
 
 def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, sources: list[int]) -> None:
-    """Every activated (!) skill of the units and spells ``sources`` (stage first, then table) that
-    ``seat`` may use now, paid and aimed."""
+    """Every activated (!) skill of the units and spells ``sources`` (stage first, then table),
+    which ``_main_actions`` found ready to use them (``why_not`` in the turn player's main
+    phase, read off the rows it passes over anyway), paid and aimed."""
     for card in sources:
         for index, skill in facts[card].activated:
-            if why_not(state, seat, card, index) is not None:
-                continue
             pays = pays_for(skill.cost)
             if not pays:
                 continue
@@ -221,7 +244,7 @@ def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_f
 
 _UNAIMED: list[tuple[int, ...]] = [()]
 _NO_MOVE = (Status.SLEEP, Status.RAGE)
-_MOVE = {(line, to): c.Move(line=line, to=to) for line in lines() for to in adjacent(line)}
+_MOVES = {line: tuple((to, c.Move(line=line, to=to)) for to in adjacent(line)) for line in lines()}
 
 
 def _set_tower(hand: tuple[int, ...], open_lines: list[int], i: int) -> c.Command:
@@ -236,6 +259,16 @@ def _summons(card: int, pays: Payments, empty: list[int]) -> Build:
     def build(i: int) -> c.Command:
         towers, souls = pays[i // size]
         return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls)
+
+    return build
+
+
+def _heart_summons(card: int, extra: int, pays: Payments, empty: list[int]) -> Build:
+    size = len(empty)
+
+    def build(i: int) -> c.Command:
+        towers, souls = pays[i // size]
+        return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls, heart=True, heart_soul=extra)
 
     return build
 

@@ -51,12 +51,13 @@ class Options(Sequence[Any]):
 
     def __getitem__(self, index: int | slice) -> Any:
         size = self._size
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(size))]
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("option index out of range")
+        if index.__class__ is not int or not 0 <= index < size:   # (a bot asks in range, from the start)
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(size))]
+            if index < 0:
+                index += size
+            if not 0 <= index < size:
+                raise IndexError("option index out of range")
         ends = self._ends
         block = bisect_right(ends, index)
         found = self._blocks[block]

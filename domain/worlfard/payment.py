@@ -1,8 +1,9 @@
 """Paying a cost (W-6): whole towers and souls, with no redundant source (W-6.4)."""
 from __future__ import annotations
 
-from itertools import combinations
-from typing import Callable, Iterator, Sequence
+from itertools import accumulate, combinations
+from math import comb
+from typing import Any, Iterator, Sequence
 
 from domain.core.errors import Illegal
 
@@ -67,7 +68,7 @@ def payments(state: State, seat: int, cost: int) -> Payments:
     return payer(state, seat)(cost)
 
 
-def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[int], Payments]:
+def payer(state: State, seat: int, ready: list[int] | None = None) -> Payer:
     """``payments`` of ``seat`` now for any cost: the towers and souls are looked at once.
 
     The answer depends only on which towers can break, their HT and the souls, which stay the
@@ -83,29 +84,175 @@ def payer(state: State, seat: int, ready: list[int] | None = None) -> Callable[[
         sources = (tuple(ready), tuple([heights_now[line - 1] for line in ready]), side.soul)
     else:
         sources = ((), (), side.soul)
+    return _sourced(sources)
+
+
+def _sourced(sources: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> Payer:
     found = _by_sources.get(sources)
     if found is None:
         if len(_by_sources) > 1024:
             _by_sources.clear()
         found = _by_sources[sources] = _ByCost(*sources)
-    return found.__getitem__
+    return found
 
 
 _LINES = range(1, LINES + 1)
 
 
 class _ByCost(dict[int, Payments]):
-    """The payments from one set of sources, by cost: a cost is enumerated when first asked."""
+    """The payments from one set of sources, by cost: a cost is counted when first asked."""
 
-    __slots__ = ("_sources",)
+    __slots__ = ("_sources", "_shape")
 
     def __init__(self, ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...]) -> None:
         super().__init__()
         self._sources = (ready, heights, souls)
+        self._shape = (tuple(sorted([h for h in heights if h])), len(souls))   # (HT 0 pays nothing)
+
+    __call__ = dict.__getitem__      # a payer: cost -> payments
 
     def __missing__(self, cost: int) -> Payments:
-        found = self[cost] = tuple(_enumerate(*self._sources, cost))
+        size = _count(*self._shape, cost)
+        found = self[cost] = _Paid(*self._sources, cost, size) if size else ()
         return found
+
+    def without(self, soul: int) -> _ByCost:
+        """The payments that leave ``soul`` unpaid (a heart's extra soul pays besides): those
+        from the other souls, in the same order (``combinations`` keeps its pool's order)."""
+        ready, heights, souls = self._sources
+        return _sourced((ready, heights, tuple([s for s in souls if s != soul])))
+
+
+Payer = _ByCost     # called with a cost: its payments
+
+
+class _Paid(Sequence[Payment]):
+    """The payments of one cost from one set of sources, in ``_enumerate``'s order, counted
+    without being listed: a random bot reads one of them, so the first read is worked out alone;
+    a second read (a bot that looks at every decision) lists them all."""
+
+    __slots__ = ("_ready", "_heights", "_souls", "_cost", "_size", "_listed")
+
+    def __init__(self, ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...], cost: int,
+                 size: int) -> None:
+        self._ready, self._heights, self._souls, self._cost, self._size = ready, heights, souls, cost, size
+        self._listed: tuple[Payment, ...] | bool = False       # True once read by index
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index: Any) -> Any:
+        listed = self._listed
+        if listed.__class__ is tuple:
+            return listed[index]      # type: ignore[index]
+        if listed or isinstance(index, slice):
+            return self._all()[index]
+        self._listed = True
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise IndexError("payment index out of range")
+        return _nth(self._ready, self._heights, self._souls, self._cost, index)
+
+    def __iter__(self) -> Iterator[Payment]:
+        return iter(self._all())
+
+    def _all(self) -> tuple[Payment, ...]:
+        listed = self._listed
+        if not isinstance(listed, tuple):
+            listed = self._listed = tuple(_enumerate(self._ready, self._heights, self._souls, self._cost))
+        return listed
+
+
+def _count(shape: tuple[int, ...], souls: int, cost: int) -> int:
+    """How many payments ``_enumerate`` lists for ``cost`` from towers of these heights (in any
+    order: the count does not depend on which line has which) and this many souls: the tower
+    sets that pay it alone without a redundant tower, and those short of it by no more than the
+    souls, each with every choice of the souls missing."""
+    if cost <= 0:
+        return 1        # nothing paid: any tower would be redundant
+    sums, alone = _by_total(shape)
+    found = alone[cost] if cost < len(alone) else 0
+    for total in range(max(0, cost - souls), min(cost, len(sums))):
+        if sums[total]:
+            found += sums[total] * comb(souls, cost - total)
+    return found
+
+
+def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """For towers of these heights (ascending, none at 0): how many tower sets reach each total
+    (``sums``), and how many pay each cost alone with no redundant tower (``alone[cost]``:
+    total ≥ cost > total − lowest). Counted by total instead of listing the sets, from the
+    counts for the same towers without the lowest (shapes share them, so each is worked out once)."""
+    found = _totals.get(shape)
+    if found is None:
+        if not shape:
+            found = [1], [0]
+        else:
+            above, alone_above = _by_total(shape[1:])
+            height = shape[0]
+            top = len(above) - 1 + height
+            # the sets whose lowest tower is this one (ties: this first one): it, with a set of
+            # the higher ones of total t, pays alone the costs t + 1 .. t + height
+            steps = [0] * (top + 2)
+            for t, n in enumerate(above):
+                if n:
+                    steps[t + 1] += n
+                    steps[t + height + 1] -= n
+            alone = [a + b for a, b in zip(alone_above + [0] * height, accumulate(steps))]
+            sums = above + [0] * height
+            for t, n in enumerate(above):
+                sums[t + height] += n
+            found = sums, alone
+        if len(_totals) > 4096:
+            _totals.clear()
+        _totals[shape] = found
+    return found
+
+
+_totals: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+
+
+def _nth(ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...], cost: int, index: int) -> Payment:
+    """``list(_enumerate(ready, heights, souls, cost))[index]``, without listing the others: the
+    tower sets are walked in the same order only as far as the one that holds it."""
+    if cost <= 0:
+        return (), ()
+    free = len(souls)
+    value = dict(zip(ready, heights))
+    for n in range(len(ready) + 1):
+        for towers in combinations(ready, n):
+            hs = [value[line] for line in towers]
+            if not all(hs):
+                continue
+            total = sum(hs)
+            if total >= cost:
+                if total - min(hs, default=0) < cost:
+                    if not index:
+                        return towers, ()
+                    index -= 1
+                continue
+            need = cost - total
+            if need <= free:
+                size = comb(free, need)
+                if index < size:
+                    return towers, _nth_combination(souls, need, index)
+                index -= size
+    raise IndexError("payment index out of range")
+
+
+def _nth_combination(pool: tuple[int, ...], r: int, index: int) -> tuple[int, ...]:
+    """``list(combinations(pool, r))[index]`` (the itertools recipe)."""
+    n = len(pool)
+    c = comb(n, r)
+    out = []
+    while r:
+        c, n, r = c * r // n, n - 1, r - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - r) // n, n - 1
+        out.append(pool[-1 - n])
+    return tuple(out)
 
 
 _by_sources: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], _ByCost] = {}

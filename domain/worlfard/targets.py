@@ -54,6 +54,21 @@ _stages: tuple[object, object] = (None, None)
 _where: dict[int, tuple[int, int]] = {}
 
 
+def _unit_aim(skill: Skill) -> tuple[bool, bool]:
+    """Whether ``skill`` moves the unit it aims at (to an adjacent empty spot) or takes control
+    of it (to the same line): read off its ops once per printed skill."""
+    found = _aims.get(id(skill))
+    if found is None or found[0] is not skill:
+        kinds = {op.op for op in skill.ops}
+        if len(_aims) > 4096:
+            _aims.clear()
+        found = _aims[id(skill)] = (skill, "move" in kinds, "control" in kinds)
+    return found[1], found[2]
+
+
+_aims: dict[int, tuple[Skill, bool, bool]] = {}     # each entry keeps its skill alive: its id stays its own
+
+
 def options(state: State, skill: Skill, seat: int, source: int | None) -> list[int]:
     """Every correct choice for ``skill``'s target, for its controller ``seat``."""
     spec = skill.target
@@ -61,16 +76,17 @@ def options(state: State, skill: Skill, seat: int, source: int | None) -> list[i
         return []
     out: list[int] = []
     if spec.kind == "unit":
-        kinds = {op.op for op in skill.ops}
+        moves, controls = _unit_aim(skill)
+        other = spec.other
         for s in _sides(spec.side, seat):
-            for i, unit in enumerate(state.side(s).stage):
-                if unit is None or (spec.other and unit.card == source) or not _fits(state, spec, unit.card):
+            stage = state.sides[s - 1].stage
+            for i, unit in enumerate(stage):
+                if unit is None or (other and unit.card == source) or not _fits(state, spec, unit.card):
                     continue
-                if "move" in kinds:
-                    side = state.side(s)
-                    out.extend(unit.card * 10 + to for to in adjacent(i + 1) if side.stage[to - 1] is None)
-                elif "control" in kinds:
-                    if state.side(seat).stage[i] is None:   # the same line on the new controller's side
+                if moves:
+                    out.extend(unit.card * 10 + to for to in adjacent(i + 1) if stage[to - 1] is None)
+                elif controls:
+                    if state.sides[seat - 1].stage[i] is None:   # the same line on the new controller's side
                         out.append(unit.card)
                 else:
                     out.append(unit.card)

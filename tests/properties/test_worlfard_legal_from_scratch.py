@@ -1,7 +1,8 @@
 """``legal`` keeps work between decisions (card facts per printed card and per match, payments by
-their sources, one pass over the stage and table rows): at every decision of random matches it must list
-exactly what the rules give when worked out from scratch, in the same order (the random bot
-draws an index over it).
+their sources, counted rather than listed, a heart summon's payments as those from the other souls,
+one pass over the stage and table rows that also reads the activation checks off them): at every
+decision of random matches it must list exactly what the rules give when worked out from scratch,
+in the same order (the random bot draws an index over it).
 
 The reference below reads every card definition and every rule afresh and builds every command.
 """

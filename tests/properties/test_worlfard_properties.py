@@ -26,14 +26,17 @@ from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard import events as ev
 from domain.worlfard.bots import RandomBot
+from domain.worlfard.cards import catalog
 from domain.worlfard import checks
 from domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from domain.worlfard.decks import preset, preset_names
 from domain.worlfard.evolve import evolve
 from domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
-from domain.worlfard.legal import options as legal_options
-from domain.worlfard.payment import _enumerate, is_redundant_free
+from domain.worlfard.card_facts import match_facts
+from domain.worlfard.legal import _holds_short, options as legal_options
+from domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
 from domain.worlfard.state import HIDDEN, State
+from domain.worlfard.targets import _unit_aim
 from domain.worlfard.view import redact, view
 from domain.worlfard.vocabulary import LINES, Status
 from projections.audit import audit
@@ -428,6 +431,55 @@ def test_payments_from_the_kept_tower_sets_equal_the_enumeration_from_scratch_in
     ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
     assert list(_enumerate(ready, heights, tuple(souls), cost)) == \
         list(_payments_from_scratch(ready, heights, tuple(souls), cost))
+
+
+@game
+@given(seed=seeds, decks=deck_pairs)
+def test_whether_a_hand_holds_a_short_spell_equals_a_look_at_its_cards_after_every_event(seed, decks):
+    """``legal`` keeps, per seat, whether its hand holds a Short Spell (all a reaction window
+    can cast) while the hand is the same object: after every event it must say what the cards say."""
+    match = played(seed, decks)
+    facts = match_facts(match.state.names)
+    for env, state in states(match):
+        for seat in (1, 2):
+            hand = state.side(seat).hand
+            assert _holds_short(seat, hand, facts) == any(facts[card].short for card in hand), (env.seq, seat)
+
+
+def test_what_a_skill_does_to_the_unit_it_aims_at_is_read_off_its_ops():
+    """``targets.options`` keeps, per printed skill, whether it moves or takes control of its
+    target: for every skill of the catalog, read twice, it must be what its ops say."""
+    for d in catalog().values():
+        for skill in d.skill:
+            kinds = {op.op for op in skill.ops}
+            for _ in range(2):
+                assert _unit_aim(skill) == ("move" in kinds, "control" in kinds), (d.name, skill)
+
+
+@settings(max_examples=300, deadline=None)
+@given(towers=st.lists(st.tuples(st.integers(1, LINES), st.integers(0, 6)), max_size=LINES, unique_by=lambda t: t[0]),
+       souls=st.lists(st.integers(1000, 2999), max_size=7, unique=True), cost=st.integers(-1, 12))
+def test_payments_counted_and_read_by_index_equal_the_enumeration_from_scratch(towers, souls, cost):
+    """The payer counts the payments without listing them (from the heights alone, in any order)
+    and works out the first one read alone: the count and every index must match the listing."""
+    towers.sort()
+    ready, heights = tuple(t for t, _ in towers), tuple(h for _, h in towers)
+    expected = list(_payments_from_scratch(ready, heights, tuple(souls), cost))
+
+    def fresh() -> Any:
+        return _ByCost(ready, heights, tuple(souls))[cost]
+
+    assert len(fresh()) == len(expected)
+    assert [fresh()[i] for i in range(len(expected))] == expected          # each worked out alone
+    assert [fresh()[-i] for i in range(1, len(expected) + 1)] == expected[::-1]
+    paid = fresh()
+    assert [paid[i] for i in range(len(expected))] == expected              # then listed
+    assert list(fresh()) == expected
+    with pytest.raises(IndexError):
+        fresh()[len(expected)]
+    for soul in souls:      # a heart's extra soul set aside: the payments that leave it, in order
+        assert list(_ByCost(ready, heights, tuple(souls)).without(soul)(cost)) == \
+            [(paid, used) for paid, used in expected if soul not in used]
 
 
 # -- (5) state and events survive encoding ---------------------------------------------------------------
