@@ -4,6 +4,8 @@ Pure. Everything a rule does follows the decision as a rule event naming its cla
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from domain.core.errors import Illegal
 
 from . import combat, flow, setup
@@ -54,11 +56,24 @@ def waiting_clause(state: State) -> str:
 def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     if state.outcome is not None:
         raise Illegal("M-1.2", "the match is over")
-    if type(command) is _PASS and state.phase != "mulligan" and not state.pending:
-        flow.pass_priority(draft, seat)     # most decisions, and the only way a Pass is taken
-        if draft.envelopes:
-            settle(draft, draft.envelopes[0].seq)
-        return
+    kind = type(command)
+    if state.phase != "mulligan" and not state.pending and (kind is _PASS or kind in _PLAY):
+        if kind is _PASS:
+            flow.pass_priority(draft, seat)     # most decisions, and the only way a Pass is taken
+        else:
+            _PLAY[kind](draft, seat, command)   # what the ``match`` below does with these, without its tests
+    else:
+        _setup_or_pending(state, seat, command, draft)
+    after = draft.state
+    one, two = after.sides
+    # settle's own first test, here so that the usual decision (nobody at 0 life, nobody lost, the
+    # match going on) costs no call: settle would add nothing then
+    if (one.life <= 0 or two.life <= 0 or one.lost or two.lost) and after.outcome is None and draft.envelopes:
+        settle(draft, draft.envelopes[0].seq)
+
+
+def _setup_or_pending(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
+    """Mulligans, draw-or-charge and discards, and the refusals while one of them is due."""
     match command:
         case c.Mulligan():
             setup.mulligan(draft, seat)
@@ -92,8 +107,6 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
             combat.move(draft, seat, piece, path)
         case _:
             raise Illegal("M-2.1", f"unknown decision {command!r}")
-    if draft.envelopes:
-        settle(draft, draft.envelopes[0].seq)
 
 
 def _in_hand(state: State, seat: int, card: int, clause: str) -> None:
@@ -218,3 +231,14 @@ def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     draft.decision(seat, ev.SkillActivated(seat=seat, card=card, target=tcard, at=target, paid=skill.mana,
                                          tapped=skill.tap),
                    clause="M-5.4")
+
+
+# the decisions of the game itself (no mulligan, nothing pending), by type: ``decide`` goes straight to them
+_PLAY: dict[type, Callable[[MDraft, int, Any], None]] = {
+    c.ChargePiece: lambda draft, seat, cmd: charge_piece(draft, seat, cmd.card),
+    c.MoveMaster: lambda draft, seat, cmd: move_master(draft, seat, cmd.to),
+    c.Summon: lambda draft, seat, cmd: summon(draft, seat, cmd.card, cmd.square),
+    c.Cast: lambda draft, seat, cmd: cast(draft, seat, cmd.card, cmd.target),
+    c.Activate: lambda draft, seat, cmd: activate(draft, seat, cmd.card, cmd.target),
+    c.Move: lambda draft, seat, cmd: combat.move(draft, seat, cmd.piece, cmd.path),
+}

@@ -1,6 +1,7 @@
 """``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable
 
 from msgspec.structs import replace
@@ -13,19 +14,39 @@ from .state import Combat, Mana, Piece, Side, StackItem, State
 from .board import parse
 from .vocabulary import other
 
+_TAPPED = attrgetter("tapped")
+
 
 def _side(state: State, seat: int, **fields: Any) -> State:
-    sides = list(state.sides)
-    sides[seat - 1] = replace(sides[seat - 1], **fields)
-    return replace(state, sides=tuple(sides))
+    one, two = sides = state.sides
+    if seat == 1:
+        return replace(state, sides=(replace(one, **fields), two))
+    if seat == 2:
+        return replace(state, sides=(one, replace(two, **fields)))
+    changed = list(sides)
+    changed[seat - 1] = replace(changed[seat - 1], **fields)
+    return replace(state, sides=tuple(changed))
 
 
 def _piece(state: State, cid: int, **fields: Any) -> State:
-    return replace(state, pieces=tuple(replace(p, **fields) if p.card == cid else p for p in state.pieces))
+    """Card ``cid``'s piece with ``fields`` changed (a card is in one place: one piece at most)."""
+    pieces = state.pieces
+    for i, p in enumerate(pieces):
+        if p.card == cid:
+            return replace(state, pieces=pieces[:i] + (replace(p, **fields),) + pieces[i + 1:])
+    return state
 
 
 def _acted(state: State, seat: int) -> State:
     return replace(state, priority=prio.acted(state.priority, seat)) if state.priority is not None else state
+
+
+_OPENED = {seat: prio.opened(seat) for seat in (1, 2)}     # priorities are frozen values: shared
+_PASSED = {p: prio.passed(p) for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+
+
+def _opened(seat: int) -> prio.Priority:
+    return _OPENED.get(seat) or prio.opened(seat)
 
 
 def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
@@ -84,10 +105,13 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
 
 
 def untapped(s: State, e: ev.Untapped) -> State:
-    side = s.side(e.seat)
-    s = _side(s, e.seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in side.mana))
-    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == e.seat else p
-                                   for p in s.pieces))
+    seat = e.seat
+    mana = s.side(seat).mana
+    if any(map(_TAPPED, mana)):     # (nothing tapped: the side stays as it is)
+        s = _side(s, seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in mana))
+    pieces = s.pieces
+    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == seat and (p.tapped or p.fresh)
+                                   else p for p in pieces))
 
 
 def draw_chosen(s: State, e: ev.DrawChosen) -> State:
@@ -107,11 +131,12 @@ def mana_charged(s: State, e: ev.ManaCharged) -> State:
 
 
 def passed(s: State, e: ev.PriorityPassed) -> State:
-    return replace(s, priority=prio.passed(s.priority)) if s.priority is not None else s
+    p = s.priority
+    return replace(s, priority=_PASSED.get(p) or prio.passed(p)) if p is not None else s
 
 
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
-    return replace(s, phase=e.phase, priority=prio.opened(e.seat), moved_in_action=False)  # type: ignore[arg-type]
+    return replace(s, phase=e.phase, priority=_opened(e.seat), moved_in_action=False)  # type: ignore[arg-type]
 
 
 def resolved(s: State, e: ev.Resolved) -> State:
