@@ -39,7 +39,7 @@ def can_counter(state: State, defender: Piece, attacker_square: int) -> bool:
 
 def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     state = draft.state
-    path = tuple(parse(x) for x in names)
+    path = tuple(map(parse, names))
     if not all(path):
         raise Illegal("M-Q1", f"{list(names)} names a square that is not on the board")
     why = may_move_piece(state, seat)
@@ -51,11 +51,12 @@ def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     reason = can_move(state, piece)
     if reason:
         raise Illegal("M-5.2", reason)
-    reason = path_ok(piece.square, tuple(path), state.card(cid).mov, state.occupied(), seat)
+    occupied = state.occupied()
+    reason = path_ok(piece.square, path, state.card(cid).mov, occupied, seat)
     if reason:
         raise Illegal("M-Q2", reason)
     last = path[-1]
-    occupant = state.occupied().get(last)
+    occupant = occupied.get(last)
     if occupant is None:
         draft.decision(seat, ev.PieceMoved(seat=seat, card=cid, path=tuple(names)), clause="M-5.2")
         return

@@ -30,6 +30,9 @@ _PASS = c.Pass
 
 def awaiting(state: State) -> frozenset[int]:
     """The seat the rules wait for: derived from the state, never stored."""
+    p = state.priority
+    if p is not None and state.outcome is None and not state.pending and state.phase != "mulligan":
+        return _ONLY.get(p.holder) or frozenset((p.holder,))    # the usual case, the tests below in order
     if state.outcome is not None:
         return NOBODY
     if state.phase == "mulligan":

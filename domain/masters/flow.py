@@ -47,6 +47,8 @@ def pass_priority(draft: MDraft, seat: int) -> None:
         raise Illegal("M-2.1", f"seat {p.holder} holds priority")
     cause = draft.decision(seat, _PASSED.get(seat) or ev.PriorityPassed(seat=seat), "M-2.1")
     after = draft.state
+    if after.priority.passes < 2:        # type: ignore[union-attr]  # prio.verdict's "continue", without the call
+        return
     verdict = prio.verdict(after.priority, not after.stack)  # type: ignore[arg-type]
     if verdict == "resolve":
         resolve_top(draft, cause)

@@ -15,12 +15,15 @@ decision of random matches, to one that asks every ``may_*`` permission afresh.
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import cache, partial
+from operator import attrgetter
+from typing import Any, Sequence
 
 from . import commands as c
-from .board import around, name, steps, territory
+from .board import SQUARES, around, name, steps, territory
 from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
+from .options import Options, Runs
 from .state import Piece, State, card_table
 from .vocabulary import MAIN_PHASES
 
@@ -36,6 +39,24 @@ class _Named(dict):  # type: ignore[type-arg]
 
 
 _NAMES = _Named()
+# commands are frozen values: the ones listed over and over are built once
+_STEPS = {sq: tuple((n, c.MoveMaster(to=_NAMES[n])) for n in around(sq)) for sq in SQUARES}   # by master square
+
+
+def _steps(master: int) -> tuple[tuple[int, c.MoveMaster], ...]:
+    """The master's steps (M-Q4): each square around it with the command that moves there."""
+    found = _STEPS.get(master)
+    return found if found is not None else tuple((n, c.MoveMaster(to=_NAMES[n])) for n in around(master))
+_CHARGES: dict[int, c.ChargePiece] = {}
+
+
+def _charge(card: int) -> c.ChargePiece:
+    cmd = _CHARGES.get(card)
+    if cmd is None:
+        if len(_CHARGES) >= 4096:
+            _CHARGES.clear()
+        cmd = _CHARGES[card] = c.ChargePiece(card=card)
+    return cmd
 
 
 class _Facts:
@@ -58,7 +79,8 @@ class _Facts:
 
 
 _FACTS: dict[int, _Facts] = {}         # id(definition) -> its facts (each holds its definition)
-_MATCH_FACTS: list[tuple[Any, dict[int, _Facts]]] = [((), {})]   # (names, card id -> facts) last asked
+_Match = tuple[Any, dict[int, _Facts], frozenset[int]]
+_MATCH: list[_Match] = [((), {}, frozenset())]   # (names, card id -> facts, ids with an activated skill) last asked
 
 
 def _facts_of(d: CardDef) -> _Facts:
@@ -68,64 +90,76 @@ def _facts_of(d: CardDef) -> _Facts:
     return f
 
 
-def _card_facts(names: Any) -> dict[int, _Facts]:
-    last = _MATCH_FACTS[0]
+def _match(names: Any) -> _Match:
+    last = _MATCH[0]
     if last[0] is names:
-        return last[1]
+        return last
     table = {cid: _facts_of(d) for cid, d in card_table(names).items()}
-    _MATCH_FACTS[0] = (names, table)
-    return table
+    last = _MATCH[0] = (names, table, frozenset(cid for cid, f in table.items() if f.act is not None))
+    return last
 
 
 _NO_FACTS = _Facts(UNKNOWN)
+_CARD = attrgetter("card")
+_SQUARE = attrgetter("square")
+_NOBODY: list[list[Any]] = [[], [], []]        # no seat has a piece with an activated skill (never changed)
 
 
 class _Board:
     """What a ``pieces`` tuple alone decides: each seat's pieces with an activated skill, the
-    squares each kind of target may name, the occupied squares (masters aside)."""
+    squares each kind of target may name, the squares the pieces stand on."""
 
-    __slots__ = ("names", "pieces", "actors", "own", "every", "squares", "acts")
+    __slots__ = ("names", "pieces", "facts", "actors", "_own", "acts")
 
     def __init__(self, names: Any, pieces: tuple[Piece, ...]) -> None:
-        self.names, self.pieces = names, pieces
-        facts = _card_facts(names)
-        actors: list[list[tuple[Piece, Skill, bool]]] = [[], [], []]
-        own: list[list[str]] = [[], [], []]
-        every: list[str] = []
-        for p in pieces:
-            f = facts.get(p.card, _NO_FACTS)
-            where = _NAMES[p.square]
-            every.append(where)
-            if 1 <= p.seat <= 2:
-                own[p.seat].append(where)
-                if f.act is not None:
-                    actors[p.seat].append((p, f.act, f.avoid))
-        self.actors, self.own, self.every = actors, own, every
-        self.squares = {p.square for p in pieces}
+        self.names, self.pieces, self._own = names, pieces, None
+        _, facts, ids = _match(names)
+        self.facts = facts                           # the match's card facts 
+        if ids.isdisjoint(map(_CARD, pieces)):
+            self.actors = _NOBODY
+        else:
+            actors: list[list[tuple[Piece, Skill, bool]]] = [[], [], []]
+            for p in pieces:
+                if p.card in ids and 1 <= p.seat <= 2:
+                    f = facts[p.card]
+                    actors[p.seat].append((p, f.act, f.avoid))   # type: ignore[arg-type]
+            self.actors = actors
         self.acts: list[Any] = [None, None, None]    # per seat: (mana, combat, activations) last listed
+
+    def squares(self) -> set[int]:
+        return set(map(_SQUARE, self.pieces))
 
     def targets(self, seat: int, kind: str) -> list[str]:
         """effects.target_ok's answer for each piece (it does not depend on the skill's source)."""
         if kind == "none" or kind == "self":
             return [""]
-        if kind == "own_piece":
-            return self.own[seat] if 1 <= seat <= 2 else [w for p, w in zip(self.pieces, self.every) if p.seat == seat]
-        if kind == "enemy_piece":
-            return [w for p, w in zip(self.pieces, self.every) if p.seat != seat]
-        return self.every
+        own = self._own
+        if own is None:
+            own = self._own = {}
+        found = own.get((seat, kind))
+        if found is None:
+            pieces = self.pieces
+            if kind == "own_piece":
+                found = [_NAMES[p.square] for p in pieces if p.seat == seat]
+            elif kind == "enemy_piece":
+                found = [_NAMES[p.square] for p in pieces if p.seat != seat]
+            else:
+                found = [_NAMES[p.square] for p in pieces]
+            own[(seat, kind)] = found
+        return found
 
 
 _LAST: list[_Board] = [_Board(((), ()), ())]
 
 
-def _board(state: State) -> _Board:
-    board = _LAST[0]
-    if board.pieces is not state.pieces or board.names is not state.names:
-        board = _LAST[0] = _Board(state.names, state.pieces)
-    return board
-
-
 def legal(state: State, seat: int) -> list[c.Command]:
+    found = options(state, seat)
+    return found if type(found) is list else list(found)
+
+
+def options(state: State, seat: int) -> Sequence[c.Command]:
+    """``legal`` in its order: a list, or ``Options`` when there are summons or moves to list (the
+    long runs: counted here, built when read)."""
     p = state.priority
     if p is None or p.holder != seat or state.pending or state.phase == "mulligan" or state.outcome is not None:
         return _waiting(state, seat)
@@ -136,27 +170,39 @@ def legal(state: State, seat: int) -> list[c.Command]:
     if seat != state.active:             # the other master: a pass or an activation (may_activate)
         if not board.actors[seat]:
             return [PASS]
+        last = board.acts[seat]          # _activations' own memo, read here first
+        if last is not None and last[0] is state.sides[seat - 1].mana and last[1] is state.combat:
+            return [PASS, *last[2]]
         return [PASS, *_activations(board, state, seat)]
     phase = state.phase
     combat = state.combat
-    quiet = combat is None and not state.stack
-    side = state.sides[seat - 1]
     out: list[c.Command] = [PASS]
-    if quiet and phase in MAIN_PHASES:                                  # sorcery_time: summon, cast
-        _hand(out, board, state, seat, "normal")
-        if not side.master_moved:                                       # can_move_master
-            occ = board.squares
-            masters = (state.sides[0].master, state.sides[1].master)
-            out += [c.MoveMaster(to=_NAMES[sq]) for sq in around(side.master) if sq not in occ and sq not in masters]
-    elif combat is None and (phase in MAIN_PHASES or (phase == "action" and not state.moved_in_action)):
-        _hand(out, board, state, seat, "ambush")                        # can_ambush
-    elif quiet and (phase == "standby" or phase == "end") and not side.charged:
-        _hand(out, board, state, seat, "charge")                        # can_charge_piece
-    if quiet and phase == "action":                                     # may_move_piece
-        _moves(out, board, state, seat)
-    elif board.actors[seat]:
+    runs: Runs = []
+    if combat is None and (phase == "main1" or phase == "main2" or phase == "action"):
+        quiet = not state.stack
+        if phase == "action":
+            if not state.moved_in_action:
+                _hand(out, runs, board, state, seat, False)             # can_ambush
+            if quiet:                                                   # may_move_piece
+                _moves(out, runs, board, state, seat)
+                return Options(out, runs) if runs else out
+        elif quiet:                                                     # sorcery_time: summon, cast
+            _hand(out, runs, board, state, seat, True)
+            one, two = state.sides
+            side = state.sides[seat - 1]
+            if not side.master_moved:                                   # can_move_master
+                occ = board.squares()
+                out += [cmd for sq, cmd in _steps(side.master) if sq not in occ and sq != one.master
+                        and sq != two.master]
+        else:
+            _hand(out, runs, board, state, seat, False)                 # can_ambush, with a stack
+    elif combat is None and not state.stack and (phase == "standby" or phase == "end") \
+            and not state.sides[seat - 1].charged:                      # can_charge_piece
+        facts = board.facts
+        out += [_charge(card) for card in state.sides[seat - 1].hand if facts.get(card, _NO_FACTS).piece]
+    if board.actors[seat]:
         out += _activations(board, state, seat)
-    return out
+    return Options(out, runs) if runs else out
 
 
 def _waiting(state: State, seat: int) -> list[c.Command]:
@@ -201,19 +247,15 @@ def _activate(out: list[c.Command], board: _Board, state: State, seat: int, p: P
     out += [c.Activate(card=cid, target=t) for t in board.targets(seat, skill.target)]
 
 
-def _hand(out: list[c.Command], board: _Board, state: State, seat: int, mode: str) -> None:
-    """Summons and casts (``normal``: may_summon, may_cast), 【伏兵】 summons (``ambush``:
-    may_ambush), face-up charges (``charge``: may_charge_piece), card by card in hand order."""
-    facts = _card_facts(state.names)
-    normal = mode == "normal"
+def _hand(out: list[c.Command], runs: Runs, board: _Board, state: State, seat: int, normal: bool) -> None:
+    """Summons and casts (``normal``: may_summon, may_cast) or 【伏兵】 summons (may_ambush), card by
+    card in hand order; each card's summons a run over the squares."""
+    facts = board.facts
     mana = -1                                           # untapped mana, counted when first needed
     squares: list[str] | None = None                    # where a piece may be summoned, worked out once
     for card in state.sides[seat - 1].hand:
         f = facts.get(card, _NO_FACTS)
         if f.piece:
-            if mode == "charge":
-                out.append(c.ChargePiece(card=card))
-                continue
             if not normal and not f.ambush:
                 continue
             if mana < 0:
@@ -221,7 +263,8 @@ def _hand(out: list[c.Command], board: _Board, state: State, seat: int, mode: st
             if f.cost <= mana:
                 if squares is None:
                     squares = _summon_squares(board, state, seat, not normal)
-                out += [c.Summon(card=card, square=sq) for sq in squares]
+                if squares:
+                    runs.append((len(out), len(squares), partial(_summon, card, squares)))
         elif normal and f.cast is not None:
             if mana < 0:
                 mana = state.untapped_mana(seat)
@@ -229,29 +272,71 @@ def _hand(out: list[c.Command], board: _Board, state: State, seat: int, mode: st
                 out += [c.Cast(card=card, target=t) for t in board.targets(seat, f.cast.target)]
 
 
+def _summon(card: int, squares: list[str], i: int) -> c.Summon:
+    return c.Summon(card=card, square=squares[i])
+
+
 def _summon_squares(board: _Board, state: State, seat: int, ambush: bool) -> list[str]:
-    """permissions.summon_squares, named."""
-    occ = board.squares
-    masters = (state.sides[0].master, state.sides[1].master)
+    """permissions.summon_squares, named: the candidates in order, less the occupied."""
+    occ = board.squares()
+    one, two = state.sides
+    return [where for sq, where in _candidates(seat, None if ambush else state.sides[seat - 1].master)
+            if sq not in occ and sq != one.master and sq != two.master]
+
+
+@cache
+def _candidates(seat: int, master: int | None) -> tuple[tuple[int, str], ...]:
+    """The seat's territory, and (``master`` not None) the squares around its master, in order, named."""
     squares = set(territory(seat))
-    if not ambush:
-        squares.update(around(state.sides[seat - 1].master))
-    return [_NAMES[sq] for sq in sorted(squares) if sq not in occ and sq not in masters]
+    if master is not None:
+        squares.update(around(master))
+    return tuple((sq, _NAMES[sq]) for sq in sorted(squares))
 
 
-def _moves(out: list[c.Command], board: _Board, state: State, seat: int) -> None:
-    """Piece by piece: its moves (may_move_piece, combat.can_move) then its activations."""
-    facts = _card_facts(state.names)
+def _moves(out: list[c.Command], runs: Runs, board: _Board, state: State, seat: int) -> None:
+    """Piece by piece: its moves (may_move_piece, combat.can_move), a run over its paths, then its
+    activations."""
+    facts = board.facts
     occ = state.occupied()
     for p in state.pieces:
         if p.seat != seat:
             continue
         f = facts.get(p.card, _NO_FACTS)
         if f.mov > 0 and not p.tapped and not (p.fresh and not f.quick):
-            cid = p.card
-            out += [c.Move(piece=cid, path=path) for path in _paths(p.square, f.mov, occ, seat)]
+            count = _count_paths(p.square, f.mov, occ, seat)
+            if count:
+                runs.append((len(out), count, partial(_move, p.card, p.square, f.mov, occ, seat, [])))
         if f.act is not None:
             _activate(out, board, state, seat, p, f.act, f.avoid)
+
+
+def _move(cid: int, start: int, mov: int, occ: dict[int, int], seat: int, known: list[Any], i: int) -> c.Move:
+    """The i-th of the piece's moves; its paths worked out on the first one read (``known``)."""
+    if not known:
+        known.append(_paths(start, mov, occ, seat))
+    return c.Move(piece=cid, path=known[0][i])
+
+
+def _count_paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> int:
+    """``len(_paths(...))`` without building them: the empty squares reached, and each enemy
+    square next to a square reached in fewer than ``mov`` steps (the start included), once per such
+    square."""
+    reach = {start}
+    frontier = [start]
+    attacks = 0
+    for _ in range(mov):
+        nxt = []
+        for sq in frontier:
+            for n in steps(sq):
+                owner = occupied.get(n)
+                if owner is None:
+                    if n not in reach:
+                        reach.add(n)
+                        nxt.append(n)
+                elif owner != seat:
+                    attacks += 1
+        frontier = nxt
+    return len(reach) - 1 + attacks
 
 
 def _paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> list[tuple[str, ...]]:

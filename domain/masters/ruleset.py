@@ -22,7 +22,7 @@ outcome = attrgetter("outcome")   # the state's outcome (a C call: the core asks
 def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
-        initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve, legal=legal.legal,
+        initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve, legal=legal.legal, options=legal.options,
         evolve_cases=EVOLVE_CASES,
         awaiting=awaiting, outcome=outcome, view=view.view, layout=view.layout, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,

@@ -13,9 +13,11 @@ from .cards import UNKNOWN, CardDef, catalog
 from domain.core.priority import Priority
 from .vocabulary import Phase
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
+_opts = dict(frozen=True, kw_only=True, omit_defaults=True, gc=False)   # values: no cycles, nothing for the GC
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
 _TAPPED = attrgetter("tapped")
+_SQUARE = attrgetter("square")
+_SEAT = attrgetter("seat")
 Names = tuple[tuple[str, ...], tuple[str, ...]]
 Defs = tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
 Flat = dict[int, CardDef]
@@ -153,9 +155,11 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
 
     def occupied(self) -> dict[int, int]:
         """Square -> the seat whose piece or master stands there."""
-        occ = {p.square: p.seat for p in self.pieces}
-        for seat in (1, 2):
-            occ[self.sides[seat - 1].master] = seat
+        pieces = self.pieces
+        occ = dict(zip(map(_SQUARE, pieces), map(_SEAT, pieces)))
+        one, two = self.sides
+        occ[one.master] = 1
+        occ[two.master] = 2
         return occ
 
     def master_at(self, square: int) -> int:

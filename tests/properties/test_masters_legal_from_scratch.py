@@ -1,5 +1,6 @@
-"""``legal`` keeps work between decisions (its parts per position of the pieces, sides and combat,
-keyed by identity; a card table per match; square names and paths built as names): at every
+"""``legal`` keeps work between decisions (what the pieces alone decide, per pieces tuple by
+identity; card facts per definition; square names built once) and ``options`` counts summons and
+moves without building them (built when read): at every
 decision of random matches it must list exactly what the rules give when worked out from
 scratch, in the same order (the random bot draws an index over it).
 
@@ -26,7 +27,7 @@ from domain.masters.combat import can_move
 from domain.masters.decide import awaiting
 from domain.masters.decks import preset, preset_names
 from domain.masters.effects import target_ok
-from domain.masters.legal import legal
+from domain.masters.legal import legal, options
 from domain.masters.state import State
 
 RULESET = find_ruleset("masters")
@@ -100,10 +101,16 @@ def test_legal_lists_what_the_rules_give_from_scratch_at_every_decision(seed, de
         seat = match.deciding
         assert seat in (1, 2)
         listed = legal(match.state, seat)
-        assert listed == from_scratch(match.state, seat), match.seq
+        expected = from_scratch(match.state, seat)
+        assert listed == expected, match.seq
+        shown = options(match.state, seat)       # what the bots are shown: summons and moves built when read
+        assert len(shown) == len(expected), match.seq
+        assert [shown[i] for i in range(len(shown))] == expected, match.seq
+        assert [shown[i] for i in range(-len(shown), 0)] == expected, match.seq
+        assert list(shown) == expected and shown[:] == expected, match.seq
         assert legal(match.state, 3 - seat) == from_scratch(match.state, 3 - seat) == [], match.seq
         states.append((match.state, seat, listed))
-        match.submit(seat, bots[seat].choose(Seen(seat, listed)))
+        match.submit(seat, bots[seat].choose(Seen(seat, shown)))
     assert match.outcome is not None
     assert legal(match.state, 1) == legal(match.state, 2) == []
     # asked out of order (each position's parts worked out afresh or found), the answers do not change
