@@ -26,9 +26,6 @@ class RandomBot:
 
     def choose(self, seen: Seen) -> Any:
         legal = seen.legal
-        if len(legal) == 1:     # most decisions (a pass): rng.choice would draw one number, always
-            self.rng.next_u64()  # accepted, and take index 0; the same draw, without the arithmetic
-            return legal[0]
         return legal[self.rng.below(len(legal))]       # rng.choice(legal), one call fewer
 
 
