@@ -26,6 +26,7 @@ def _only(seat: int) -> frozenset[int]:
 
 
 _PASS = c.Pass
+_PASSED = flow._PASSED
 
 
 def awaiting(state: State) -> frozenset[int]:
@@ -61,8 +62,14 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
         raise Illegal("M-1.2", "the match is over")
     kind = type(command)
     if state.phase != "mulligan" and not state.pending and (kind is _PASS or kind in _PLAY):
-        if kind is _PASS:
-            flow.pass_priority(draft, seat)     # most decisions, and the only way a Pass is taken
+        if kind is _PASS:                       # most decisions: flow.pass_priority, written out
+            p = draft.state.priority
+            if p is None or p.holder != seat or draft.state.pending:
+                flow.pass_priority(draft, seat)     # (which says why not)
+            else:
+                cause = draft.decision(seat, _PASSED.get(seat) or flow.passed_event(seat), "M-2.1")
+                if draft.state.priority.passes >= 2:    # type: ignore[union-attr]  # else prio.verdict's "continue"
+                    flow.after_passes(draft, cause)
         else:
             _PLAY[kind](draft, seat, command)   # what the ``match`` below does with these, without its tests
     else:

@@ -15,6 +15,9 @@ from .board import parse
 from .vocabulary import other
 
 _TAPPED = attrgetter("tapped")
+_FRESH = attrgetter("fresh")
+_ATK_BONUS = attrgetter("atk_bonus")
+_SHIELD = attrgetter("shield")
 
 
 def _side(state: State, seat: int, **fields: Any) -> State:
@@ -38,11 +41,18 @@ def _piece(state: State, cid: int, **fields: Any) -> State:
 
 
 def _acted(state: State, seat: int) -> State:
-    return replace(state, priority=prio.acted(state.priority, seat)) if state.priority is not None else state
+    p = state.priority
+    if p is None:
+        return state
+    return replace(state, priority=_ACTED.get((p, seat)) or prio.acted(p, seat))
 
 
 _OPENED = {seat: prio.opened(seat) for seat in (1, 2)}     # priorities are frozen values: shared
 _PASSED = {p: prio.passed(p) for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+
+
+_ACTED = {(p, seat): prio.acted(p, seat) for p in {*_PASSED, *_PASSED.values(), *_OPENED.values()}
+          for seat in (1, 2)}
 
 
 def _opened(seat: int) -> prio.Priority:
@@ -110,12 +120,14 @@ def untapped(s: State, e: ev.Untapped) -> State:
     if any(map(_TAPPED, mana)):     # (nothing tapped: the side stays as it is)
         s = _side(s, seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in mana))
     pieces = s.pieces
+    if not any(map(_TAPPED, pieces)) and not any(map(_FRESH, pieces)):
+        return s                    # no piece to untap
     return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == seat and (p.tapped or p.fresh)
                                    else p for p in pieces))
 
 
 def draw_chosen(s: State, e: ev.DrawChosen) -> State:
-    return replace(s, pending="", priority=prio.opened(s.active))
+    return replace(s, pending="", priority=_opened(s.active))
 
 
 charge_chosen = draw_chosen
@@ -136,19 +148,22 @@ def passed(s: State, e: ev.PriorityPassed) -> State:
 
 
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
-    return replace(s, phase=e.phase, priority=_opened(e.seat), moved_in_action=False)  # type: ignore[arg-type]
+    return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),  # type: ignore[arg-type]
+                   moved_in_action=False)
 
 
 def resolved(s: State, e: ev.Resolved) -> State:
     top = s.stack[-1]
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
-    s = replace(s, stack=s.stack[:-1], priority=prio.opened(first))
+    s = replace(s, stack=s.stack[:-1], priority=_opened(first))
     if top.kind == "spell":
         s = _side(s, top.seat, grave=s.side(top.seat).grave + (top.card,))
     return s
 
 
 def turn_ended(s: State, e: ev.TurnEnded) -> State:
+    if not any(map(_ATK_BONUS, s.pieces)) and not any(map(_SHIELD, s.pieces)):
+        return replace(s, priority=None, pending="")            # nothing "until end of turn" to end
     return replace(s, pieces=tuple(replace(p, atk_bonus=0, shield=0) if p.atk_bonus or p.shield else p
                                    for p in s.pieces), priority=None, pending="")
 
@@ -204,11 +219,11 @@ def attack_moved(s: State, e: ev.AttackMoved) -> State:
 def combat_began(s: State, e: ev.CombatBegan) -> State:
     combat = Combat(seat=e.seat, attacker=e.attacker, defender=e.defender, origin=parse(e.origin),
                     before=parse(e.before), square=parse(e.square))
-    return replace(s, combat=combat, priority=prio.opened(other(e.seat)))
+    return replace(s, combat=combat, priority=_opened(other(e.seat)))
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=_opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
@@ -248,15 +263,15 @@ def destroyed(s: State, e: ev.PieceDestroyed) -> State:
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:
-    return replace(s, combat=None, priority=prio.opened(s.active))
+    return replace(s, combat=None, priority=_opened(s.active))
 
 
 def master_damaged(s: State, e: ev.MasterDamaged) -> State:

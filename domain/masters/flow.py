@@ -45,10 +45,18 @@ def pass_priority(draft: MDraft, seat: int) -> None:
         raise Illegal("M-2.1", "no priority is open now")
     if p.holder != seat:
         raise Illegal("M-2.1", f"seat {p.holder} holds priority")
-    cause = draft.decision(seat, _PASSED.get(seat) or ev.PriorityPassed(seat=seat), "M-2.1")
+    cause = draft.decision(seat, passed_event(seat), "M-2.1")
+    if draft.state.priority.passes >= 2:    # type: ignore[union-attr]  # else prio.verdict's "continue"
+        after_passes(draft, cause)
+
+
+def passed_event(seat: int) -> ev.PriorityPassed:
+    return _PASSED.get(seat) or ev.PriorityPassed(seat=seat)
+
+
+def after_passes(draft: MDraft, cause: int) -> None:
+    """M-2.2 after the second pass in succession (``cause``): resolve, or advance (M-8.2 in a combat)."""
     after = draft.state
-    if after.priority.passes < 2:        # type: ignore[union-attr]  # prio.verdict's "continue", without the call
-        return
     verdict = prio.verdict(after.priority, not after.stack)  # type: ignore[arg-type]
     if verdict == "resolve":
         resolve_top(draft, cause)
