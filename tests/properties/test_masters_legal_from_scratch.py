@@ -14,7 +14,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
+from domain.core import priority as prio
 from domain.core.bot import Seen
 from domain.core.match import Match
 from domain.core.ruleset import find_ruleset
@@ -87,6 +89,23 @@ def from_scratch(state: State, seat: int) -> list[Any]:
     return out
 
 
+def _variants(state: State) -> list[State]:
+    """States next to ``state``: the first move of the action phase made or not, the other master
+    holding priority, the once-a-turn master step and face-up charge used or not, all mana
+    untapped (random players spend it early: what it would afford is otherwise rarely listed)."""
+    out = [replace(state, moved_in_action=not state.moved_in_action)]
+    if state.priority is not None:
+        out.append(replace(state, priority=prio.opened(3 - state.priority.holder)))
+    sides = tuple(replace(side, master_moved=not side.master_moved, charged=not side.charged) for side in state.sides)
+    out.append(replace(state, sides=sides))  # type: ignore[arg-type]
+    rich = tuple(replace(side, mana=tuple(replace(m, tapped=False) for m in side.mana)) for side in state.sides)
+    out.append(replace(state, sides=rich))  # type: ignore[arg-type]
+    out.append(replace(state, sides=rich, moved_in_action=not state.moved_in_action))  # type: ignore[arg-type]
+    if state.combat is not None:
+        out.append(replace(state, combat=None))
+    return out
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1),
        decks=st.tuples(st.sampled_from(PRESETS), st.sampled_from(PRESETS)))
@@ -110,6 +129,9 @@ def test_legal_lists_what_the_rules_give_from_scratch_at_every_decision(seed, de
         assert list(shown) == expected and shown[:] == expected, match.seq
         assert legal(match.state, 3 - seat) == from_scratch(match.state, 3 - seat) == [], match.seq
         states.append((match.state, seat, listed))
+        for variant in _variants(match.state):     # the same pieces and sides, other flags: other parts apply
+            for s in (1, 2):
+                assert legal(variant, s) == list(options(variant, s)) == from_scratch(variant, s), match.seq
         match.submit(seat, bots[seat].choose(Seen(seat, shown)))
     assert match.outcome is not None
     assert legal(match.state, 1) == legal(match.state, 2) == []
