@@ -6,10 +6,13 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .board import distance, name, parse, path_ok
 from .effects import (MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction)
-from .permissions import may_move_piece
+from .permissions import may_move_piece, sorcery_time
 from .cards import CardDef
 from .state import Piece, State
 from .vocabulary import other
+
+
+_ACTION = ("action",)
 
 
 def can_move(state: State, piece: Piece) -> str:
@@ -42,9 +45,8 @@ def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     path = tuple(map(parse, names))
     if not all(path):
         raise Illegal("M-Q1", f"{list(names)} names a square that is not on the board")
-    why = may_move_piece(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not sorcery_time(state, seat, _ACTION):          # may_move_piece's test
+        raise Illegal(*may_move_piece(state, seat))  # type: ignore[misc]
     piece = state.piece(cid)
     if piece is None or piece.seat != seat:
         raise Illegal("M-5.2", f"card {cid} is not one of your pieces on the board")

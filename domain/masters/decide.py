@@ -13,9 +13,11 @@ from . import commands as c
 from . import events as ev
 from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
-from .permissions import (may_activate, may_ambush, may_cast, may_charge_piece, may_move_master, may_summon,
+from .permissions import (can_charge_piece, can_move_master, has_priority, may_activate, may_ambush, may_cast,
+                          may_charge_piece, may_move_master, may_summon, sorcery_time,
                           summon_squares)
 from .state import State
+from .vocabulary import MAIN_PHASES
 
 NOBODY: frozenset[int] = frozenset()
 _ONLY = {1: frozenset((1,)), 2: frozenset((2,))}     # built once: asked several times a decision
@@ -133,9 +135,8 @@ def _afford(state: State, seat: int, cost: int, clause: str) -> None:
 
 def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     state = draft.state
-    why = may_charge_piece(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not can_charge_piece(state, seat):       # the yes-or-no test first: the reason only for a refusal
+        raise Illegal(*may_charge_piece(state, seat))  # type: ignore[misc]
     _in_hand(state, seat, card, "M-3.3")
     if state.card(card).kind != "piece":
         raise Illegal("M-3.3", "only a piece may be charged face-up")
@@ -154,9 +155,8 @@ def move_master(draft: MDraft, seat: int, square: str) -> None:
     """M-4.1 with M-Q4: one square in any of 8 directions into an empty square."""
     state = draft.state
     to = _square(square)
-    why = may_move_master(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not can_move_master(state, seat):
+        raise Illegal(*may_move_master(state, seat))  # type: ignore[misc]
     at = state.side(seat).master
     if to not in around(at):
         raise Illegal("M-Q4", f"the master moves one square (8 directions); {name(to)} is not next to {name(at)}")
@@ -201,9 +201,8 @@ def _target_card(state: State, target: str) -> int:
 
 def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
-    why = may_cast(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not sorcery_time(state, seat, MAIN_PHASES):     # may_cast's test
+        raise Illegal(*may_cast(state, seat))  # type: ignore[misc]
     _in_hand(state, seat, card, "M-4.3")
     d = state.card(card)
     if d.kind != "spell" or d.skill is None:
@@ -218,9 +217,8 @@ def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
 
 def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
-    why = may_activate(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not has_priority(state, seat):                  # may_activate's test
+        raise Illegal(*may_activate(state, seat))  # type: ignore[misc]
     piece = state.piece(card)
     if piece is None or piece.seat != seat:
         raise Illegal("M-5.4", f"card {card} is not one of your pieces on the board")
