@@ -61,6 +61,8 @@ def _opened(seat: int) -> prio.Priority:
 
 def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
+    if not amount:
+        return side.mana
     out = []
     for m in side.mana:
         if amount and not m.tapped:
