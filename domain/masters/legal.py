@@ -114,7 +114,7 @@ class _Board:
     def __init__(self, names: Any, pieces: tuple[Piece, ...]) -> None:
         self.names, self.pieces, self._own = names, pieces, None
         _, facts, ids = _match(names)
-        self.facts = facts                           # the match's card facts 
+        self.facts = facts                           # the match's card facts
         if ids.isdisjoint(map(_CARD, pieces)):
             self.actors = _NOBODY
         else:
