@@ -28,6 +28,7 @@ def _only(seat: int) -> frozenset[int]:
 
 
 _PASS = c.Pass
+_FINE: list[object] = [None]
 _PASSED = flow._PASSED
 
 
@@ -63,7 +64,7 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     if state.outcome is not None:
         raise Illegal("M-1.2", "the match is over")
     kind = type(command)
-    if state.phase != "mulligan" and not state.pending and (kind is _PASS or kind in _PLAY):
+    if (kind is _PASS or kind in _PLAY) and not state.pending and state.phase != "mulligan":
         if kind is _PASS:                       # most decisions: flow.pass_priority, written out
             p = draft.state.priority
             if p is None or p.holder != seat or draft.state.pending:
@@ -77,11 +78,17 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     else:
         _setup_or_pending(state, seat, command, draft)
     after = draft.state
-    one, two = after.sides
+    sides = after.sides
+    if sides is _FINE[0]:
+        return              # the sides last found with both masters above 0 life, neither lost
+    one, two = sides
     # settle's own first test, here so that the usual decision (nobody at 0 life, nobody lost, the
     # match going on) costs no call: settle would add nothing then
-    if (one.life <= 0 or two.life <= 0 or one.lost or two.lost) and after.outcome is None and draft.envelopes:
-        settle(draft, draft.envelopes[0].seq)
+    if one.life <= 0 or two.life <= 0 or one.lost or two.lost:
+        if after.outcome is None and draft.envelopes:
+            settle(draft, draft.envelopes[0].seq)
+    else:
+        _FINE[0] = sides    # (held here, so no other tuple can take its id)
 
 
 def _setup_or_pending(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
