@@ -36,6 +36,9 @@ class Rng:
 
         (``next_u64`` written out, and the rejection limit kept per ``n``: bots and shuffles draw
         here at every decision, over a few dozen distinct counts.)"""
+        if n == 1:      # the one draw is always accepted (the limit is 2**64) and its value unread:
+            self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK     # the draw's step, without the mix
+            return 0
         limit = _LIMITS.get(n)
         if limit is None:
             if n <= 0:

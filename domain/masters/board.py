@@ -47,10 +47,17 @@ _NAMES.update((sq, name(sq)) for sq in SQUARES)     # the board's squares, named
 
 def parse(text: str) -> int:
     """``"c4"`` -> the square int; 0 for anything that is not a square of the board."""
+    return _SQUARE_OF.get(text) or _parse(text)
+
+
+def _parse(text: str) -> int:
     if len(text) < 2 or text[0] not in _COLS or not text[1:].isdigit():
         return 0
     sq = square(int(text[1:]), _COLS.index(text[0]) + 1)
     return sq if on_board(sq) else 0
+
+
+_SQUARE_OF: dict[str, int] = {name(sq): sq for sq in SQUARES}   # the board's names, read back without parsing
 
 
 @cache

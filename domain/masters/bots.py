@@ -25,7 +25,8 @@ class RandomBot:
         self.rng = Rng(seed)
 
     def choose(self, seen: Seen) -> Any:
-        return self.rng.choice(seen.legal)
+        legal = seen.legal
+        return legal[self.rng.below(len(legal))]       # rng.choice(legal), one call fewer
 
 
 def evaluate(state: State, seat: int) -> float:

@@ -6,10 +6,13 @@ from domain.core.errors import Illegal
 from . import events as ev
 from .board import distance, name, parse, path_ok
 from .effects import (MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction)
-from .permissions import may_move_piece
+from .permissions import may_move_piece, sorcery_time
 from .cards import CardDef
 from .state import Piece, State
 from .vocabulary import other
+
+
+_ACTION = ("action",)
 
 
 def can_move(state: State, piece: Piece) -> str:
@@ -39,23 +42,23 @@ def can_counter(state: State, defender: Piece, attacker_square: int) -> bool:
 
 def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     state = draft.state
-    path = tuple(parse(x) for x in names)
+    path = tuple(map(parse, names))
     if not all(path):
         raise Illegal("M-Q1", f"{list(names)} names a square that is not on the board")
-    why = may_move_piece(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not sorcery_time(state, seat, _ACTION):          # may_move_piece's test
+        raise Illegal(*may_move_piece(state, seat))  # type: ignore[misc]
     piece = state.piece(cid)
     if piece is None or piece.seat != seat:
         raise Illegal("M-5.2", f"card {cid} is not one of your pieces on the board")
     reason = can_move(state, piece)
     if reason:
         raise Illegal("M-5.2", reason)
-    reason = path_ok(piece.square, tuple(path), state.card(cid).mov, state.occupied(), seat)
+    occupied = state.occupied()
+    reason = path_ok(piece.square, path, state.card(cid).mov, occupied, seat)
     if reason:
         raise Illegal("M-Q2", reason)
     last = path[-1]
-    occupant = state.occupied().get(last)
+    occupant = occupied.get(last)
     if occupant is None:
         draft.decision(seat, ev.PieceMoved(seat=seat, card=cid, path=tuple(names)), clause="M-5.2")
         return

@@ -9,7 +9,7 @@ import msgspec
 
 from domain.core.roles import CardId, PlaceName
 
-_opts = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
+_opts = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True, gc=False)
 
 
 class Mulligan(msgspec.Struct, **_opts):  # type: ignore[misc]

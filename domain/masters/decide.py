@@ -4,6 +4,8 @@ Pure. Everything a rule does follows the decision as a rule event naming its cla
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from domain.core.errors import Illegal
 
 from . import combat, flow, setup
@@ -11,9 +13,11 @@ from . import commands as c
 from . import events as ev
 from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
-from .permissions import (may_activate, may_ambush, may_cast, may_charge_piece, may_move_master, may_summon,
+from .permissions import (can_charge_piece, can_move_master, has_priority, may_activate, may_ambush, may_cast,
+                          may_charge_piece, may_move_master, may_summon, sorcery_time,
                           summon_squares)
 from .state import State
+from .vocabulary import MAIN_PHASES
 
 NOBODY: frozenset[int] = frozenset()
 _ONLY = {1: frozenset((1,)), 2: frozenset((2,))}     # built once: asked several times a decision
@@ -24,10 +28,15 @@ def _only(seat: int) -> frozenset[int]:
 
 
 _PASS = c.Pass
+_FINE: list[object] = [None]
+_PASSED = flow._PASSED
 
 
 def awaiting(state: State) -> frozenset[int]:
     """The seat the rules wait for: derived from the state, never stored."""
+    p = state.priority
+    if p is not None and state.outcome is None and not state.pending and state.phase != "mulligan":
+        return _ONLY.get(p.holder) or frozenset((p.holder,))    # the usual case, the tests below in order
     if state.outcome is not None:
         return NOBODY
     if state.phase == "mulligan":
@@ -54,11 +63,36 @@ def waiting_clause(state: State) -> str:
 def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
     if state.outcome is not None:
         raise Illegal("M-1.2", "the match is over")
-    if type(command) is _PASS and state.phase != "mulligan" and not state.pending:
-        flow.pass_priority(draft, seat)     # most decisions, and the only way a Pass is taken
-        if draft.envelopes:
+    kind = type(command)
+    if (kind is _PASS or kind in _PLAY) and not state.pending and state.phase != "mulligan":
+        if kind is _PASS:                       # most decisions: flow.pass_priority, written out
+            p = draft.state.priority
+            if p is None or p.holder != seat or draft.state.pending:
+                flow.pass_priority(draft, seat)     # (which says why not)
+            else:
+                cause = draft.decision(seat, _PASSED.get(seat) or flow.passed_event(seat), "M-2.1")
+                if draft.state.priority.passes >= 2:    # type: ignore[union-attr]  # else prio.verdict's "continue"
+                    flow.after_passes(draft, cause)
+        else:
+            _PLAY[kind](draft, seat, command)   # what the ``match`` below does with these, without its tests
+    else:
+        _setup_or_pending(state, seat, command, draft)
+    after = draft.state
+    sides = after.sides
+    if sides is _FINE[0]:
+        return              # the sides last found with both masters above 0 life, neither lost
+    one, two = sides
+    # settle's own first test, here so that the usual decision (nobody at 0 life, nobody lost, the
+    # match going on) costs no call: settle would add nothing then
+    if one.life <= 0 or two.life <= 0 or one.lost or two.lost:
+        if after.outcome is None and draft.envelopes:
             settle(draft, draft.envelopes[0].seq)
-        return
+    else:
+        _FINE[0] = sides    # (held here, so no other tuple can take its id)
+
+
+def _setup_or_pending(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
+    """Mulligans, draw-or-charge and discards, and the refusals while one of them is due."""
     match command:
         case c.Mulligan():
             setup.mulligan(draft, seat)
@@ -92,8 +126,6 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
             combat.move(draft, seat, piece, path)
         case _:
             raise Illegal("M-2.1", f"unknown decision {command!r}")
-    if draft.envelopes:
-        settle(draft, draft.envelopes[0].seq)
 
 
 def _in_hand(state: State, seat: int, card: int, clause: str) -> None:
@@ -110,9 +142,8 @@ def _afford(state: State, seat: int, cost: int, clause: str) -> None:
 
 def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     state = draft.state
-    why = may_charge_piece(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not can_charge_piece(state, seat):       # the yes-or-no test first: the reason only for a refusal
+        raise Illegal(*may_charge_piece(state, seat))  # type: ignore[misc]
     _in_hand(state, seat, card, "M-3.3")
     if state.card(card).kind != "piece":
         raise Illegal("M-3.3", "only a piece may be charged face-up")
@@ -131,9 +162,8 @@ def move_master(draft: MDraft, seat: int, square: str) -> None:
     """M-4.1 with M-Q4: one square in any of 8 directions into an empty square."""
     state = draft.state
     to = _square(square)
-    why = may_move_master(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not can_move_master(state, seat):
+        raise Illegal(*may_move_master(state, seat))  # type: ignore[misc]
     at = state.side(seat).master
     if to not in around(at):
         raise Illegal("M-Q4", f"the master moves one square (8 directions); {name(to)} is not next to {name(at)}")
@@ -178,9 +208,8 @@ def _target_card(state: State, target: str) -> int:
 
 def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
-    why = may_cast(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not sorcery_time(state, seat, MAIN_PHASES):     # may_cast's test
+        raise Illegal(*may_cast(state, seat))  # type: ignore[misc]
     _in_hand(state, seat, card, "M-4.3")
     d = state.card(card)
     if d.kind != "spell" or d.skill is None:
@@ -195,9 +224,8 @@ def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
 
 def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
-    why = may_activate(state, seat)
-    if why:
-        raise Illegal(*why)
+    if not has_priority(state, seat):                  # may_activate's test
+        raise Illegal(*may_activate(state, seat))  # type: ignore[misc]
     piece = state.piece(card)
     if piece is None or piece.seat != seat:
         raise Illegal("M-5.4", f"card {card} is not one of your pieces on the board")
@@ -218,3 +246,14 @@ def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     draft.decision(seat, ev.SkillActivated(seat=seat, card=card, target=tcard, at=target, paid=skill.mana,
                                          tapped=skill.tap),
                    clause="M-5.4")
+
+
+# the decisions of the game itself (no mulligan, nothing pending), by type: ``decide`` goes straight to them
+_PLAY: dict[type, Callable[[MDraft, int, Any], None]] = {
+    c.ChargePiece: lambda draft, seat, cmd: charge_piece(draft, seat, cmd.card),
+    c.MoveMaster: lambda draft, seat, cmd: move_master(draft, seat, cmd.to),
+    c.Summon: lambda draft, seat, cmd: summon(draft, seat, cmd.card, cmd.square),
+    c.Cast: lambda draft, seat, cmd: cast(draft, seat, cmd.card, cmd.target),
+    c.Activate: lambda draft, seat, cmd: activate(draft, seat, cmd.card, cmd.target),
+    c.Move: lambda draft, seat, cmd: combat.move(draft, seat, cmd.piece, cmd.path),
+}

@@ -119,7 +119,8 @@ def resolve_top(draft: MDraft, cause: int) -> None:
 
 def run_ops(draft: MDraft, seat: int, source: int, skill: Skill, target: int, clause: str, cause: int) -> None:
     for op in skill.ops:
-        if draft.state.outcome is not None or any(s.lost for s in draft.state.sides):
+        state = draft.state
+        if state.outcome is not None or state.sides[0].lost or state.sides[1].lost:
             return
         match op.op:
             case "damage":

@@ -11,7 +11,7 @@ import msgspec
 
 from domain.core.roles import Amount, CardId, PlaceName, SeatNo
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
+_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True, gc=False)   # values: no cycles
 
 
 # -- setup and mulligans (M-1) -----------------------------------------------------------------

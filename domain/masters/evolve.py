@@ -1,6 +1,7 @@
 """``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable
 
 from msgspec.structs import replace
@@ -13,23 +14,55 @@ from .state import Combat, Mana, Piece, Side, StackItem, State
 from .board import parse
 from .vocabulary import other
 
+_TAPPED = attrgetter("tapped")
+_FRESH = attrgetter("fresh")
+_ATK_BONUS = attrgetter("atk_bonus")
+_SHIELD = attrgetter("shield")
+
 
 def _side(state: State, seat: int, **fields: Any) -> State:
-    sides = list(state.sides)
-    sides[seat - 1] = replace(sides[seat - 1], **fields)
-    return replace(state, sides=tuple(sides))
+    one, two = sides = state.sides
+    if seat == 1:
+        return replace(state, sides=(replace(one, **fields), two))
+    if seat == 2:
+        return replace(state, sides=(one, replace(two, **fields)))
+    changed = list(sides)
+    changed[seat - 1] = replace(changed[seat - 1], **fields)
+    return replace(state, sides=tuple(changed))
 
 
 def _piece(state: State, cid: int, **fields: Any) -> State:
-    return replace(state, pieces=tuple(replace(p, **fields) if p.card == cid else p for p in state.pieces))
+    """Card ``cid``'s piece with ``fields`` changed (a card is in one place: one piece at most)."""
+    pieces = state.pieces
+    for i, p in enumerate(pieces):
+        if p.card == cid:
+            return replace(state, pieces=pieces[:i] + (replace(p, **fields),) + pieces[i + 1:])
+    return state
 
 
 def _acted(state: State, seat: int) -> State:
-    return replace(state, priority=prio.acted(state.priority, seat)) if state.priority is not None else state
+    p = state.priority
+    if p is None:
+        return state
+    return replace(state, priority=_ACTED.get((p, seat)) or prio.acted(p, seat))
+
+
+_OPENED = {seat: prio.opened(seat) for seat in (1, 2)}     # priorities are frozen values: shared
+_PASSED = {p: prio.passed(p) for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+
+
+_ACTED = {(p, seat): prio.acted(p, seat) for p in {*_PASSED, *_PASSED.values(), *_OPENED.values()}
+          for seat in (1, 2)}
+
+
+def _opened(seat: int) -> prio.Priority:
+    return _OPENED.get(seat) or prio.opened(seat)
 
 
 def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
+    if not amount:
+        return side.mana
     out = []
     for m in side.mana:
         if amount and not m.tapped:
@@ -84,14 +117,19 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
 
 
 def untapped(s: State, e: ev.Untapped) -> State:
-    side = s.side(e.seat)
-    s = _side(s, e.seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in side.mana))
-    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == e.seat else p
-                                   for p in s.pieces))
+    seat = e.seat
+    mana = s.side(seat).mana
+    if any(map(_TAPPED, mana)):     # (nothing tapped: the side stays as it is)
+        s = _side(s, seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in mana))
+    pieces = s.pieces
+    if not any(map(_TAPPED, pieces)) and not any(map(_FRESH, pieces)):
+        return s                    # no piece to untap
+    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == seat and (p.tapped or p.fresh)
+                                   else p for p in pieces))
 
 
 def draw_chosen(s: State, e: ev.DrawChosen) -> State:
-    return replace(s, pending="", priority=prio.opened(s.active))
+    return replace(s, pending="", priority=_opened(s.active))
 
 
 charge_chosen = draw_chosen
@@ -107,23 +145,27 @@ def mana_charged(s: State, e: ev.ManaCharged) -> State:
 
 
 def passed(s: State, e: ev.PriorityPassed) -> State:
-    return replace(s, priority=prio.passed(s.priority)) if s.priority is not None else s
+    p = s.priority
+    return replace(s, priority=_PASSED.get(p) or prio.passed(p)) if p is not None else s
 
 
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
-    return replace(s, phase=e.phase, priority=prio.opened(e.seat), moved_in_action=False)  # type: ignore[arg-type]
+    return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),  # type: ignore[arg-type]
+                   moved_in_action=False)
 
 
 def resolved(s: State, e: ev.Resolved) -> State:
     top = s.stack[-1]
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
-    s = replace(s, stack=s.stack[:-1], priority=prio.opened(first))
+    s = replace(s, stack=s.stack[:-1], priority=_opened(first))
     if top.kind == "spell":
         s = _side(s, top.seat, grave=s.side(top.seat).grave + (top.card,))
     return s
 
 
 def turn_ended(s: State, e: ev.TurnEnded) -> State:
+    if not any(map(_ATK_BONUS, s.pieces)) and not any(map(_SHIELD, s.pieces)):
+        return replace(s, priority=None, pending="")            # nothing "until end of turn" to end
     return replace(s, pieces=tuple(replace(p, atk_bonus=0, shield=0) if p.atk_bonus or p.shield else p
                                    for p in s.pieces), priority=None, pending="")
 
@@ -179,11 +221,11 @@ def attack_moved(s: State, e: ev.AttackMoved) -> State:
 def combat_began(s: State, e: ev.CombatBegan) -> State:
     combat = Combat(seat=e.seat, attacker=e.attacker, defender=e.defender, origin=parse(e.origin),
                     before=parse(e.before), square=parse(e.square))
-    return replace(s, combat=combat, priority=prio.opened(other(e.seat)))
+    return replace(s, combat=combat, priority=_opened(other(e.seat)))
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=_opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
@@ -223,15 +265,15 @@ def destroyed(s: State, e: ev.PieceDestroyed) -> State:
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=prio.opened(s.active))
+    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:
-    return replace(s, combat=None, priority=prio.opened(s.active))
+    return replace(s, combat=None, priority=_opened(s.active))
 
 
 def master_damaged(s: State, e: ev.MasterDamaged) -> State:

@@ -40,11 +40,22 @@ def pass_priority(draft: MDraft, seat: int) -> None:
     start the damage calculation (M-8.2). So each phase repeats its actions until both masters
     choose to do nothing (M-5.5)."""
     state = draft.state
-    if state.priority is None or state.pending:
+    p = state.priority
+    if p is None or state.pending:
         raise Illegal("M-2.1", "no priority is open now")
-    if state.priority.holder != seat:
-        raise Illegal("M-2.1", f"seat {state.priority.holder} holds priority")
-    cause = draft.decision(seat, ev.PriorityPassed(seat=seat), clause="M-2.1")
+    if p.holder != seat:
+        raise Illegal("M-2.1", f"seat {p.holder} holds priority")
+    cause = draft.decision(seat, passed_event(seat), "M-2.1")
+    if draft.state.priority.passes >= 2:    # type: ignore[union-attr]  # else prio.verdict's "continue"
+        after_passes(draft, cause)
+
+
+def passed_event(seat: int) -> ev.PriorityPassed:
+    return _PASSED.get(seat) or ev.PriorityPassed(seat=seat)
+
+
+def after_passes(draft: MDraft, cause: int) -> None:
+    """M-2.2 after the second pass in succession (``cause``): resolve, or advance (M-8.2 in a combat)."""
     after = draft.state
     verdict = prio.verdict(after.priority, not after.stack)  # type: ignore[arg-type]
     if verdict == "resolve":
@@ -56,6 +67,11 @@ def pass_priority(draft: MDraft, seat: int) -> None:
             next_phase(draft, cause)
 
 
+_PASSED = {seat: ev.PriorityPassed(seat=seat) for seat in (1, 2)}    # events are frozen: one per seat serves
+_NEXT = dict(zip(TURN_PHASES, TURN_PHASES[1:]))
+_BEGAN = {(phase, seat): ev.PhaseBegan(phase=phase, seat=seat) for phase in TURN_PHASES for seat in (1, 2)}
+
+
 def next_phase(draft: MDraft, cause: int) -> None:
     state = draft.state
     if state.phase == "end":
@@ -65,8 +81,9 @@ def next_phase(draft: MDraft, cause: int) -> None:
         else:
             end_turn(draft, cause)
         return
-    nxt = TURN_PHASES[TURN_PHASES.index(state.phase) + 1]
-    draft.rule("M-2.2", cause, ev.PhaseBegan(phase=nxt, seat=state.active), seat=state.active)
+    nxt = _NEXT.get(state.phase) or TURN_PHASES[TURN_PHASES.index(state.phase) + 1]
+    active = state.active
+    draft.rule("M-2.2", cause, _BEGAN.get((nxt, active)) or ev.PhaseBegan(phase=nxt, seat=active), active)
 
 
 def end_turn(draft: MDraft, cause: int) -> None:

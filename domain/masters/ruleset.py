@@ -1,6 +1,8 @@
 """The masters game (seed 002) as a ruleset, registered under "masters"."""
 from __future__ import annotations
 
+from operator import attrgetter
+
 from domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, legal, reference, replay, setup, view
@@ -14,14 +16,13 @@ NAME = "masters"
 RULES_VERSION = "0.1.0-kifu.1"   # the seed has no version; our interpretation revision after the dash
 
 
-def outcome(state: State):  # type: ignore[no-untyped-def]
-    return state.outcome
+outcome = attrgetter("outcome")   # the state's outcome (a C call: the core asks it twice a decision)
 
 
 def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
-        initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve, legal=legal.legal,
+        initial_state=setup.initial_state, begin=setup.begin, decide=decide, evolve=evolve, legal=legal.legal, options=legal.options,
         evolve_cases=EVOLVE_CASES,
         awaiting=awaiting, outcome=outcome, view=view.view, layout=view.layout, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,

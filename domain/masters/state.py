@@ -13,31 +13,46 @@ from .cards import UNKNOWN, CardDef, catalog
 from domain.core.priority import Priority
 from .vocabulary import Phase
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
+_opts = dict(frozen=True, kw_only=True, omit_defaults=True, gc=False)   # values: no cycles, nothing for the GC
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
 _TAPPED = attrgetter("tapped")
+_SQUARE = attrgetter("square")
+_SEAT = attrgetter("seat")
 Names = tuple[tuple[str, ...], tuple[str, ...]]
 Defs = tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
-_TABLES: dict[int, tuple[Names, Defs]] = {}   # id(names) -> (names, their definitions)
-_LAST: list[tuple[Names, Defs]] = [(((), ()), ((), ()))]   # the last one asked for, read first
+Flat = dict[int, CardDef]
+_TABLES: dict[int, tuple[Names, Defs, Flat]] = {}   # id(names) -> (names, their definitions, by card id)
+_LAST: list[tuple[Names, Defs, Flat]] = [(((), ()), ((), ()), {})]   # the last one asked for, read first
 
 
-def _defs(names: Names) -> Defs:
-    """Each seat's card definitions in id order: a match's names are one tuple shared by all its
-    states, so ``State.card`` indexes this table instead of looking each name up. A cached table
-    keeps its ``names`` alive, so their id cannot be reused while it is cached."""
+def _table(names: Names) -> tuple[Names, Defs, Flat]:
+    """A match's card definitions, built once: each seat's in id order, and by card id. A match's
+    names are one tuple shared by all its states, so ``State.card`` indexes this table instead of
+    looking each name up. A cached table keeps its ``names`` alive, so their id cannot be reused
+    while it is cached."""
     last = _LAST[0]
     if last[0] is names:
-        return last[1]
+        return last
     hit = _TABLES.get(id(names))
     if hit is None or hit[0] is not names:
         if len(_TABLES) >= 256:
             _TABLES.clear()
-        hit = (names, (tuple(_DEFS.get(n, UNKNOWN) for n in names[0]),
-                       tuple(_DEFS.get(n, UNKNOWN) for n in names[1])))
-        _TABLES[id(names)] = hit
+        defs = (tuple(_DEFS.get(n, UNKNOWN) for n in names[0]), tuple(_DEFS.get(n, UNKNOWN) for n in names[1]))
+        flat = {seat * 100 + i: d for seat in (1, 2) for i, d in enumerate(defs[seat - 1]) if i < 100}
+        hit = _TABLES[id(names)] = (names, defs, flat)
     _LAST[0] = hit
-    return hit[1]
+    return hit
+
+
+def _defs(names: Names) -> Defs:
+    """Each seat's card definitions in id order."""
+    return _table(names)[1]
+
+
+def card_table(names: Names) -> Flat:
+    """Card id -> definition for the match of ``names``: ``card_table(s.names).get(cid, UNKNOWN)``
+    is ``s.card(cid)`` without a call per card (ids it lacks are UNKNOWN's)."""
+    return _table(names)[2]
 
 
 class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -120,12 +135,8 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
 
     def card(self, cid: int) -> CardDef:
         """The definition of card ``cid`` (UNKNOWN where ``name`` is "")."""
-        if cid < 100:
-            return UNKNOWN
-        try:
-            return _defs(self.names)[cid // 100 - 1][cid % 100]
-        except IndexError:                      # a seat or an index this match has not
-            return UNKNOWN
+        return _table(self.names)[2].get(cid, UNKNOWN)    # ids under 100, of a third seat or past a
+        #                                                     deck's end are not in the table
 
     def owner(self, cid: int) -> int:
         return cid // 100
@@ -144,9 +155,11 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
 
     def occupied(self) -> dict[int, int]:
         """Square -> the seat whose piece or master stands there."""
-        occ = {p.square: p.seat for p in self.pieces}
-        for seat in (1, 2):
-            occ[self.sides[seat - 1].master] = seat
+        pieces = self.pieces
+        occ = dict(zip(map(_SQUARE, pieces), map(_SEAT, pieces)))
+        one, two = self.sides
+        occ[one.master] = 1
+        occ[two.master] = 2
         return occ
 
     def master_at(self, square: int) -> int:

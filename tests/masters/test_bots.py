@@ -45,3 +45,21 @@ def test_greedy_beats_random_in_80_percent_over_200_seeds_and_every_card_is_play
     wins, played = _greedy_vs_random(range(1, 101))
     assert wins >= 160, f"greedy won {wins} of 200"
     assert played == {row.name for row in RULESET.catalogue().rows}
+
+
+def test_the_random_bot_draws_as_rng_choice_does():
+    """RandomBot indexes with ``rng.below`` (``rng.choice`` without its call), and ``below(1)`` only
+    steps the generator (its one draw is always accepted): the same picks and the same generator
+    state after each as ``Rng.choice`` over the full draw."""
+    from domain.core.bot import Seen
+    from domain.core.rng import Rng
+    from domain.masters.bots import RandomBot
+
+    bot, reference, lengths = RandomBot(12345), Rng(12345), Rng(99)
+    for _ in range(2000):
+        items = list(range(1 + lengths.below(3) * lengths.below(5)))     # many of length 1
+        limit = (1 << 64) - ((1 << 64) % len(items))                      # below(), each draw computed
+        while (x := reference.next_u64()) >= limit:
+            pass
+        assert bot.choose(Seen(1, items)) == items[x % len(items)]
+        assert bot.rng.next_u64() == reference.next_u64()                 # the generators stay in step

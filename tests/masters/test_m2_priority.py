@@ -58,3 +58,15 @@ def test_M_2_2_a_spell_whose_target_is_gone_fizzles():
     envs = p.do(2, c.Pass())
     assert of(envs, ev.Resolved)[0].event.fizzled
     assert p.state.piece(target) is None
+
+
+def test_a_pass_that_leaves_fewer_than_two_passes_continues():
+    """decide and flow.pass_priority skip prio.verdict after a pass that leaves fewer than two
+    passes in succession: that is its "continue" (the other master decides), stack or not."""
+    from domain.core import priority as prio
+
+    for holder in (1, 2):
+        for passes in range(4):
+            p = prio.Priority(holder=holder, passes=passes)
+            for empty in (True, False):
+                assert (prio.verdict(p, empty) == "continue") == (passes < 2)
