@@ -6,6 +6,7 @@ starts there, seat 2's at ``63``. Pure functions of the board's size (vocabulary
 from __future__ import annotations
 
 from functools import cache
+from typing import Any, Mapping, Sequence
 
 from .vocabulary import BOARD_COLS, BOARD_ROWS, TERRITORY_ROWS
 
@@ -26,6 +27,7 @@ def on_board(sq: int) -> bool:
     return 1 <= sq // 10 <= BOARD_ROWS and 1 <= sq % 10 <= BOARD_COLS
 
 
+_ITSELF = range((BOARD_ROWS + 1) * 10)     # square -> itself, as ``paths`` labels a square by default
 SQUARES: tuple[int, ...] = tuple(square(r, c) for r in range(1, BOARD_ROWS + 1) for c in range(1, BOARD_COLS + 1))
 
 
@@ -101,7 +103,8 @@ def distance(a: int, b: int) -> int:
     return abs(row_of(a) - row_of(b)) + abs(col_of(a) - col_of(b))
 
 
-def paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> list[tuple[int, ...]]:
+def paths(start: int, mov: int, occupied: dict[int, int], seat: int,
+          label: Mapping[int, Any] | Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
     """M-Q2: the moves a piece of ``seat`` at ``start`` with MOV ``mov`` can make, as paths (the
     squares entered, in order): one shortest path to each empty square it can reach, and one
     attack per (enemy square, square it attacks from) — where it stops if the attack fails, and
@@ -109,15 +112,20 @@ def paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> list[tup
 
     ``occupied`` maps square -> the seat whose piece or master stands there. A path never passes
     through an occupied square; it may end on an empty square or on an enemy's (a combat), never
-    on a friend's."""
-    reach: dict[int, tuple[int, ...]] = {start: ()}
+    on a friend's.
+
+    ``label``: how each square is written in the paths (by default the square itself; ``legal``
+    passes the squares' names)."""
+    if label is None:
+        label = _ITSELF
+    reach: dict[int, tuple[Any, ...]] = {start: ()}
     frontier = [start]
     for _ in range(mov):
         nxt = []
         for sq in frontier:
             for n in steps(sq):
                 if n not in reach and n not in occupied:
-                    reach[n] = reach[sq] + (n,)
+                    reach[n] = reach[sq] + (label[n],)
                     nxt.append(n)
         frontier = nxt
     out = [path for path in reach.values() if path]
@@ -126,7 +134,7 @@ def paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> list[tup
             for n in steps(sq):
                 owner = occupied.get(n)
                 if owner is not None and owner != seat:
-                    out.append(path + (n,))
+                    out.append(path + (label[n],))
     return out
 
 

@@ -20,7 +20,7 @@ from operator import attrgetter
 from typing import Any, Sequence
 
 from . import commands as c
-from .board import SQUARES, around, name, steps, territory
+from .board import SQUARES, around, name, paths, steps, territory
 from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
 from .options import Options, Runs
@@ -341,21 +341,4 @@ def _count_paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> i
 
 def _paths(start: int, mov: int, occupied: dict[int, int], seat: int) -> list[tuple[str, ...]]:
     """board.paths with each square named, in its order."""
-    reach: dict[int, tuple[str, ...]] = {start: ()}
-    frontier = [start]
-    for _ in range(mov):
-        nxt = []
-        for sq in frontier:
-            for n in steps(sq):
-                if n not in reach and n not in occupied:
-                    reach[n] = reach[sq] + (_NAMES[n],)
-                    nxt.append(n)
-        frontier = nxt
-    out = [path for path in reach.values() if path]
-    for sq, path in reach.items():
-        if len(path) < mov:
-            for n in steps(sq):
-                owner = occupied.get(n)
-                if owner is not None and owner != seat:
-                    out.append(path + (_NAMES[n],))
-    return out
+    return paths(start, mov, occupied, seat, _NAMES)
