@@ -23,7 +23,7 @@ from . import commands as c
 from .board import SQUARES, around, name, paths, steps, territory
 from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
-from .options import Options, Runs
+from domain.core.options import Options, Runs
 from .state import Piece, State, card_table
 from .vocabulary import MAIN_PHASES
 
@@ -185,7 +185,7 @@ def options(state: State, seat: int) -> Sequence[c.Command]:
                 _hand(out, runs, board, state, seat, False)             # can_ambush
             if quiet:                                                   # may_move_piece
                 _moves(out, runs, board, state, seat)
-                return Options(out, runs) if runs else out
+                return Options.of_runs(out, runs) if runs else out
         elif quiet:                                                     # sorcery_time: summon, cast
             _hand(out, runs, board, state, seat, True)
             one, two = state.sides
@@ -202,7 +202,7 @@ def options(state: State, seat: int) -> Sequence[c.Command]:
         out += [_charge(card) for card in state.sides[seat - 1].hand if facts.get(card, _NO_FACTS).piece]
     if board.actors[seat]:
         out += _activations(board, state, seat)
-    return Options(out, runs) if runs else out
+    return Options.of_runs(out, runs) if runs else out
 
 
 def _waiting(state: State, seat: int) -> list[c.Command]:

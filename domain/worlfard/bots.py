@@ -22,7 +22,7 @@ from .decide import decide
 from .evolve import evolve
 from .cards import definition
 from .field import keeper_bonus, profile, stat, tower_skills
-from .options import Options
+from domain.core.options import Options
 from .state import State
 from .vocabulary import Phase
 

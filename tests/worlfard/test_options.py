@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.worlfard.options import Options
+from domain.core.options import Options
 
 
 def _options() -> tuple[Options, list[int]]:

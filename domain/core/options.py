@@ -1,7 +1,8 @@
 """A list of decisions built only when read: ``len`` and ``[i]`` without building the rest.
 
-``legal`` offers every payment × spot × target of every card: hundreds of commands at times, of
-which a random bot takes one. ``Options`` holds them as blocks — a ready list, or a product
+A ruleset's ``legal`` may offer hundreds of commands at times (WORLFARD: every payment × spot ×
+target of every card; masters: every summon square and every path), of which a random bot takes
+one. ``Options`` holds them as blocks — a ready list, or a product
 given by its size and a function that builds its i-th member — in the order ``legal`` lists
 them, so ``options[i]`` is ``list(options)[i]`` and a bot that draws an index over the same
 count takes the same decision, having built one command instead of all of them.
@@ -12,6 +13,7 @@ from bisect import bisect_right
 from typing import Any, Callable, Iterator, Sequence, overload
 
 Build = Callable[[int], Any]
+Runs = list[tuple[int, int, Build]]     # (how many ready decisions come before it, count, build)
 
 
 class Options(Sequence[Any]):
@@ -73,6 +75,19 @@ class Options(Sequence[Any]):
             else:
                 yield from found
             start = end
+
+    @classmethod
+    def of_runs(cls, ready: list[Any], runs: "Runs") -> "Options":
+        """Decisions listed as ``ready`` with products at given places among them: each run is
+        (how many ready decisions come before it, count, build)."""
+        out = cls()
+        start = 0
+        for at, count, build in runs:
+            out.add(ready[start:at])
+            out.add_product(count, build)
+            start = at
+        out.add(ready[start:])
+        return out
 
     def actions(self) -> Sequence[Any]:
         """The decisions that do something (not proceed, pass or decline), still unbuilt."""
