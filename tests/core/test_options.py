@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from domain.core.options import Options
 
@@ -51,3 +52,21 @@ def test_actions_leave_out_the_passive_ends() -> None:
 def test_no_options_is_empty_and_falsy() -> None:
     opts = Options()
     assert len(opts) == 0 and not opts and list(opts) == [] and not opts.actions()
+
+
+@given(ready=st.lists(st.integers(0, 99), max_size=12),
+       runs=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 5)), max_size=4))
+def test_ready_decisions_with_runs_among_them_read_in_place(ready: list[int], runs: list[tuple[int, int]]) -> None:
+    """``of_runs`` (masters: summons and moves among the passes and casts): each run at its place
+    among the ready decisions, in the order listed, every index read as iteration lists it."""
+    places = sorted(min(at, len(ready)) for at, _ in runs)
+    spec = [(at, count, (lambda k: lambda i: ("run", k, i))(k)) for k, (at, (_, count)) in enumerate(zip(places, runs))]
+    expected: list[object] = []
+    start = 0
+    for at, count, build in spec:
+        expected += ready[start:at] + [build(i) for i in range(count)]
+        start = at
+    expected += ready[start:]
+    opts = Options.of_runs(ready, spec)
+    assert len(opts) == len(expected) and list(opts) == expected
+    assert [opts[i] for i in range(len(expected))] == expected
