@@ -139,22 +139,23 @@ class PerMatch(Generic[T]):
 
 
 _by_names: dict[int, tuple[object, tuple[tuple[CardDef, ...], ...]]] = {}
-_last_names: object = None
-_last_defs: tuple[tuple[CardDef, ...], ...] = ((), ())
+# the match asked about last, (names, definitions): one tuple, replaced whole, so a thread never
+# reads one match's names with another's definitions
+_last: tuple[object, tuple[tuple[CardDef, ...], ...]] = (None, ((), ()))
 
 
 def definition(state: Any, card: int) -> CardDef:
     """The printed card behind a card id in a match: ``state.names`` is one tuple shared by
     every state of the match, so its definitions are looked up once per match (by identity;
     the match played last is answered without a dictionary lookup)."""
-    names = state.names
-    if names is _last_names:
-        return _last_defs[card // 1000 - 1][card % 1000]
+    names, last = state.names, _last
+    if names is last[0]:
+        return last[1][card // 1000 - 1][card % 1000]
     return _definitions(names)[card // 1000 - 1][card % 1000]
 
 
 def _definitions(names: Any) -> tuple[tuple[CardDef, ...], ...]:
-    global _last_names, _last_defs
+    global _last
     hit = _by_names.get(id(names))
     if hit is None or hit[0] is not names:
         known = catalog()
@@ -162,7 +163,7 @@ def _definitions(names: Any) -> tuple[tuple[CardDef, ...], ...]:
         if len(_by_names) > 64:
             _by_names.clear()
         _by_names[id(names)] = hit
-    _last_names, _last_defs = names, hit[1]
+    _last = hit
     return hit[1]
 
 

@@ -11,6 +11,8 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 """
 from __future__ import annotations
 
+import threading
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -348,52 +350,90 @@ def _touched(state: State) -> frozenset[str]:
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
-    global _touched_state, _touched_last, _touched_from, _effects_seen, _effects_marks, _touched_spells, \
-        _touched_units, _rows_marking
-    if state is _touched_state:        # the state just asked about, asked again (half the calls)
-        return _touched_last
+    try:
+        k: _Kept = _per_thread.kept      # (``_kept()`` written out: this runs at every stat read)
+    except AttributeError:
+        k = _kept()
+    if state is k.state:        # the state just asked about, asked again (half the calls)
+        return k.last
     s1, s2 = state.sides
-    last = _touched_from
+    last = k.source
     if state.effects is last[0] and s1.stage is last[1] and s2.stage is last[2] and s1.towers is last[3] \
             and s2.towers is last[4] and s1.table is last[5] and s2.table is last[6] and state.names is last[7]:
         # a new state with the same effects and rows as the one last worked out (a phase, a
         # hand or a soul changed): what they may change is the same
-        _touched_state = state
-        return _touched_last
+        k.state = state
+        return k.last
     effects = state.effects
     same = state.names is last[7]       # the marks composed last may stand (same match, ...)
-    if effects is not _effects_seen:   # (the tuple is shared by identity until an effect comes or goes)
+    if effects is not k.effects:   # (the tuple is shared by identity until an effect comes or goes)
         marks = frozenset([mark for e in effects for mark in _marks(e.op, e.stat, e.skill)])
-        same = same and marks == _effects_marks
-        _effects_marks, _effects_seen = marks, effects
+        same = same and marks == k.effects_marks
+        k.effects_marks, k.effects = marks, effects
     marking = _marking(state.names)
+    rows, rows_found = k.rows, k.rows_found
     if marking:
-        if marking is not _rows_marking:      # another match: its rows are its own
-            _rows_marking = marking
-            _rows[:] = [None] * 6
+        if marking is not k.rows_marking:      # another match: its rows are its own
+            k.rows_marking = marking
+            rows[:] = [None] * 6
         # a move, a tower set or a cast changes one row of one side: the other rows' marks are
         # kept, and most changes touch no marked card (then the composed marks stand too)
         for slot, row in enumerate((s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table)):
-            if row is not _rows[slot]:
-                _rows[slot] = row
+            if row is not rows[slot]:
+                rows[slot] = row
                 found = _row_marks(row, slot, marking)
-                if found != _rows_found[slot]:      # (equal units and spells read the same)
-                    _rows_found[slot] = found
+                if found != rows_found[slot]:      # (equal units and spells read the same)
+                    rows_found[slot] = found
                     same = False
     if not same:
-        touched = _effects_marks
+        touched = k.effects_marks
         spells: list[tuple[int, TableSpell, frozenset[str]]] = []
         units: list[tuple[int, Unit, frozenset[str]]] = []
         if marking:
-            for slot, (marks, entries) in enumerate(_rows_found):
+            for slot, (marks, entries) in enumerate(rows_found):
                 if marks:
                     touched = touched | marks
                     if entries:
                         (units if slot < 2 else spells).extend(entries)
-        _touched_last, _touched_spells, _touched_units = touched, spells, units
-    _touched_state = state
-    _touched_from = (effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.names)
-    return _touched_last
+        k.last, k.spells, k.units = touched, spells, units
+    k.state = state
+    k.source = (effects, s1.stage, s2.stage, s1.towers, s2.towers, s1.table, s2.table, state.names)
+    return k.last
+
+
+class _Kept:
+    """What ``_touched`` and ``stat`` last worked out, and from which objects (kept alive here, so
+    no other object can take their ids). One per thread: the service decides and answers on
+    several threads, and a thread must never read another's half-written answer."""
+
+    __slots__ = ("state", "last", "source", "effects", "effects_marks", "spells", "units", "rows_marking",
+                 "rows", "rows_found", "values", "values_from")
+
+    def __init__(self) -> None:
+        self.state: State | None = None
+        self.last: frozenset[str] = frozenset()
+        self.source: tuple[object, ...] = (None,) * 8     # what ``last`` was worked out from
+        self.effects: object = None
+        self.effects_marks: frozenset[str] = frozenset()
+        self.spells: list[tuple[int, TableSpell, frozenset[str]]] = []
+        self.units: list[tuple[int, Unit, frozenset[str]]] = []
+        self.rows_marking: object = None                  # the match ``rows`` belong to
+        self.rows: list[object] = [None] * 6
+        self.rows_found: list[tuple[frozenset[str], tuple[Any, ...]]] = [(frozenset(), ())] * 6
+        # ``_value`` reads only the effects, the six rows and the match's cards: its answers are
+        # kept while ``_touched`` answers from the same ones (a third of the calls)
+        self.values: dict[tuple[int, int, int, str], int | None] = {}
+        self.values_from: object = None
+
+
+_per_thread = threading.local()
+
+
+def _kept() -> _Kept:
+    kept: _Kept | None = getattr(_per_thread, "kept", None)
+    if kept is None:
+        kept = _per_thread.kept = _Kept()
+    return kept
 
 
 def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
@@ -415,16 +455,14 @@ def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str
     return marks, tuple(entries)
 
 
-_rows_marking: object = None                  # the match ``_rows`` belong to
-_rows: list[object] = [None] * 6              # kept alive here, so their ids stay their own
-_rows_found: list[tuple[frozenset[str], tuple[Any, ...]]] = [(frozenset(), ())] * 6
 
 
 def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
     """The table spells and stage units of ``state`` that have a lasting skill, with their seat
     and marks, seat 1 first (found by ``_touched``'s pass over the spots, so not looked for twice)."""
     _touched(state)
-    return _touched_spells, _touched_units
+    k = _kept()
+    return k.spells, k.units
 
 
 def _marking_of(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]:
@@ -436,13 +474,6 @@ def _marking_of(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]
 
 
 _marking = PerMatch(_marking_of)   # worked out once per match: all its states share ``names``
-_effects_seen: object = None            # kept alive here, so its id stays its own
-_touched_spells: list[tuple[int, TableSpell, frozenset[str]]] = []
-_touched_units: list[tuple[int, Unit, frozenset[str]]] = []
-_effects_marks: frozenset[str] = frozenset()
-_touched_state: State | None = None     # kept alive here, so no other state can take its id
-_touched_last: frozenset[str] = frozenset()
-_touched_from: tuple[object, ...] = (None,) * 8    # what _touched_last was worked out from (kept alive, as above)
 
 
 _NEGATE_ALL = "negate *"
@@ -548,17 +579,18 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     """One parameter of the unit on (seat, line), as ``profile`` gives it: read off the printed
     card with the effects that reach that unit (``_value``), so no whole field is built for it
     unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
-    global _values_from
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
     if name in _touched(state):
-        if _values_from is not _touched_from:     # the effects or a row changed since
-            _values.clear()
-            _values_from = _touched_from
+        k = _kept()
+        values = k.values
+        if k.values_from is not k.source:     # the effects or a row changed since
+            values.clear()
+            k.values_from = k.source
         key = (seat, line, unit.card, name)
-        found = _values.get(key, _UNKNOWN)
+        found = values.get(key, _UNKNOWN)
         if found is _UNKNOWN:
-            found = _values[key] = _value(state, seat, line, unit.card, name)
+            found = values[key] = _value(state, seat, line, unit.card, name)
         if found is None:
             return field_of(state).value(seat, line, name)
         value = found
@@ -569,10 +601,6 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     return value if name == "DEF" else max(0, value)
 
 
-# ``_value`` reads only the effects, the six rows and the match's cards: its answers are kept
-# while ``_touched`` answers from the same ones (a third of the calls, on a new state with them)
-_values: dict[tuple[int, int, int, str], int | None] = {}
-_values_from: object = None
 _UNKNOWN = object()
 
 

@@ -38,20 +38,19 @@ def unit_line(state: State, card: int) -> tuple[int, int] | None:
 
     Combat asks this at every step (has a combat unit left?) while the stages stay the same
     objects: where each unit stands is kept for the last two stage rows asked about (held here,
-    so their identity stays theirs; a card is on one stage spot at most, so the order read in
-    does not matter)."""
-    global _stages, _where
+    so their identity stays theirs; one tuple replaced whole, so a thread never reads one pair's
+    answer for another; a card is on one stage spot at most, so the order read in does not matter)."""
+    global _where
     s1, s2 = state.sides
-    stages = _stages
-    if s1.stage is not stages[0] or s2.stage is not stages[1]:
-        stages = _stages = (s1.stage, s2.stage)
-        _where = {unit.card: (seat, line) for seat, stage in ((1, stages[0]), (2, stages[1]))
-                  for line, unit in enumerate(stage, 1) if unit is not None}
-    return _where.get(card)
+    kept = _where
+    if s1.stage is not kept[0] or s2.stage is not kept[1]:
+        kept = _where = (s1.stage, s2.stage, {
+            unit.card: (seat, line) for seat, stage in ((1, s1.stage), (2, s2.stage))
+            for line, unit in enumerate(stage, 1) if unit is not None})
+    return kept[2].get(card)
 
 
-_stages: tuple[object, object] = (None, None)
-_where: dict[int, tuple[int, int]] = {}
+_where: tuple[object, object, dict[int, tuple[int, int]]] = (None, None, {})
 
 
 def _unit_aim(skill: Skill) -> tuple[bool, bool]:
