@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import product
+from typing import Any, Sequence
+
+from msgspec.structs import replace
 
 from . import commands as c
 from .card_facts import Facts, Table as CardTable, match_facts
@@ -11,7 +14,7 @@ from .decide import awaiting
 from .field import all_negated
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
-from domain.core.options import Build, Options
+from domain.core.options import Options
 from .payment import Payer, Payments, payer
 from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State
@@ -163,14 +166,14 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             if f.unit:
                 pays = pays_for(f.lv)
                 if pays:
-                    out.add_product(len(pays) * len(empty), _summons(card, pays, empty))
+                    _add_paid(out, pays, "line", empty, c.Summon(card=card, line=0))
         heart = top_heart(state, seat)
         if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
             lv = facts[heart].lv
             if pays_for(lv):
                 for extra in heart_souls(state, seat, heart):
                     pays = pays_for.without(extra, lv)      # (its souls are not the extra)
-                    out.add_product(len(pays) * len(empty), _heart_summons(heart, extra, pays, empty))
+                    _add_paid(out, pays, "line", empty, c.Summon(card=heart, line=0, heart=True, heart_soul=extra))
     spots: list[int] = []        # and one over the table row: its empty spots, activated skills
     line = 0
     for spell in side.table:
@@ -224,7 +227,7 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
         else:
             for line, pays in paid:
                 aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
-                out.add_product(len(pays) * len(aimed), _casts_to(card, line, pays, aimed))
+                _add_paid(out, pays, "targets", aimed, c.Cast(card=card, line=line))
 
 
 def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, sources: list[int]) -> None:
@@ -239,7 +242,7 @@ def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_f
             choices: list[tuple[int, ...]] = _UNAIMED
             if skill.target is not None:
                 choices = [(t,) for t in options_of(state, skill, seat, card)]
-            out.add_product(len(pays) * len(choices), _activates(card, index, pays, choices))
+            _add_paid(out, pays, "targets", choices, c.Activate(card=card, skill=index))
 
 
 _UNAIMED: list[tuple[int, ...]] = [()]
@@ -252,45 +255,19 @@ def _set_tower(hand: tuple[int, ...], open_lines: list[int], i: int) -> c.Comman
     return c.SetTower(card=hand[i // len(open_lines)], line=open_lines[i % len(open_lines)])
 
 
-# Products: every payment with every spot or target, in that order, the i-th built when read.
-def _summons(card: int, pays: Payments, empty: list[int]) -> Build:
-    size = len(empty)
-
-    def build(i: int) -> c.Command:
-        towers, souls = pays[i // size]
-        return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls)
-
-    return build
-
-
-def _heart_summons(card: int, extra: int, pays: Payments, empty: list[int]) -> Build:
-    size = len(empty)
-
-    def build(i: int) -> c.Command:
-        towers, souls = pays[i // size]
-        return c.Summon(card=card, line=empty[i % size], towers=towers, souls=souls, heart=True, heart_soul=extra)
-
-    return build
-
-
-def _casts_to(card: int, line: int, pays: Payments, aimed: list[tuple[int, ...]]) -> Build:
-    size = len(aimed)
-
-    def build(i: int) -> c.Command:
-        towers, souls = pays[i // size]
-        return c.Cast(card=card, line=line, towers=towers, souls=souls, targets=aimed[i % size])
-
-    return build
-
-
-def _activates(card: int, skill: int, pays: Payments, choices: list[tuple[int, ...]]) -> Build:
-    size = len(choices)
-
-    def build(i: int) -> c.Command:
-        towers, souls = pays[i // size]
-        return c.Activate(card=card, skill=skill, towers=towers, souls=souls, targets=choices[i % size])
-
-    return build
+def _add_paid(out: Options, pays: Payments, field: str, others: Sequence[Any], made: c.Command) -> None:
+    """Every payment with every spot or target (``field``: "line" or "targets"), in that order,
+    as one product of ``out``: the i-th is ``made`` with them filled in, built when read."""
+    size = len(others)
+    if field == "line":
+        def build(i: int) -> c.Command:
+            towers, souls = pays[i // size]
+            return replace(made, towers=towers, souls=souls, line=others[i % size])
+    else:
+        def build(i: int) -> c.Command:
+            towers, souls = pays[i // size]
+            return replace(made, towers=towers, souls=souls, targets=others[i % size])
+    out.add_product(len(pays) * size, build)
 
 
 def _attacks(state: State, seat: int) -> list[c.Command]:
