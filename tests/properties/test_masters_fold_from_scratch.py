@@ -17,17 +17,16 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from domain.core import priority as prio
-from domain.core.bot import Seen
 from domain.core.draft import Draft
 from domain.core.match import Match, record_evolve
 from domain.core.ruleset import find_ruleset
 from domain.masters import board, decide as decide_module, evolve, setup
 from domain.masters import events as ev
-from domain.masters.bots import RandomBot
-from domain.masters.decks import preset, preset_names
+from domain.masters.decks import preset_names
 from domain.masters.effects import settle
-from domain.masters.legal import options
 from domain.masters.state import State
+
+from random_play import random_decisions
 
 RULESET = find_ruleset("masters")
 PRESETS = preset_names()
@@ -93,21 +92,13 @@ PLAIN_CASES = {ev.Untapped: _untapped, ev.TurnEnded: _turn_ended, ev.PriorityPas
 
 
 def _play(seed: int, decks: tuple[str, str]) -> tuple[Match, list[State]]:
-    match = Match.create(RULESET, match_id=f"fold-{seed}", seed=seed, decks=[preset(d) for d in decks],
-                         players=("p1", "p2"))
-    bots = {1: RandomBot(seed), 2: RandomBot(seed ^ 0x5DEECE66D)}
-    decided = []
-    for _ in range(20_000):
-        if match.outcome is not None:
-            break
+    starts = []     # the state each decision starts from
+    for match, _, _ in random_decisions(RULESET, seed, decks, f"fold-{seed}"):
         state = match.state
         assert decide_module.awaiting(state) == _awaiting(state), match.seq
         assert state.occupied() == _occupied(state) and list(state.occupied()) == list(_occupied(state))
-        seat = match.deciding
-        match.submit(seat, bots[seat].choose(Seen(seat, options(state, seat))))  # type: ignore[arg-type]
-        decided.append(match.state)
-    assert match.outcome is not None
-    return match, decided
+        starts.append(state)
+    return match, starts[1:] + [match.state]      # the state after each decision
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -17,20 +17,19 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from domain.core import priority as prio
-from domain.core.bot import Seen
-from domain.core.match import Match
 from domain.core.ruleset import find_ruleset
 from domain.masters import commands as c
 from domain.masters import permissions as pm
 from domain.masters.board import around, name, paths
-from domain.masters.bots import RandomBot
 from domain.masters.cards import card as definition
 from domain.masters.combat import can_move
 from domain.masters.decide import awaiting
-from domain.masters.decks import preset, preset_names
+from domain.masters.decks import preset_names
 from domain.masters.effects import target_ok
 from domain.masters.legal import legal, options
 from domain.masters.state import State
+
+from random_play import random_decisions
 
 RULESET = find_ruleset("masters")
 PRESETS = preset_names()
@@ -110,19 +109,12 @@ def _variants(state: State) -> list[State]:
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1),
        decks=st.tuples(st.sampled_from(PRESETS), st.sampled_from(PRESETS)))
 def test_legal_lists_what_the_rules_give_from_scratch_at_every_decision(seed, decks):
-    match = Match.create(RULESET, match_id=f"scratch-{seed}", seed=seed, decks=[preset(d) for d in decks],
-                         players=("p1", "p2"))
-    bots = {1: RandomBot(seed), 2: RandomBot(seed ^ 0x5DEECE66D)}
     states = []
-    for _ in range(20_000):
-        if match.outcome is not None:
-            break
-        seat = match.deciding
-        assert seat in (1, 2)
+    for match, seat, shown in random_decisions(RULESET, seed, decks, f"scratch-{seed}"):
         listed = legal(match.state, seat)
         expected = from_scratch(match.state, seat)
         assert listed == expected, match.seq
-        shown = options(match.state, seat)       # what the bots are shown: summons and moves built when read
+        # ``shown``: what the bots are shown (``options``), summons and moves built when read
         assert len(shown) == len(expected), match.seq
         assert [shown[i] for i in range(len(shown))] == expected, match.seq
         assert [shown[i] for i in range(-len(shown), 0)] == expected, match.seq
@@ -132,7 +124,6 @@ def test_legal_lists_what_the_rules_give_from_scratch_at_every_decision(seed, de
         for variant in _variants(match.state):     # the same pieces and sides, other flags: other parts apply
             for s in (1, 2):
                 assert legal(variant, s) == list(options(variant, s)) == from_scratch(variant, s), match.seq
-        match.submit(seat, bots[seat].choose(Seen(seat, shown)))
     assert match.outcome is not None
     assert legal(match.state, 1) == legal(match.state, 2) == []
     # asked out of order (each position's parts worked out afresh or found), the answers do not change

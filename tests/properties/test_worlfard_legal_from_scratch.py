@@ -14,24 +14,22 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.bot import Seen
-from domain.core.match import Match
 from domain.core.ruleset import find_ruleset
 from domain.worlfard import commands as c
 from domain.worlfard.activate import why_not
-from domain.worlfard.bots import RandomBot
 from domain.worlfard.cards import definition
 from domain.worlfard.combat import blockers, evader, targets as attack_targets
 from domain.worlfard.decide import awaiting
-from domain.worlfard.decks import preset, preset_names
+from domain.worlfard.decks import preset_names
 from domain.worlfard.field import stat, tower_heights
-from domain.worlfard.legal import options
 from domain.worlfard.payment import is_redundant_free, payments
 from domain.worlfard.spells import may_cast_now, targeting_skill
 from domain.worlfard.state import State
 from domain.worlfard.targets import options as targets_of
 from domain.worlfard.turns import proceed_targets
 from domain.worlfard.vocabulary import LINES, TOWER_MAX, Phase, Status
+
+from random_play import random_decisions
 
 RULESET = find_ruleset("worlfard")
 PRESETS = preset_names()
@@ -177,20 +175,10 @@ def from_scratch(state: State, seat: int) -> list[Any]:
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1),
        decks=st.tuples(st.sampled_from(PRESETS), st.sampled_from(PRESETS)))
 def test_legal_lists_what_the_rules_give_from_scratch_at_every_decision(seed, decks):
-    match = Match.create(RULESET, match_id=f"scratch-{seed}", seed=seed, decks=[preset(d) for d in decks],
-                         players=("p1", "p2"))
-    bots = {1: RandomBot(seed), 2: RandomBot(seed ^ 0x5DEECE66D)}
-    for _ in range(3000):
-        if match.outcome is not None:
-            break
-        seat = match.deciding
-        assert seat in (1, 2)
-        listed = options(match.state, seat)
+    for match, seat, listed in random_decisions(RULESET, seed, decks, f"scratch-{seed}", limit=3000):
         expected = from_scratch(match.state, seat)
         assert len(listed) == len(expected), match.seq
         assert list(listed) == expected, match.seq
         assert [listed[i] for i in range(len(listed))] == expected, match.seq
         for cost in range(7):      # as the rules ask for them (an instant cast's extra cost, can_pay)
             assert list(payments(match.state, seat, cost)) == _payments(match.state, seat, cost), (match.seq, cost)
-        match.submit(seat, bots[seat].choose(Seen(seat, listed)))
-    assert match.outcome is not None
