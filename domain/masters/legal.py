@@ -25,7 +25,6 @@ from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
 from domain.core.options import Options, Runs
 from .state import Piece, State, card_table
-from .vocabulary import MAIN_PHASES
 
 PASS = c.Pass()
 

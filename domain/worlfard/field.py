@@ -455,8 +455,6 @@ def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str
     return marks, tuple(entries)
 
 
-
-
 def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
     """The table spells and stage units of ``state`` that have a lasting skill, with their seat
     and marks, seat 1 first (found by ``_touched``'s pass over the spots, so not looked for twice)."""
