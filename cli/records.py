@@ -323,7 +323,8 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
         header = kifu.store.header(r.match_id)
         return (event is None or (header.event or "") == event) and (round_ is None or (header.round or "") == round_)
 
-    listed = [match_row(kifu, r) for r in kifu.store.list_matches() if wanted(r)]
+    stored = kifu.store.list_matches()
+    listed = [match_row(kifu, r) for r in stored if wanted(r)]
     if as_json:
         click.echo(json.dumps(listed, ensure_ascii=False))
         return
@@ -334,8 +335,8 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
             click.echo("\t".join(" vs ".join(v) if isinstance(v, list) else str(v) for v in (m[f] for f in MATCH_FIELDS)))
         return
     if not listed:
-        click.echo("no matches stored yet: try `kifu play worlfard --seed 7`" if not rows and not (event or round_)
-                   else "no stored match fits these filters")
+        click.echo("no stored match fits these filters" if stored else
+                   "no matches stored yet: try `kifu play worlfard --seed 7`")
         return
     for m in listed:     # two lines a match: legible at 80 columns, the id always whole
         date = m["date"][:16].replace("T", " ") or "—"

@@ -96,6 +96,18 @@ def test_matches_lists_whole_ids_filters_and_json(db: str) -> None:
     assert len(json.loads(invoke("--db", db, "matches", "--event", "Spring Open", "--json")[1])) == 2
 
 
+def test_matches_on_a_terminal_says_why_nothing_is_listed(db: str) -> None:
+    """An empty store and filters that fit nothing are told apart (the terminal's table path)."""
+    terminal = {"FORCE_COLOR": "1", "COLUMNS": "100"}
+    empty = CliRunner().invoke(cli, ["--db", db, "matches"], env=terminal)
+    assert empty.exit_code == 0 and "no matches stored yet" in empty.stdout, empty.output
+    _play(db)
+    unmatched = CliRunner().invoke(cli, ["--db", db, "matches", "--status", "ongoing"], env=terminal)
+    assert unmatched.exit_code == 0 and "no stored match fits these filters" in unmatched.stdout, unmatched.output
+    shown = CliRunner().invoke(cli, ["--db", db, "matches"], env=terminal)
+    assert shown.exit_code == 0 and "worlfard" in shown.stdout
+
+
 def test_every_command_takes_an_unambiguous_id_prefix(db: str, tmp_path: Path) -> None:
     mid = _play(db)
     code, out, _ = invoke("--db", db, "replay", mid[:8], "--at", "5")
