@@ -1,4 +1,4 @@
-"""``kifu bench``: run the benchmark (``projections.bench``) and print its figures."""
+"""``kifu bench``: run the benchmark (``kifu.tools.bench``) and print its figures."""
 from __future__ import annotations
 
 import click
@@ -6,9 +6,9 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
-from domain.core.ruleset import ruleset_names
-from projections.bench import Report, fmt, run
-from projections.bench_compare import BENCH_FLOOR, Change, bench_points, compare, read_report
+from kifu.domain.core.ruleset import ruleset_names
+from kifu.tools.bench import Report, fmt, run
+from kifu.tools.bench_compare import BENCH_FLOOR, Change, bench_points, compare, read_report
 
 from . import render
 

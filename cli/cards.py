@@ -8,8 +8,8 @@ import msgspec
 from rich.table import Table
 from rich.text import Text
 
-from domain.core.catalogue import Catalogue, CardRow
-from domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.catalogue import Catalogue, CardRow
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 
 from . import render
 

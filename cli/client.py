@@ -16,8 +16,8 @@ from typing import Any
 import click
 import msgspec
 
-from domain.core.layout import Layout
-from domain.core.ruleset import find_ruleset
+from kifu.domain.core.layout import Layout
+from kifu.domain.core.ruleset import find_ruleset
 
 from . import decks as deck_spec
 from . import render
@@ -52,9 +52,9 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
     ctx.meta.update({"kifu.client.server": server, "kifu.client.match": match_id, "kifu.client.token": token})
     if ctx.invoked_subcommand is not None:
         return
-    from domain.core.driver import drive
-    from domain.service.client import KifuClient
-    from domain.service.player import RemoteTable
+    from kifu.domain.core.driver import drive
+    from kifu.service.client import KifuClient
+    from kifu.service.player import RemoteTable
 
     server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
     con = render.console()
@@ -62,7 +62,7 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
         first = http.view(match_id)
         rules = find_ruleset(first.ruleset)
         if first.seat is None:
-            from domain.service.player import JudgeCannotPlay
+            from kifu.service.player import JudgeCannotPlay
 
             raise JudgeCannotPlay()
         seat = first.seat
@@ -114,8 +114,8 @@ def _say_conflicts(table: Any, con: Any) -> None:
 @click.pass_context
 def watch(ctx: click.Context, server: str | None, match_id: str | None, token: str | None) -> None:
     """Follow a served match live as a judge (or a seat): every event as it lands, until the end."""
-    from domain.service.client import KifuClient
-    from domain.service.player import card_names
+    from kifu.service.client import KifuClient
+    from kifu.service.player import card_names
 
     server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
     con = render.console()
@@ -155,7 +155,7 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
 
     The service draws the seed (no creator chooses the shuffles) and commits to it; the record
     reveals it when the match ends, and `kifu verify` checks it."""
-    from domain.service.client import KifuClient
+    from kifu.service.client import KifuClient
 
     server = _need(server, "server", ctx)
     if len(decks) not in (0, 2):
@@ -191,7 +191,7 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
 @click.pass_context
 def record(ctx: click.Context, server: str | None, match_id: str | None, token: str | None, out: str | None) -> None:
     """Download a match's .kifu.jsonl record (judge token), e.g. for `kifu audit`."""
-    from domain.service.client import KifuClient
+    from kifu.service.client import KifuClient
 
     server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
     with KifuClient(server, token) as http:

@@ -7,11 +7,11 @@ from typing import Any
 
 import click
 
-from domain.core.envelope import Envelope
-from domain.core.header import Header
-from domain.core.ruleset import Ruleset
-from domain.core.signing import Signer, signer_from
-from projections.recordfile import read_record
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.header import Header
+from kifu.domain.core.ruleset import Ruleset
+from kifu.domain.core.signing import Signer, signer_from
+from kifu.projections.recordfile import read_record
 
 
 class Kifu:
@@ -22,7 +22,7 @@ class Kifu:
     @property
     def store(self) -> Any:
         if self._store is None:
-            from domain.store import MatchStore
+            from kifu.store import MatchStore
 
             self._store = MatchStore.open(self.db)
         return self._store

@@ -11,9 +11,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from domain.core.decks import line_of, read_text
-from domain.core.errors import InvalidDeck, Malformed
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.decks import line_of, read_text
+from kifu.domain.core.errors import InvalidDeck, Malformed
+from kifu.domain.core.ruleset import Ruleset
 
 
 def is_file(spec: str) -> bool:

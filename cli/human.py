@@ -16,10 +16,10 @@ import click
 import msgspec
 from rich.text import Text
 
-from domain.core.bot import Seen
-from domain.core.layout import faces
-from domain.core.roles import roles_of
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.layout import faces
+from kifu.domain.core.roles import roles_of
+from kifu.domain.core.ruleset import Ruleset
 
 from . import render
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from domain.core.errors import Malformed
-from domain.core.match import Match
-from domain.core.record import first_broken_link
-from domain.core.signing import fingerprint, load_signer, new_signer, private_pem
-from projections.recordfile import read_record, write_match
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import first_broken_link
+from kifu.domain.core.signing import fingerprint, load_signer, new_signer, private_pem
+from kifu.projections.recordfile import read_record, write_match
 
 
 @click.group()

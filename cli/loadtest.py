@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 import msgspec
 
-from domain.core.ruleset import ruleset_names
+from kifu.domain.core.ruleset import ruleset_names
 
 from . import render
 
@@ -38,8 +38,8 @@ def loadtest(server: str, count: int, concurrency: int, rate: float | None, proc
     """Drive bot matches through the service; report decisions/s and latency; audit every match.
 
     Exit 1 if any match failed or does not audit clean."""
-    from domain.service.loadtest import loadtest as run
-    from projections.bench_compare import LOAD_FLOOR, compare, load_points, read_report
+    from kifu.service.loadtest import loadtest as run
+    from kifu.tools.bench_compare import LOAD_FLOOR, compare, load_points, read_report
 
     from .bench import show_comparison
 

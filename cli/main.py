@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from domain.core.errors import Conflict, Illegal, KifuError, Malformed
-from projections.fork import ForkError
+from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed
+from kifu.projections.fork import ForkError
 
 from .context import Kifu
 from . import bench, cards, client, keys, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif

@@ -9,13 +9,13 @@ from typing import Any
 
 import click
 
-from domain.core.bot import Bot
-from domain.core.driver import LocalTable, drive
-from domain.core.envelope import Envelope, utc_now
-from domain.core.match import Match
-from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
-from domain.core.visibility import redact
-from projections.recordfile import write_match
+from kifu.domain.core.bot import Bot
+from kifu.domain.core.driver import LocalTable, drive
+from kifu.domain.core.envelope import Envelope, utc_now
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
+from kifu.domain.core.visibility import redact
+from kifu.projections.recordfile import write_match
 
 from . import render
 from . import decks as deck_spec

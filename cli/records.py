@@ -13,14 +13,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from rich.text import Text
 
-from domain.core.errors import Malformed
-from domain.core.commit import ChoiceRevealed, SeedRevealed
-from domain.core.record import first_broken_link, first_broken_seal
-from domain.core.ruleset import find_ruleset, ruleset_names
-from projections.bulk import FileAudit, audit_many
-from projections.causes import explain
-from projections.recordfile import find_records, read_record, write_match
-from projections.timeline import Timeline
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
+from kifu.domain.core.record import first_broken_link, first_broken_seal
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.projections.bulk import FileAudit, audit_many
+from kifu.projections.causes import explain
+from kifu.projections.recordfile import find_records, read_record, write_match
+from kifu.projections.timeline import Timeline
 
 from . import render
 from .tui.model import integrity
@@ -185,7 +185,7 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None) -> None:
     and signature; an edited line or a reveal that does not open its commitment is reported by
     its seq, a cut record as "record ends at seq N of M" (exit 1). Without --key or --trusted a
     signature is checked but no signer is trusted; an unsigned record verifies as "unsigned"."""
-    from domain.core.signing import check, load_trusted, parse_public
+    from kifu.domain.core.signing import check, load_trusted, parse_public
 
     accepted: dict[str, str] | None = None
     if keys or trusted:
@@ -240,9 +240,9 @@ def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
     read within the limits, sizes capped, chain, commitments and end mark intact, re-adjudicated
     clean by today's engine (as `kifu audit`). A record already stored as it is changes nothing;
     a refused one is named with its reason on stderr and the others go on (exit 2 if any was)."""
-    from domain.core.errors import KifuError
-    from domain.store.errors import MatchExists
-    from projections.intake import admit, describe, same_match
+    from kifu.domain.core.errors import KifuError
+    from kifu.store.errors import MatchExists
+    from kifu.projections.intake import admit, describe, same_match
 
     files = find_records(paths)
     if not files:

@@ -16,9 +16,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from domain.core.envelope import Envelope
-from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
-from domain.core.roles import HIDDEN, roles_of
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
+from kifu.domain.core.roles import HIDDEN, roles_of
 
 _KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta"}
 _TONE = {"good": "green", "bad": "red", "hot": "bold red", "dim": "dim", "": ""}

@@ -14,7 +14,7 @@ import msgspec
 from rich.console import Group
 from rich.text import Text
 
-from projections.timeline import Timeline
+from kifu.projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu

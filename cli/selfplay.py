@@ -12,11 +12,11 @@ import click
 import msgspec
 from rich.table import Table
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.driver import drive
-from domain.core.signing import signer_from
-from projections.recordfile import write_match
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.driver import drive
+from kifu.domain.core.signing import signer_from
+from kifu.projections.recordfile import write_match
 
 from . import render
 

@@ -23,7 +23,7 @@ from .context import Kifu, pass_kifu
 @pass_kifu
 def serve(kifu: Kifu, host: str, port: int, db: str | None, workers: int, log_level: str, no_access_log: bool) -> None:
     """Serve matches over HTTP: two seats play, judges read (OpenAPI at /schema)."""
-    from domain.service.server import serve as run
+    from kifu.service.server import serve as run
 
     target = db or kifu.db
     _port_free(host, port)

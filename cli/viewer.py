@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import click
 
-from domain.core.errors import KifuError
-from domain.service.tokens import TokenStore
-from domain.store import resolve
+from kifu.domain.core.errors import KifuError
+from kifu.service.tokens import TokenStore
+from kifu.store import resolve
 
 from .context import Kifu, pass_kifu
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from domain.service.viewer import page
-from projections.picture import picture_of, png
-from projections.viewdata import ViewSource, viewer_name
+from kifu.service.viewer import page
+from kifu.projections.picture import picture_of, png
+from kifu.projections.viewdata import ViewSource, viewer_name
 
 from .context import Kifu
 
@@ -32,7 +32,7 @@ def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
 
 
 def draw_board(timeline: Any, seq: int, seat: int | None, svg_out: str | None, png_out: str | None) -> None:
-    """The board after ``seq`` as SVG and/or PNG (``projections.picture``)."""
+    """The board after ``seq`` as SVG and/or PNG (``kifu.projections.picture``)."""
     text = picture_of(timeline, seq, seat)
     for path, raster in ((svg_out, False), (png_out, True)):
         if path:

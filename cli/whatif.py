@@ -10,11 +10,11 @@ import msgspec
 from rich.table import Table
 from rich.text import Text
 
-from domain.core.errors import Illegal, Malformed
-from projections.diff import Side, diff as compare
-from projections.fork import fork as fork_match
-from projections.recordfile import write_match
-from projections.timeline import Timeline
+from kifu.domain.core.errors import Illegal, Malformed
+from kifu.projections.diff import Side, diff as compare
+from kifu.projections.fork import fork as fork_match
+from kifu.projections.recordfile import write_match
+from kifu.projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu

@@ -10,12 +10,12 @@ from typing import Any
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.errors import KifuError
-from domain.core.header import Header
-from domain.core.match import Match, command_of
-from domain.core.record import first_broken_seal
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match, command_of
+from kifu.domain.core.record import first_broken_seal
+from kifu.domain.core.ruleset import Ruleset
 
 
 class Divergence(msgspec.Struct, frozen=True, kw_only=True):

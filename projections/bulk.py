@@ -12,9 +12,9 @@ from typing import Any, Callable, Literal
 
 import msgspec
 
-from domain.core.errors import KifuError
-from domain.core.match import Match
-from domain.core.signing import closing_mark
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.match import Match
+from kifu.domain.core.signing import closing_mark
 
 from .audit import Divergence, audit
 from .probes import check_probes, load_probes

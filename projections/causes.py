@@ -2,7 +2,7 @@
 
 Each link also carries the values its ruling used, derived without knowing any ruleset:
 
-- from the event itself, by the roles its fields declare (``domain.core.roles``): what the
+- from the event itself, by the roles its fields declare (``kifu.domain.core.roles``): what the
   ruling is about (seats, cards, places), its results (amounts) and the other values, its inputs,
   e.g. STR 5, DEF 1 → amount 4;
 - from the judge's layout of the state just before the ruling (what the rules looked at when
@@ -15,10 +15,10 @@ from typing import Any
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.layout import Counter, Layout, faces
-from domain.core.roles import cards_named, roles_of
-from domain.core.ruleset import ClauseEntry, Ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.layout import Counter, Layout, faces
+from kifu.domain.core.roles import cards_named, roles_of
+from kifu.domain.core.ruleset import ClauseEntry, Ruleset
 
 from .timeline import Timeline
 

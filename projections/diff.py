@@ -12,11 +12,11 @@ from typing import Any
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.header import Header
-from domain.core.layout import Cell, Counter, Grid, Part, Zone
-from domain.core.roles import roles_of
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.header import Header
+from kifu.domain.core.layout import Cell, Counter, Grid, Part, Zone
+from kifu.domain.core.roles import roles_of
+from kifu.domain.core.ruleset import Ruleset
 
 from .timeline import Timeline
 

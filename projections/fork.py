@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.commit import ChoiceRevealed, ChoiceSealed
-from domain.core.envelope import Envelope
-from domain.core.errors import KifuError
-from domain.core.header import Header
-from domain.core.match import Match
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Ruleset
 
 from .timeline import Timeline
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from domain.core.errors import Malformed
-from domain.core.match import Match
-from domain.core.record import first_broken_link
-from domain.core.signing import check
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import first_broken_link
+from kifu.domain.core.signing import check
 
 from .audit import audit
 from .recordfile import Record

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-from domain.core.layout import Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
+from kifu.domain.core.layout import Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
 
 WIDTH = 1040
 PAD = 12
@@ -201,7 +201,7 @@ def png(svg_text: str, scale: float = 1.0) -> bytes:
 
 def picture_of(timeline: Any, seq: int, seat: int | None) -> str:
     """The SVG of the board after event ``seq`` as ``seat`` saw it, captioned with that event."""
-    from domain.core.visibility import redact
+    from kifu.domain.core.visibility import redact
 
     from .viewdata import ViewSource
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.errors import Illegal, KifuError, Malformed
-from domain.core.header import Header
-from domain.core.match import Match
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Illegal, KifuError, Malformed
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Ruleset
 
 from .audit import Divergence
 

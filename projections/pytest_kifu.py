@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from domain.core.errors import KifuError
-from domain.core.ruleset import find_ruleset
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.ruleset import find_ruleset
 
 from .bulk import FileAudit, audit_path
 from .probes import probes_path
@@ -124,7 +124,7 @@ def describe(result: FileAudit) -> str:
 
 
 def _edited_at(file: str) -> int | None:
-    from domain.core.record import first_broken_link
+    from kifu.domain.core.record import first_broken_link
     from .recordfile import read_record
 
     try:

@@ -1,4 +1,4 @@
-"""Reading and writing ``.kifu.jsonl`` files (the pure format lives in ``domain.core.record``)."""
+"""Reading and writing ``.kifu.jsonl`` files (the pure format lives in ``kifu.domain.core.record``)."""
 from __future__ import annotations
 
 import gzip
@@ -7,14 +7,14 @@ from typing import Any
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.errors import Malformed
-from domain.core.header import Header
-from domain.core.endmark import EndMark
-from domain.core.match import Match
-from domain.core.signing import Signer, closing_mark
-from domain.core.record import READ_CHUNK, Limits, decode_lines, encode_record, record_lines, source_format
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.header import Header
+from kifu.domain.core.endmark import EndMark
+from kifu.domain.core.match import Match
+from kifu.domain.core.signing import Signer, closing_mark
+from kifu.domain.core.record import READ_CHUNK, Limits, decode_lines, encode_record, record_lines, source_format
+from kifu.domain.core.ruleset import Ruleset
 
 RECORD_SUFFIX = ".kifu.jsonl"
 

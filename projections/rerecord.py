@@ -12,13 +12,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from domain.core.envelope import Envelope, canonical
-from domain.core.errors import KifuError
-from domain.core.header import Header
-from domain.core.match import Match, command_of
-from domain.core.record import first_broken_link
-from domain.core.ruleset import Ruleset
-from domain.version import ENGINE_VERSION, FORMAT_VERSION
+from kifu.domain.core.envelope import Envelope, canonical
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match, command_of
+from kifu.domain.core.record import first_broken_link
+from kifu.domain.core.ruleset import Ruleset
+from kifu.domain.version import ENGINE_VERSION, FORMAT_VERSION
 
 from .audit import Divergence, audit
 

@@ -22,12 +22,12 @@ from typing import Any, Protocol
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.header import Header
-from domain.core.match import Match, record_evolve
-from domain.core.roles import fields_with
-from domain.core.ruleset import find_ruleset
-from domain.store import MatchStore, StoreConfig
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.core.roles import fields_with
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.store import MatchStore, StoreConfig
 
 NAME = "standings"
 UNREADABLE = "unreadable"   # a match's termination when its stored events cannot be folded

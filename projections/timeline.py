@@ -4,10 +4,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain.core.envelope import Envelope
-from domain.core.header import Header
-from domain.core.match import record_evolve
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import record_evolve
+from kifu.domain.core.ruleset import Ruleset
 
 CHECKPOINT_EVERY = 32
 

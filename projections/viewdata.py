@@ -1,9 +1,9 @@
 """What the web viewer draws, as JSON-ready data: a match as one seat (or the judge) may see it.
 
 The viewer knows no game. It gets the record's envelopes already redacted for the viewer
-(``domain.core.visibility``) and described by the roles of their fields, the ruleset's
+(``kifu.domain.core.visibility``) and described by the roles of their fields, the ruleset's
 ``Layout`` at any seq (through ``Timeline``), the clause texts and the card catalogue. The
-"why" of an event is the cause chain of ``projections.causes``, with the values each ruling
+"why" of an event is the cause chain of ``kifu.projections.causes``, with the values each ruling
 used read from the *viewer's* layout just before it, so a seat's why never names a card the
 seat could not see.
 
@@ -19,13 +19,13 @@ from typing import Any, Callable
 
 import msgspec
 
-from domain.core.envelope import Envelope
-from domain.core.header import Header
-from domain.core.layout import Counter, Layout
-from domain.core.match import record_evolve
-from domain.core.roles import HIDDEN, roles_of
-from domain.core.ruleset import Ruleset
-from domain.core.visibility import SeatStream, seat_view
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.header import Header
+from kifu.domain.core.layout import Counter, Layout
+from kifu.domain.core.match import record_evolve
+from kifu.domain.core.roles import HIDDEN, roles_of
+from kifu.domain.core.ruleset import Ruleset
+from kifu.domain.core.visibility import SeatStream, seat_view
 
 from .causes import _cards_in, _split, cause_chain
 from .timeline import Timeline

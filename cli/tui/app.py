@@ -1,6 +1,6 @@
 """The full-screen replay stepper on Textual: board, events and clause panes that fit 80×24.
 
-The board pane draws the ruleset's layout (``cli.render``), so every ruleset steps the same
+The board pane draws the ruleset's layout (``kifu.cli.render``), so every ruleset steps the same
 way; a board taller than its pane scrolls inside it and the other panes stay put. A record
 whose chain or commitments do not verify gets a red banner on every screen."""
 from __future__ import annotations

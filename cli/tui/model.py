@@ -12,12 +12,12 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from domain.core.layout import faces
-from domain.core.record import first_broken_link, first_broken_seal
-from domain.core.roles import cards_named
-from domain.core.visibility import redact_between, seat_view
-from projections.causes import explain
-from projections.timeline import Timeline
+from kifu.domain.core.layout import faces
+from kifu.domain.core.record import first_broken_link, first_broken_seal
+from kifu.domain.core.roles import cards_named
+from kifu.domain.core.visibility import redact_between, seat_view
+from kifu.projections.causes import explain
+from kifu.projections.timeline import Timeline
 
 from .. import render
 

@@ -20,8 +20,8 @@ from importlib import resources
 
 import msgspec
 
-from domain.core.catalogue import Catalogue, CardRow, Column
-from domain.core.gloss import with_gloss
+from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.gloss import with_gloss
 
 
 
@@ -67,7 +67,7 @@ class _CardFile(msgspec.Struct, frozen=True):
 
 
 def _raw() -> bytes:
-    return resources.files("domain.alteil.data").joinpath("cards.toml").read_bytes()
+    return resources.files("kifu.domain.alteil.data").joinpath("cards.toml").read_bytes()
 
 
 @cache

@@ -5,7 +5,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import CardId, Place
+from kifu.domain.core.roles import CardId, Place
 
 _opts = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
 

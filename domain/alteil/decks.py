@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, card_table, normalize_pair
-from domain.core.errors import InvalidDeck, Malformed
+from kifu.domain.core.decks import DeckBook, card_table, normalize_pair
+from kifu.domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
 from .vocabulary import COPIES_MAX, DECK_SIZE
@@ -54,7 +54,7 @@ def validate(deck: DeckList, where: str | None = None) -> DeckList:
     return deck
 
 
-BOOK = DeckBook("domain.alteil", parse_deck, "A-2.1")
+BOOK = DeckBook("kifu.domain.alteil", parse_deck, "A-2.1")
 
 
 def preset_names() -> list[str]:

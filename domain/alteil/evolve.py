@@ -5,8 +5,8 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
-from domain.core.commit import ChoiceSealed
-from domain.core.ruleset import Outcome
+from kifu.domain.core.commit import ChoiceSealed
+from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .state import Pending, State, Unit

@@ -1,7 +1,7 @@
 """The alteil rules reference (data/rules.toml), with where each clause is cited and tested."""
 from __future__ import annotations
 
-from domain.core.reference import RulesReference
+from kifu.domain.core.reference import RulesReference
 
-REFERENCE = RulesReference("domain.alteil", "A")
+REFERENCE = RulesReference("kifu.domain.alteil", "A")
 clauses = REFERENCE.clauses

@@ -6,8 +6,8 @@ end of effects) until a seat's decision is awaited or the match is over.
 """
 from __future__ import annotations
 
-from domain.core.draft import Draft
-from domain.core.errors import Illegal
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import Illegal
 
 from . import commands as c
 from . import events as ev

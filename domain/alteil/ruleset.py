@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from domain.core.ruleset import Outcome, Ruleset
+from kifu.domain.core.ruleset import Outcome, Ruleset
 
 from . import bots, cards, decks, legal, reference, replay, rules, setup, view
 from .commands import Command, Concede

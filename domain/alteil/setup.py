@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.draft import Draft
+from kifu.domain.core.draft import Draft
 
 from . import events as ev
 from .decks import DeckList

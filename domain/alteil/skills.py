@@ -2,7 +2,7 @@
 damage and death (A-8), soul power gained, paid and reduced (A-10), draws (A-Q7), losses (A-1)."""
 from __future__ import annotations
 
-from domain.core.draft import Draft
+from kifu.domain.core.draft import Draft
 
 from . import events as ev
 from .cards import Skill

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core.ruleset import Outcome
+from kifu.domain.core.ruleset import Outcome
 
 from .cards import CardData, catalog
 from .vocabulary import HIDDEN, MULLIGAN, SQUARES

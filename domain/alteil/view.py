@@ -12,9 +12,9 @@ from typing import Callable
 import msgspec
 from msgspec.structs import replace
 
-from domain.core.envelope import Envelope
-from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
-from domain.core.ruleset import Outcome
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .legal import awaiting

@@ -2,7 +2,7 @@
 
 Every front end that plays goes through ``drive``: ``kifu play``, ``selfplay``, ``bench``, the
 corpus makers and forks on a match in memory (``LocalTable``), and ``kifu client`` and
-``loadtest`` on a match served over HTTP (``domain.service.player.RemoteTable``). A seat is
+``loadtest`` on a match served over HTTP (``kifu.service.player.RemoteTable``). A seat is
 anything with ``choose(seen)``: a bot, a person at a terminal. Seats the rules await at the same
 time are asked in seat order; each decision is submitted on its own, based on the seq its seat
 saw, so a seat's decision is stale only when its own basis moved.

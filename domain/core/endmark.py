@@ -2,7 +2,7 @@
 
 A finished match's record ends with ``{"kifu": "end", "match_id", "events": M, "chain": <link
 of seq M>, "outcome"}``, signed when a key was at hand (``signer``, ``key``, ``signature``: see
-``domain.core.signing``). The chain link of seq M already commits to the header and to every
+``kifu.domain.core.signing``). The chain link of seq M already commits to the header and to every
 event, so the mark pins the whole record: a record cut after a decision (its last events and
 their chain gone, the mark kept) fails with "record ends at seq N of M"; a record whose mark is
 gone too is no longer signed, and says so ("unsigned").

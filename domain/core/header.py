@@ -5,7 +5,7 @@ from typing import Any
 
 import msgspec
 
-from domain.version import ENGINE_VERSION, FORMAT_VERSION
+from kifu.domain.version import ENGINE_VERSION, FORMAT_VERSION
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):

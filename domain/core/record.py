@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 import msgspec
 
-from domain.version import FORMAT_VERSION
+from kifu.domain.version import FORMAT_VERSION
 
 from .envelope import Envelope, canonical, genesis, link
 from .errors import Malformed

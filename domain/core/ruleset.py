@@ -4,7 +4,7 @@ A ruleset is one package that builds a ``Ruleset`` (data plus pure functions) an
 under the packaging entry-point group ``kifu.rulesets``::
 
     [project.entry-points."kifu.rulesets"]
-    reigeki = "domain.reigeki.ruleset:build"
+    reigeki = "kifu.domain.reigeki.ruleset:build"
 
 The core names no game: the CLI, store, service and projections reach a game only through the
 hooks below. What each hook must do is written beside it; ``domain/worlfard/ruleset.py`` is a
@@ -100,7 +100,7 @@ class Ruleset(Generic[S, C, E]):
     sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
     mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
     hidden_cards: Callable[[S, int], AbstractSet[int]] | None = None  # card ids a seat may not see now;
-    #   default: every card id ``mask`` replaces (``domain.core.visibility`` scrubs them from that seat's events)
+    #   default: every card id ``mask`` replaces (``kifu.domain.core.visibility`` scrubs them from that seat's events)
     card_refs: Callable[[int], Iterable[int]] = lambda value: ()  # the card ids an int of an undeclared
     #   field may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
     concede: Callable[[int], C] | None = None            # the command a seat concedes with: offered to people,

@@ -8,7 +8,7 @@ own events' hidden cards.
 
 **The scrub** makes redaction complete by construction. Given the state before and after an
 event, every int of the event (nested structs and lists included) that is not declared as a
-seat, place, amount or seq (``domain.core.roles``) and that names a card the seat may see in
+seat, place, amount or seq (``kifu.domain.core.roles``) and that names a card the seat may see in
 neither state becomes ``HIDDEN``: a field declared ``CardId`` is a card id and one declared
 ``TargetRef`` (a target or an option) names a card itself or packed with a place, whatever event
 kind it is on; an undeclared int names what the ruleset's ``card_refs`` decodes from it (by

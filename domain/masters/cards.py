@@ -73,7 +73,7 @@ UNKNOWN = CardDef(number="?", name="?", kind="spell", cost=99)
 
 
 def _source() -> str:
-    return resources.files("domain.masters.data").joinpath("cards.toml").read_text("utf-8")
+    return resources.files("kifu.domain.masters.data").joinpath("cards.toml").read_text("utf-8")
 
 
 @cache
@@ -92,8 +92,8 @@ def card_set_digest() -> str:
 
 
 def catalogue():  # type: ignore[no-untyped-def]
-    from domain.core.catalogue import Catalogue, CardRow, Column
-    from domain.core.gloss import with_gloss
+    from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+    from kifu.domain.core.gloss import with_gloss
 
     columns = (Column(key="number", title="no."), Column(key="name", title="name", kind="name"),
                Column(key="kind", title="kind"), Column(key="cost", title="cost"), Column(key="atk", title="ATK"),

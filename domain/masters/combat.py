@@ -1,7 +1,7 @@
 """Movement and combat (M-5.2, M-5.3, M-8, M-Q2, M-Q3, M-Q4, M-Q10)."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .board import distance, name, parse, path_ok

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import combat, flow, setup
 from . import commands as c

@@ -10,8 +10,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, card_table, normalize_pair
-from domain.core.errors import InvalidDeck
+from kifu.domain.core.decks import DeckBook, card_table, normalize_pair
+from kifu.domain.core.errors import InvalidDeck
 
 from .cards import catalog
 from .vocabulary import COPIES_MAX, DECK_SIZE
@@ -53,7 +53,7 @@ def validate(deck: DeckList, where: str | None = None) -> DeckList:
     return deck
 
 
-BOOK: DeckBook[DeckList] = DeckBook("domain.masters", parse_deck, "M-1.1")
+BOOK: DeckBook[DeckList] = DeckBook("kifu.domain.masters", parse_deck, "M-1.1")
 
 
 def preset_names() -> list[str]:

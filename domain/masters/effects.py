@@ -5,7 +5,7 @@ check run after each decision (M-1.2: life at 0 or less loses).
 """
 from __future__ import annotations
 
-from domain.core.draft import Draft
+from kifu.domain.core.draft import Draft
 
 from . import events as ev
 from .board import distance, name

@@ -6,10 +6,10 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
-from domain.core.ruleset import Outcome
+from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
-from domain.core import priority as prio
+from kifu.domain.core import priority as prio
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .board import parse
 from .vocabulary import other

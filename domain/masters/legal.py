@@ -23,7 +23,7 @@ from . import commands as c
 from .board import SQUARES, around, name, paths, steps, territory
 from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
-from domain.core.options import Options, Runs
+from kifu.domain.core.options import Options, Runs
 from .state import Piece, State, card_table
 
 PASS = c.Pass()

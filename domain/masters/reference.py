@@ -1,7 +1,7 @@
 """The masters rules reference (data/rules.toml) through the core's ``RulesReference``."""
 from __future__ import annotations
 
-from domain.core.reference import RulesReference
+from kifu.domain.core.reference import RulesReference
 
-REFERENCE = RulesReference("domain.masters", "M")
+REFERENCE = RulesReference("kifu.domain.masters", "M")
 clauses = REFERENCE.clauses

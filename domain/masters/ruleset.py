@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, legal, reference, replay, setup, view
 from .commands import Command

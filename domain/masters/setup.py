@@ -2,7 +2,7 @@
 hands, and the mulligans with their bottom-of-deck penalty."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .board import master_start, name

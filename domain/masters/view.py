@@ -11,9 +11,9 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from domain.core.envelope import Envelope
-from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
-from domain.core.roles import HIDDEN
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.roles import HIDDEN
 
 from . import events as ev
 from .board import SQUARES, col_of, name as square_name, parse, row_of, territory

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.bot import Seen
-from domain.core.draft import Draft
-from domain.core.errors import KifuError
-from domain.core.rng import Rng
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.rng import Rng
 
 from . import events as ev
 

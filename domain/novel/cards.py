@@ -23,8 +23,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.core.catalogue import CardRow, Catalogue, Column
-from domain.core.gloss import with_gloss
+from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.gloss import with_gloss
 
 Kind = Literal["character", "equipment", "magic"]
 Element = Literal["無", "火", "水", "雷", "土", "風", "氷"]
@@ -91,7 +91,7 @@ class _CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def _raw() -> bytes:
-    return resources.files("domain.novel.data").joinpath("cards.toml").read_bytes()
+    return resources.files("kifu.domain.novel.data").joinpath("cards.toml").read_bytes()
 
 
 @cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.draft import Draft
+from kifu.domain.core.draft import Draft
 
 from . import events as ev
 from .cards import BEATS

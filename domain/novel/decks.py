@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
-from domain.core.errors import InvalidDeck, Malformed
+from kifu.domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
+from kifu.domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
 
@@ -75,7 +75,7 @@ def validate(deck: Deck, where: str | None = None) -> Deck:
     return deck
 
 
-BOOK: DeckBook[Deck] = DeckBook("domain.novel", parse, "N-2")
+BOOK: DeckBook[Deck] = DeckBook("kifu.domain.novel", parse, "N-2")
 
 
 def load(spec: str) -> Deck:

@@ -5,7 +5,7 @@ from typing import Any, Callable, Sequence
 
 import msgspec
 
-from domain.core.commit import ChoiceSealed
+from kifu.domain.core.commit import ChoiceSealed
 
 from . import events as ev
 from .cards import card as printed

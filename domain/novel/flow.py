@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from domain.core.draft import Draft
-from domain.core.errors import Illegal
-from domain.core.ruleset import Outcome
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .cards import CardDef, card

@@ -1,7 +1,7 @@
 """The rules reference (``data/rules.toml``), with where each clause is implemented and tested."""
 from __future__ import annotations
 
-from domain.core.reference import RulesReference
+from kifu.domain.core.reference import RulesReference
 
-REFERENCE = RulesReference("domain.novel", "N")
+REFERENCE = RulesReference("kifu.domain.novel", "N")
 clauses = REFERENCE.clauses

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, reference, view
 from .commands import Act, Command, Done, Pick, Reveal

@@ -11,10 +11,10 @@ from typing import Any
 
 import msgspec
 
-from domain.core.commit import ChoiceRevealed, ChoiceSealed, redact_sealed
-from domain.core.envelope import Envelope
-from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
-from domain.core.roles import HIDDEN, CardId
+from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed, redact_sealed
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.roles import HIDDEN, CardId
 
 from . import events as ev
 from .cards import card

@@ -18,8 +18,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.core.catalogue import Catalogue, CardRow, Column
-from domain.core.gloss import with_gloss
+from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.gloss import with_gloss
 
 LEVEL_EX = 4          # LvEx as a number: above Lv3, placed only by stacking
 COPIES_MAX = 3        # at most 3 of a name in the deck
@@ -76,7 +76,7 @@ class _File(msgspec.Struct, frozen=True):
 
 @cache
 def catalog() -> dict[str, Card]:
-    text = resources.files("domain.reigeki.data").joinpath("cards.toml").read_text("utf-8")
+    text = resources.files("kifu.domain.reigeki.data").joinpath("cards.toml").read_text("utf-8")
     cards = msgspec.convert(tomllib.loads(text), _File).card
     return {c.key: c for c in cards}
 
@@ -87,7 +87,7 @@ HIDDEN_CARD = Card(key="", type="character")
 
 @cache
 def card_set_digest() -> str:
-    raw = resources.files("domain.reigeki.data").joinpath("cards.toml").read_bytes()
+    raw = resources.files("kifu.domain.reigeki.data").joinpath("cards.toml").read_bytes()
     return "reigeki-" + hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
-from domain.core.errors import InvalidDeck, Malformed
+from kifu.domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
+from kifu.domain.core.errors import InvalidDeck, Malformed
 
 from .cards import COPIES_MAX, SPELL_COPIES_MAX, catalog
 
@@ -90,7 +90,7 @@ def validate(deck: DeckList, where: str | None = None) -> DeckList:
     return deck
 
 
-BOOK = DeckBook("domain.reigeki", parse_deck, "R-4.1")
+BOOK = DeckBook("kifu.domain.reigeki", parse_deck, "R-4.1")
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:

@@ -5,7 +5,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
+from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
 
 _opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.draft import Draft
-from domain.core.errors import Illegal
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import Illegal
 
 from . import commands as c
 from . import events as e

@@ -1,8 +1,8 @@
 """Reigeki (seed 001) as a ruleset: the decider functions bundled and registered under "reigeki"."""
 from __future__ import annotations
 
-from domain.core.reference import RulesReference
-from domain.core.ruleset import Outcome, Ruleset
+from kifu.domain.core.reference import RulesReference
+from kifu.domain.core.ruleset import Outcome, Ruleset
 
 from . import bots, cards, decks, legal, replay, rules, view
 from .commands import Command
@@ -13,7 +13,7 @@ from .state import State
 NAME = "reigeki"
 RULES_VERSION = "1.0.0-kifu.1"   # the seed has no version; our interpretation revision after the dash
 
-REFERENCE = RulesReference("domain.reigeki", "R")
+REFERENCE = RulesReference("kifu.domain.reigeki", "R")
 
 
 def initial_state(header: object) -> State:

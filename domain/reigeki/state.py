@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core.roles import CardId
+from kifu.domain.core.roles import CardId
 
 Phase = str   # "setup" "mulligan" "step" "main" "attack" "guard" "spell" "effect1" "battle" "effect2" "end" "over"
 

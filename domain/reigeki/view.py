@@ -8,9 +8,9 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.core.envelope import Envelope
-from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
-from domain.core.roles import HIDDEN
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.roles import HIDDEN
 
 from . import events as e
 from .rules import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, awaiting, card_of, is_reigeki, power_graze

@@ -1,7 +1,7 @@
 """Activated skills (!, W-2.5): the controller's own main phase, a ready source, paid costs."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .cards import definition

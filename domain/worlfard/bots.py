@@ -11,10 +11,10 @@ from typing import Any
 
 import msgspec
 
-from domain.core.bot import Seen
-from domain.core.draft import Draft
-from domain.core.errors import KifuError
-from domain.core.rng import Rng
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.rng import Rng
 
 from . import commands as c
 from .combat import combat_damage
@@ -22,7 +22,7 @@ from .decide import decide
 from .evolve import evolve
 from .cards import definition
 from .field import keeper_bonus, profile, stat, tower_skills
-from domain.core.options import Options
+from kifu.domain.core.options import Options
 from .state import State
 from .vocabulary import Phase
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 import msgspec
 
-from domain.core.errors import Malformed
+from kifu.domain.core.errors import Malformed
 
 from .skills import Skill
 from .vocabulary import CardType, Element
@@ -87,7 +87,7 @@ def catalog() -> dict[str, CardDef]:
     """Every card Kifu knows for WORLFARD, by name."""
     out: dict[str, CardDef] = {}
     for set_file in _SET_FILES:
-        text = resources.files("domain.worlfard.data").joinpath(set_file).read_text("utf-8")
+        text = resources.files("kifu.domain.worlfard.data").joinpath(set_file).read_text("utf-8")
         for card in parse_card_set(text, set_file).card:
             out[card.name] = card
     return out

@@ -5,7 +5,7 @@ and ``flow.advance`` carries it through the automatic ones; a step that needs a 
 """
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .checks import settle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import activate, checks, combat, flow, main_phase, setup, spells, triggers, turns
 from . import commands as c

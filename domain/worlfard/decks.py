@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decks import DeckBook, normalize_pair, parse_toml
-from domain.core.errors import InvalidDeck, Malformed
+from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
+from kifu.domain.core.errors import InvalidDeck, Malformed
 
 from .cards import catalog
 from .vocabulary import COPIES_MAX, DECK_MAX, DECK_MIN, HEART_COUNT
@@ -62,7 +62,7 @@ def validate(deck: DeckList, where: str | None = None) -> DeckList:
     return deck
 
 
-BOOK = DeckBook("domain.worlfard", parse_deck, "W-4.1")
+BOOK = DeckBook("kifu.domain.worlfard", parse_deck, "W-4.1")
 preset_names = BOOK.preset_names
 preset = BOOK.preset
 load = BOOK.load

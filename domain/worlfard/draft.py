@@ -1,7 +1,7 @@
 """The WORLFARD draft type: the core ``Draft`` over our state and events."""
 from __future__ import annotations
 
-from domain.core.draft import Draft
+from kifu.domain.core.draft import Draft
 
 from .events import Event
 from .state import State

@@ -9,7 +9,7 @@ from typing import Union
 
 import msgspec
 
-from domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, TargetRef
+from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, TargetRef
 
 from .state import Choice, Effect, Trigger, Window
 from .vocabulary import PhaseName, StatusName

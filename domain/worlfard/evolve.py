@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
-from domain.core.ruleset import Outcome
+from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .state import Combat, Heart, Side, State, TableSpell, Tower, Unit

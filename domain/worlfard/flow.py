@@ -7,7 +7,7 @@ Every step is a rule event; the loop stops where the rules wait for a seat.
 """
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import combat, events as ev
 from .checks import settle

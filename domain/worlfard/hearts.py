@@ -2,7 +2,7 @@
 same-element soul."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .card_facts import match_facts

@@ -5,9 +5,9 @@ seat 1's as the players face each other; hearts, hand, soul, grave and seal are 
 """
 from __future__ import annotations
 
-from domain.core.catalogue import Catalogue, CardRow, Column
-from domain.core.gloss import with_gloss
-from domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.gloss import with_gloss
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
 
 from .cards import catalog
 from .view import CardRef, SideView, SpellView, TowerView, UnitView, View

@@ -14,7 +14,7 @@ from .decide import awaiting
 from .field import all_negated
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
-from domain.core.options import Options
+from kifu.domain.core.options import Options
 from .payment import Payer, Payments, payer
 from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State

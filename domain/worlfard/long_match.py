@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.header import Header
-from domain.core.match import Match
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match
 
 from . import cards, decks
 

@@ -1,7 +1,7 @@
 """Main-phase decisions (W-5.2): tower setup (W-7, W-7.1), summoning (W-8, W-8.1), moving (W-8.2)."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev, triggers
 from .draft import WDraft

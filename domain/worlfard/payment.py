@@ -5,7 +5,7 @@ from itertools import accumulate, combinations
 from math import comb
 from typing import Any, Iterator, Sequence
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from .field import tower_height, tower_heights
 from .state import State

@@ -1,8 +1,8 @@
 """WORLFARD as a ruleset: the decider functions bundled for the core (entry point "worlfard")."""
 from __future__ import annotations
 
-from domain.core.roles import target_cards
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.roles import target_cards
+from kifu.domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, layout, legal, reference, replay, setup, view
 from .long_match import long_match

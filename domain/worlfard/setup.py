@@ -1,7 +1,7 @@
 """Game start (W-4): shuffles, hearts, the coin, the order choice, opening hands and mulligans."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .decks import DeckList

@@ -2,7 +2,7 @@
 Long Spells staying, and instant casts (W-10.5)."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .card_facts import Facts, card_facts

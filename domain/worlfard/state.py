@@ -6,8 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.core.roles import TargetRef
-from domain.core.ruleset import Outcome
+from kifu.domain.core.roles import TargetRef
+from kifu.domain.core.ruleset import Outcome
 
 from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
 

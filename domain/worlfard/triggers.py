@@ -5,7 +5,7 @@ one with no correct target does nothing (W-Q18).
 """
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .cards import CardDef, definition

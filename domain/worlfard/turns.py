@@ -1,7 +1,7 @@
 """The turn structure (W-5): start phase, moving between phases, end phase, next turn."""
 from __future__ import annotations
 
-from domain.core.errors import Illegal
+from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .checks import end_if_decided, settle

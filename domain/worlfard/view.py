@@ -10,9 +10,9 @@ from typing import Callable
 import msgspec
 from msgspec.structs import replace
 
-from domain.core.envelope import Envelope
-from domain.core.roles import TargetRef
-from domain.core.ruleset import Outcome
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.roles import TargetRef
+from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .decide import awaiting
@@ -130,7 +130,7 @@ def _hide(cards: tuple[int, ...]) -> tuple[int, ...]:
 
 def redact(envelope: Envelope[ev.Event], seat: int | None) -> Envelope[ev.Event]:
     """The event as ``seat`` may see it: hidden card ids become 0 (HIDDEN); counts stay.
-    (The core strips ``chain`` and ``digest`` for a seat: see ``domain.core.visibility``.)"""
+    (The core strips ``chain`` and ``digest`` for a seat: see ``kifu.domain.core.visibility``.)"""
     if seat is None:
         return envelope
     e = envelope.event

@@ -2,7 +2,7 @@
 
 - ``bot-<deck>-vs-<deck>-s<N>.kifu.jsonl``: random-bot matches over every ordered pair of presets;
 - ``A-<clause>-<ruling>.kifu.jsonl``: one short scenario per ruling, started from a prepared
-  position (``domain.alteil.positions``) and a few decisions; ``A-….probes.json`` beside it lists
+  position (``kifu.domain.alteil.positions``) and a few decisions; ``A-….probes.json`` beside it lists
   decisions the engine must refuse.
 
 Each scenario states what it shows, and generation fails if today's engine does not show it.
@@ -19,14 +19,14 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.alteil import commands as c
-from domain.alteil import events as ev
-from domain.alteil.positions import Position
-from domain.alteil.vocabulary import END, OPENING, SET, SOUL
-from projections import corpus
-from projections.corpus import Cmd, Labels, Refused, Scenario, Step, cited, none, one
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.alteil import commands as c
+from kifu.domain.alteil import events as ev
+from kifu.domain.alteil.positions import Position
+from kifu.domain.alteil.vocabulary import END, OPENING, SET, SOUL
+from kifu.tools import corpus
+from kifu.tools.corpus import Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("alteil")

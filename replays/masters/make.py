@@ -20,17 +20,17 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.masters import commands as c
-from domain.masters import events as ev
-from domain.core import priority as prio
-from domain.masters.board import square
-from domain.masters.cards import catalog
-from domain.masters.decks import DeckList
-from domain.masters.state import Mana, Piece, State
-from projections import corpus
-from projections.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.masters import commands as c
+from kifu.domain.masters import events as ev
+from kifu.domain.core import priority as prio
+from kifu.domain.masters.board import square
+from kifu.domain.masters.cards import catalog
+from kifu.domain.masters.decks import DeckList
+from kifu.domain.masters.state import Mana, Piece, State
+from kifu.tools import corpus
+from kifu.tools.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("masters")

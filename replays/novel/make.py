@@ -21,13 +21,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.novel import events as ev
-from domain.novel.commands import Act, Done, Pick, Reveal
-from domain.novel.state import State
-from projections import corpus
-from projections.corpus import Labels, Refused, Scenario, Step, none, one
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.novel import events as ev
+from kifu.domain.novel.commands import Act, Done, Pick, Reveal
+from kifu.domain.novel.state import State
+from kifu.tools import corpus
+from kifu.tools.corpus import Labels, Refused, Scenario, Step, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("novel")

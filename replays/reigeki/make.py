@@ -20,14 +20,14 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.reigeki import commands as c
-from domain.reigeki import events as ev
-from domain.reigeki.rules import card_of
-from domain.reigeki.state import State, Unit
-from projections import corpus
-from projections.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.reigeki import commands as c
+from kifu.domain.reigeki import events as ev
+from kifu.domain.reigeki.rules import card_of
+from kifu.domain.reigeki.state import State, Unit
+from kifu.tools import corpus
+from kifu.tools.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("reigeki")

@@ -25,15 +25,15 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.worlfard import commands as c
-from domain.worlfard import events as ev
-from domain.worlfard.decks import DeckList
-from domain.worlfard.state import Combat, State, Tower, Unit
-from domain.worlfard.vocabulary import Phase, PhaseName
-from projections import corpus
-from projections.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.decks import DeckList
+from kifu.domain.worlfard.state import Combat, State, Tower, Unit
+from kifu.domain.worlfard.vocabulary import Phase, PhaseName
+from kifu.tools import corpus
+from kifu.tools.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("worlfard")

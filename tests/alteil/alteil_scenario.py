@@ -1,16 +1,16 @@
-"""Helpers for the alteil rule tests; positions come from ``domain.alteil.positions``."""
+"""Helpers for the alteil rule tests; positions come from ``kifu.domain.alteil.positions``."""
 from __future__ import annotations
 
 from typing import Any
 
 
-from domain.core.errors import Illegal
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.alteil import commands as c
-from domain.alteil import events as ev
-from domain.alteil.positions import TEST_DECK, Position
-from domain.alteil.vocabulary import ACT, ACTION, END, INFLUENCE, SET, START, WINDOW
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.alteil import commands as c
+from kifu.domain.alteil import events as ev
+from kifu.domain.alteil.positions import TEST_DECK, Position
+from kifu.domain.alteil.vocabulary import ACT, ACTION, END, INFLUENCE, SET, START, WINDOW
 
 RULES = find_ruleset("alteil")
 

@@ -5,14 +5,14 @@ import msgspec
 import pytest
 
 from alteil_scenario import RULES, TEST_DECK, Position, c, ev, illegal, kinds, of, one
-from domain.core.commit import ChoiceRevealed, ChoiceSealed
-from domain.core.errors import InvalidDeck
-from domain.core.visibility import redact as seen_by
-from domain.core.match import Match
-from domain.alteil.cards import catalog
-from domain.alteil.decks import DeckList, parse_deck, preset, preset_names, validate
-from domain.alteil.view import redact, view
-from domain.alteil.vocabulary import GODS, OPENING
+from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
+from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.core.visibility import redact as seen_by
+from kifu.domain.core.match import Match
+from kifu.domain.alteil.cards import catalog
+from kifu.domain.alteil.decks import DeckList, parse_deck, preset, preset_names, validate
+from kifu.domain.alteil.view import redact, view
+from kifu.domain.alteil.vocabulary import GODS, OPENING
 
 
 def fresh(seed: int = 3) -> Match:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from alteil_scenario import (ACTION, END, INFLUENCE, SET, START, WINDOW, Position, c, ev, illegal, kinds, of,
                              one)
-from domain.alteil.vocabulary import LIMIT, SOUL
+from kifu.domain.alteil.vocabulary import LIMIT, SOUL
 
 
 def test_A_5_1_preparation_untaps_draws_and_gains_soul_for_both() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from alteil_scenario import Position, c, ev, illegal, kinds, of, one
-from domain.alteil.legal import attack_targets
+from kifu.domain.alteil.legal import attack_targets
 
 
 def test_A_6_1_move_to_an_empty_working_own_square() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 import pytest
 
 from alteil_scenario import END, RULES, SET, START, TEST_DECK, Position, c, ev, illegal, kinds, of, one
-from domain.core.driver import drive
-from domain.core.errors import InvalidDeck
-from domain.core.match import Match
-from domain.alteil import vocabulary
-from domain.alteil.stats import influence
-from domain.alteil.vocabulary import LIMIT, MULLIGAN, SOUL
+from kifu.domain.core.driver import drive
+from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.core.match import Match
+from kifu.domain.alteil import vocabulary
+from kifu.domain.alteil.stats import influence
+from kifu.domain.alteil.vocabulary import LIMIT, MULLIGAN, SOUL
 
 
 def test_A_9_1_influence_counts_per_god_and_is_never_spent() -> None:
@@ -245,7 +245,7 @@ def test_A_Q10_no_unit_ever_stands_on_a_destroyed_square() -> None:
 
 
 def _fold(state, event):  # type: ignore[no-untyped-def]
-    from domain.core.match import record_evolve
+    from kifu.domain.core.match import record_evolve
     return record_evolve(RULES)(state, event)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 
 from alteil_scenario import RULES, Position, c
-from cli import render
-from domain.core.layout import Counter, Grid, Note
+from kifu.cli import render
+from kifu.domain.core.layout import Counter, Grid, Note
 
 
 def _draw(layout) -> str:  # type: ignore[no-untyped-def]

@@ -14,19 +14,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.driver import drive
-from domain.core.envelope import Envelope
-from domain.core.errors import Illegal
-from domain.core.layout import faces
-from domain.core.match import Match, record_evolve
-from domain.core.record import decode_record, encode_record
-from domain.core.roles import cards_named
-from domain.core.ruleset import find_ruleset
-from domain.core.visibility import redact
-from domain.alteil import commands as c
-from domain.alteil import events as ev
-from domain.alteil.state import State
-from domain.alteil.vocabulary import SQUARES
+from kifu.domain.core.driver import drive
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.layout import faces
+from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.core.record import decode_record, encode_record
+from kifu.domain.core.roles import cards_named
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.core.visibility import redact
+from kifu.domain.alteil import commands as c
+from kifu.domain.alteil import events as ev
+from kifu.domain.alteil.state import State
+from kifu.domain.alteil.vocabulary import SQUARES
 
 RULES = find_ruleset("alteil")
 PRESETS = RULES.presets()
@@ -138,7 +138,7 @@ def _check_refusals(seed: int, decks: tuple[str, str], data: st.DataObject) -> N
 
 
 def _seen(m: Match, seat: int, legal: list[Any]) -> Any:
-    from domain.core.bot import Seen
+    from kifu.domain.core.bot import Seen
     return Seen(seat, legal)
 
 

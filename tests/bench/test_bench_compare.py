@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.errors import Malformed
-from projections.bench_compare import BENCH_FLOOR, Point, compare, load_points, read_report
+from kifu.cli.main import cli
+from kifu.domain.core.errors import Malformed
+from kifu.tools.bench_compare import BENCH_FLOOR, Point, compare, load_points, read_report
 
 
 def _rate(median: float, low: float, high: float) -> Point:

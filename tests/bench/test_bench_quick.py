@@ -7,7 +7,7 @@ import platform
 
 from click.testing import CliRunner
 
-from cli.main import cli
+from kifu.cli.main import cli
 
 EXPECTED = {
     "selfplay.matches_per_s", "selfplay.matches_per_cpu_s", "selfplay.greedy_matches_per_s", "selfplay.greedy_matches_per_cpu_s",

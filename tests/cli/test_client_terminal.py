@@ -11,13 +11,13 @@ from typing import Any, Iterator
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.record import decode_record
-from domain.service.app import create_app
-from domain.service.server import BackgroundServer
+from kifu.cli.main import cli
+from kifu.domain.core.record import decode_record
+from kifu.service.app import create_app
+from kifu.service.server import BackgroundServer
 
 ROOT = Path(__file__).resolve().parents[2]
-KIFU = [sys.executable, "-c", "from cli.main import main; main()"]
+KIFU = [sys.executable, "-c", "from kifu.cli.main import main; main()"]
 
 
 @pytest.fixture

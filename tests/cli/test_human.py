@@ -7,8 +7,8 @@ from typing import Any
 from click.testing import CliRunner
 from rich.console import Console
 
-from cli.client import _say_conflicts
-from cli.main import cli
+from kifu.cli.client import _say_conflicts
+from kifu.cli.main import cli
 
 
 def _play_as_human(answers: list[str]) -> str:

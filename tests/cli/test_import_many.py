@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
+from kifu.cli.main import cli
 
 CORPUS = Path(__file__).resolve().parents[2] / "replays"
 

@@ -17,8 +17,8 @@ from typing import Iterator
 
 import pytest
 
-from domain.service.app import create_app
-from domain.service.server import BackgroundServer
+from kifu.service.app import create_app
+from kifu.service.server import BackgroundServer
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text("utf-8")

@@ -12,12 +12,12 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from cli.tui.app import ReplayApp
-from cli.tui.model import Position
-from domain.core.ruleset import ruleset_names
-from projections.recordfile import read_record
-from projections.timeline import Timeline
+from kifu.cli.main import cli
+from kifu.cli.tui.app import ReplayApp
+from kifu.cli.tui.model import Position
+from kifu.domain.core.ruleset import ruleset_names
+from kifu.projections.recordfile import read_record
+from kifu.projections.timeline import Timeline
 
 
 def _play(tmp: Path, ruleset: str, seed: int = 3) -> Path:
@@ -151,7 +151,7 @@ def test_every_ruleset_steps_through_its_layout(tmp_path: Path, ruleset: str) ->
 
 
 def test_replay_without_a_terminal_prints_the_last_state(worlfard: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "cli.main", "replay", str(worlfard)], stdin=subprocess.DEVNULL,
+    done = subprocess.run([sys.executable, "-m", "kifu.cli.main", "replay", str(worlfard)], stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=120)
     last = len(read_record(worlfard).envelopes)
     assert done.returncode == 0 and "Traceback" not in done.stderr and f"event {last}/{last}" in done.stdout
@@ -164,7 +164,7 @@ def test_replay_at_json_for_scripts(worlfard: Path) -> None:
 
 
 def test_replay_help_lists_every_key() -> None:
-    from cli.tui.keys import KEYS
+    from kifu.cli.tui.keys import KEYS
     text = CliRunner().invoke(cli, ["replay", "--help"]).output
     for _, shown, _, what in KEYS:
         assert shown in text and what.split(" (")[0] in text
@@ -194,8 +194,8 @@ def test_the_board_keeps_the_seat_of_the_event_in_view(worlfard: Path) -> None:
 def test_a_seat_in_the_stepper_and_replay_json_sees_what_the_service_sends_that_seat(worlfard: Path, seat: int) -> None:
     """The stepper (and ``replay --seat N --json``) shows a seat each event and board with the core's
     scrub, exactly as /events, /stream and the web viewer send them: no card the seat may not see."""
-    from cli.replay import state_json
-    from domain.core.visibility import redacted, seat_view
+    from kifu.cli.replay import state_json
+    from kifu.domain.core.visibility import redacted, seat_view
 
     rec = read_record(worlfard)
     rules = rec.ruleset

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from cli.render import clause_body, describe_event
-from domain.core.header import header_bytes
-from domain.core.record import decode_record
-from domain.core.ruleset import find_ruleset, ruleset_names
-from projections.bulk import FileAudit, audit_path
-from projections.pytest_kifu import describe
-from projections.recordfile import read_record
+from kifu.cli.main import cli
+from kifu.cli.render import clause_body, describe_event
+from kifu.domain.core.header import header_bytes
+from kifu.domain.core.record import decode_record
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.projections.bulk import FileAudit, audit_path
+from kifu.projections.pytest_kifu import describe
+from kifu.projections.recordfile import read_record
 
 ROOT = Path(__file__).resolve().parents[2]
 

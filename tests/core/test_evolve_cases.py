@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.commit import ChoiceRevealed, PositionPrepared, SeedRevealed
-from domain.core.envelope import state_digest
-from domain.core.match import record_evolve
-from domain.core.ruleset import find_ruleset, ruleset_names
-from projections.bench_work import play, preset_pairs
+from kifu.domain.core.commit import ChoiceRevealed, PositionPrepared, SeedRevealed
+from kifu.domain.core.envelope import state_digest
+from kifu.domain.core.match import record_evolve
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.tools.bench_work import play, preset_pairs
 
 
 @pytest.mark.parametrize("name", [n for n in ruleset_names() if find_ruleset(n).evolve_cases is not None])

@@ -10,9 +10,9 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from domain.core.catalogue import CardRow
-from domain.core.gloss import glosses
-from domain.core.ruleset import ENTRY_POINT_GROUP, find_ruleset, ruleset_names
+from kifu.domain.core.catalogue import CardRow
+from kifu.domain.core.gloss import glosses
+from kifu.domain.core.ruleset import ENTRY_POINT_GROUP, find_ruleset, ruleset_names
 
 SEED_RULESETS = ("worlfard", "reigeki", "masters", "alteil", "novel")
 

@@ -6,7 +6,7 @@ import hashlib
 
 from hypothesis import given, strategies as st
 
-from domain.core.envelope import _PIECE, _hashed
+from kifu.domain.core.envelope import _PIECE, _hashed
 
 
 @given(data=st.one_of(st.binary(max_size=5 * _PIECE), st.integers(0, 3).map(lambda k: b"x" * (k * _PIECE))),

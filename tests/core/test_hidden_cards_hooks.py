@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from domain.core.match import record_evolve
-from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.visibility import hidden_cards
-from projections.bench_work import play, preset_pairs
+from kifu.domain.core.match import record_evolve
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.visibility import hidden_cards
+from kifu.tools.bench_work import play, preset_pairs
 
 HOOKED = [n for n in ruleset_names() if find_ruleset(n).hidden_cards is not None]
 

@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
-from domain.core.driver import drive
-from domain.core.envelope import DECISION
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
+from kifu.domain.core.driver import drive
+from kifu.domain.core.envelope import DECISION
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
 
 
 @pytest.mark.parametrize("name", ["secretbid", "worlfard"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from domain.core.options import Options
+from kifu.domain.core.options import Options
 
 
 def _options() -> tuple[Options, list[int]]:

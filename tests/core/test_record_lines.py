@@ -1,7 +1,7 @@
 """Reading a record in chunks: where the reads fall never changes the lines (issue 14's streaming reader)."""
 from __future__ import annotations
 
-from domain.core.record import record_lines
+from kifu.domain.core.record import record_lines
 
 
 def test_a_chunk_of_only_newlines_ends_the_line_before_it() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from domain.core.rng import Rng
+from kifu.domain.core.rng import Rng
 
 
 def reference_below(rng: Rng, n: int) -> int:

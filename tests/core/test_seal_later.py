@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from domain.core.driver import drive, seen_by
-from domain.core.match import Match
-from domain.core.record import encode_record, first_broken_link
-from domain.core.ruleset import find_ruleset
+from kifu.domain.core.driver import drive, seen_by
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import encode_record, first_broken_link
+from kifu.domain.core.ruleset import find_ruleset
 
 
 def _match(ruleset: str, seed: int) -> Match:

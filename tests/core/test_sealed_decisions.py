@@ -13,18 +13,18 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.main import cli
-from domain.core.commit import ChoiceRevealed, ChoiceSealed, PositionPrepared, SeedRevealed, opens, seed_commitment
-from domain.core.driver import drive
-from domain.core.envelope import link
-from domain.core.errors import Conflict, Illegal, InvalidDeck
-from domain.core.header import header_bytes
-from domain.core.match import Match
-from domain.core.record import encode_record, first_broken_link, first_broken_seal
-from domain.core.ruleset import find_ruleset
-from domain.core.visibility import redact
+from kifu.cli.main import cli
+from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed, PositionPrepared, SeedRevealed, opens, seed_commitment
+from kifu.domain.core.driver import drive
+from kifu.domain.core.envelope import link
+from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck
+from kifu.domain.core.header import header_bytes
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import encode_record, first_broken_link, first_broken_seal
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.core.visibility import redact
 from kifu_secretbid import Bid, BidOpened, Claim, Claimed, GameEnded, PileShuffled, PrizeDiscarded, PrizeWon
-from projections.audit import audit
+from kifu.projections.audit import audit
 
 RULES = find_ruleset("secretbid")
 
@@ -188,7 +188,7 @@ def _played(seed: int = 7) -> Match:
 
 
 def _rechain(header: Any, envelopes: list[Any]) -> list[Any]:
-    head = __import__("domain.core.envelope", fromlist=["genesis"]).genesis(header_bytes(header))
+    head = __import__("kifu.domain.core.envelope", fromlist=["genesis"]).genesis(header_bytes(header))
     out = []
     for env in envelopes:
         env = msgspec.structs.replace(env, chain="")
@@ -237,7 +237,7 @@ def test_K_seed_a_committed_seed_is_revealed_at_the_end_and_verified(tmp_path: P
 
 
 def test_K_seed_a_seat_never_sees_the_seed_before_the_end() -> None:
-    from domain.core.header import for_seat
+    from kifu.domain.core.header import for_seat
 
     nonce = "cd" * 16
     match = new_match(seed=99, seed_commitment=seed_commitment(99, nonce), seed_nonce=nonce)
@@ -273,7 +273,7 @@ def test_K_seal_no_seat_payload_holds_the_other_seats_pending_choice(seed: int, 
             awaited.reverse()
         turn += 1
         seat = awaited[0]
-        from domain.core.driver import seen_by
+        from kifu.domain.core.driver import seen_by
 
         envelopes = match.submit(seat, players[seat].choose(seen_by(match, seat)))
         pending = {e.event.seat: e.event for e in envelopes if isinstance(e.event, ChoiceSealed)}

@@ -12,10 +12,10 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.commit import ChoiceRevealed, ChoiceSealed
-from projections.recordfile import read_record
-from projections.timeline import Timeline
+from kifu.cli.main import cli
+from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
+from kifu.projections.recordfile import read_record
+from kifu.projections.timeline import Timeline
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -37,8 +37,8 @@ def test_the_entry_point_is_the_only_registration() -> None:
     names = {ep.name: ep.value for ep in entry_points(group="kifu.rulesets")}
     assert names["secretbid"] == "kifu_secretbid:build"
     # the core imports no ruleset: a fresh interpreter importing the registry loads none of them
-    code = ("import sys, domain.core.ruleset as r; r.ruleset_names(); "
-            "print(sorted(m for m in sys.modules if m.startswith(('domain.worlfard', 'kifu_secretbid'))))")
+    code = ("import sys, kifu.domain.core.ruleset as r; r.ruleset_names(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('kifu.domain.worlfard', 'kifu_secretbid'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -13,17 +13,17 @@ from typing import Any
 
 from msgspec.structs import replace
 
-import domain.masters.ruleset  # noqa: F401  (registers "masters")
-from domain.core.envelope import Envelope
-from domain.core.errors import Illegal
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.masters import commands as c
-from domain.core import priority as prio
-from domain.masters.board import square
-from domain.masters.cards import catalog
-from domain.masters.decks import DeckList, validate
-from domain.masters.state import Mana, Piece, State
+import kifu.domain.masters.ruleset  # noqa: F401  (registers "masters")
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.masters import commands as c
+from kifu.domain.core import priority as prio
+from kifu.domain.masters.board import square
+from kifu.domain.masters.cards import catalog
+from kifu.domain.masters.decks import DeckList, validate
+from kifu.domain.masters.state import Mana, Piece, State
 
 RULESET = find_ruleset("masters")
 _NAMES = sorted(catalog())

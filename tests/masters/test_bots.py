@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.driver import drive
-from domain.core.match import Match
+from kifu.domain.core.driver import drive
+from kifu.domain.core.match import Match
 
 from .scenario import RULESET
 
@@ -30,7 +30,7 @@ def _greedy_vs_random(seeds: range) -> tuple[int, set[str]]:
                 name = RULESET.played(fold, env.event)
                 if name:
                     played.add(name)
-                fold = RULESET.evolve(fold, env.event) if type(env.event).__module__.startswith("domain.masters") \
+                fold = RULESET.evolve(fold, env.event) if type(env.event).__module__.startswith("kifu.domain.masters") \
                     else fold
     return wins, played
 
@@ -51,9 +51,9 @@ def test_the_random_bot_draws_as_rng_choice_does():
     """RandomBot indexes with ``rng.below`` (``rng.choice`` without its call), and ``below(1)`` only
     steps the generator (its one draw is always accepted): the same picks and the same generator
     state after each as ``Rng.choice`` over the full draw."""
-    from domain.core.bot import Seen
-    from domain.core.rng import Rng
-    from domain.masters.bots import RandomBot
+    from kifu.domain.core.bot import Seen
+    from kifu.domain.core.rng import Rng
+    from kifu.domain.masters.bots import RandomBot
 
     bot, reference, lengths = RandomBot(12345), Rng(12345), Rng(99)
     for _ in range(2000):

@@ -1,8 +1,8 @@
 """M-C1 .. M-C10: the sample set exercises every mechanic the digest lists."""
 from __future__ import annotations
 
-from domain.masters import events as ev
-from domain.masters.cards import catalog
+from kifu.domain.masters import events as ev
+from kifu.domain.masters.cards import catalog
 
 from .scenario import Pos, c, illegal, kinds, of
 

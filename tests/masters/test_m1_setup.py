@@ -5,10 +5,10 @@ from collections import Counter
 
 import pytest
 
-from domain.core.errors import InvalidDeck
-from domain.masters import events as ev
-from domain.masters.board import master_start
-from domain.masters.decks import DeckList, parse_deck, preset, preset_names, validate
+from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.masters import events as ev
+from kifu.domain.masters.board import master_start
+from kifu.domain.masters.decks import DeckList, parse_deck, preset, preset_names, validate
 
 from .scenario import EVERY_CARD, Pos, c, illegal, kinds, of, started
 
@@ -104,6 +104,6 @@ def test_M_1_7_the_second_player_waits_for_the_first_players_mulligans():
     p = Pos.__new__(Pos)
     p.match, p.state, p.events = m, m.state, []
     illegal(p, 1, c.Bottom(card=m.state.side(1).hand[0]), "M-1.7")
-    from domain.core.errors import NotYourDecision
+    from kifu.domain.core.errors import NotYourDecision
     with pytest.raises(NotYourDecision):
         m.submit(2, c.Keep())

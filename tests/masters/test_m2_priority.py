@@ -1,8 +1,8 @@
 """M-2: priority and the stack, and the priority helper itself."""
 from __future__ import annotations
 
-from domain.masters import events as ev
-from domain.core import priority as prio
+from kifu.domain.masters import events as ev
+from kifu.domain.core import priority as prio
 
 from .scenario import Pos, c, illegal, kinds, of
 
@@ -63,7 +63,7 @@ def test_M_2_2_a_spell_whose_target_is_gone_fizzles():
 def test_a_pass_that_leaves_fewer_than_two_passes_continues():
     """decide and flow.pass_priority skip prio.verdict after a pass that leaves fewer than two
     passes in succession: that is its "continue" (the other master decides), stack or not."""
-    from domain.core import priority as prio
+    from kifu.domain.core import priority as prio
 
     for holder in (1, 2):
         for passes in range(4):

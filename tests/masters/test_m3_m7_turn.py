@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 
-from domain.masters import events as ev
-from domain.masters.state import Mana
+from kifu.domain.masters import events as ev
+from kifu.domain.masters.state import Mana
 
 from .scenario import Pos, c, illegal, kinds, of
 

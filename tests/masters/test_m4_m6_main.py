@@ -1,7 +1,7 @@
 """M-4 main phase 1: the master's move, summoning, spells, ambush deployment."""
 from __future__ import annotations
 
-from domain.masters import events as ev
+from kifu.domain.masters import events as ev
 
 from .scenario import Pos, c, illegal, of, sq
 

@@ -1,7 +1,7 @@
 """M-5 action phase: ambush at its start, movement, attacks, activated skills, repetition."""
 from __future__ import annotations
 
-from domain.masters import events as ev
+from kifu.domain.masters import events as ev
 
 from .scenario import Pos, c, illegal, kinds, of, sq
 

@@ -1,7 +1,7 @@
 """M-8 combat: the seed's combat section as tests (its worked rules, one by one)."""
 from __future__ import annotations
 
-from domain.masters import events as ev
+from kifu.domain.masters import events as ev
 
 from .scenario import Pos, c, illegal, kinds, of, sq
 

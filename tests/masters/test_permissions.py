@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from domain.masters import board, permissions as pm
-from domain.masters.cards import UNKNOWN, catalog
-from domain.masters.state import State
-from domain.masters.vocabulary import MAIN_PHASES
+from kifu.domain.masters import board, permissions as pm
+from kifu.domain.masters.cards import UNKNOWN, catalog
+from kifu.domain.masters.state import State
+from kifu.domain.masters.vocabulary import MAIN_PHASES
 
 from .test_properties import deck_pairs, new_match, play, seeds
 

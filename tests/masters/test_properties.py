@@ -15,16 +15,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.envelope import Envelope
-from domain.core.errors import Illegal, KifuError
-from domain.core.layout import faces
-from domain.core.match import Match
-from domain.core.roles import HIDDEN, cards_named
-from domain.masters import commands as c
-from domain.masters.board import SQUARES, name
-from domain.masters import events as ev
-from domain.masters.decks import preset, preset_names
-from domain.masters.state import State
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Illegal, KifuError
+from kifu.domain.core.layout import faces
+from kifu.domain.core.match import Match
+from kifu.domain.core.roles import HIDDEN, cards_named
+from kifu.domain.masters import commands as c
+from kifu.domain.masters.board import SQUARES, name
+from kifu.domain.masters import events as ev
+from kifu.domain.masters.decks import preset, preset_names
+from kifu.domain.masters.state import State
 
 from .scenario import RULESET
 

@@ -1,10 +1,10 @@
 """The view, its layout (the grid with pieces, masters, territories and the stack) and redaction."""
 from __future__ import annotations
 
-from domain.core.layout import Grid, Note, Zone, cell_name
-from domain.core.roles import HIDDEN
-from domain.masters import events as ev
-from domain.masters.view import layout, mask, redact, view
+from kifu.domain.core.layout import Grid, Note, Zone, cell_name
+from kifu.domain.core.roles import HIDDEN
+from kifu.domain.masters import events as ev
+from kifu.domain.masters.view import layout, mask, redact, view
 
 from .scenario import Pos, c, of
 

@@ -5,12 +5,12 @@ from typing import Any
 
 import msgspec
 
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.novel import events as ev
-from domain.novel.cards import card
-from domain.novel.commands import Act, Done, Pick, Reveal
-from domain.novel.state import Card, Side, State
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.novel import events as ev
+from kifu.domain.novel.cards import card
+from kifu.domain.novel.commands import Act, Done, Pick, Reveal
+from kifu.domain.novel.state import Card, Side, State
 
 RULES = find_ruleset("novel")
 replace = msgspec.structs.replace

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.errors import Illegal, InvalidDeck
-from domain.novel import decks
-from domain.novel.cards import BEATS, ELEMENTS, catalog, card
-from domain.novel.combat import attack_damage
-from domain.novel.options import distance, legal, skill_targets
-from domain.novel.state import TURN_LIMIT
-from domain.novel.view import view
+from kifu.domain.core.errors import Illegal, InvalidDeck
+from kifu.domain.novel import decks
+from kifu.domain.novel.cards import BEATS, ELEMENTS, catalog, card
+from kifu.domain.novel.combat import attack_damage
+from kifu.domain.novel.options import distance, legal, skill_targets
+from kifu.domain.novel.state import TURN_LIMIT
+from kifu.domain.novel.view import view
 
 from .scenario import (RULES, Act, Done, Pick, ev, events_of, new_match, one, position, select, start,
                        submit)
@@ -345,7 +345,7 @@ def test_N_8_3_weak_element_halves_before_def():
 
 
 def test_N_3_1_layout_shows_both_rows_equipment_face_down_magic_and_who_is_choosing():
-    from domain.core.layout import Grid, Zone
+    from kifu.domain.core.layout import Grid, Zone
     s = position(front1=("旅の剣士",), back1=("雷の射手",), front2=("火の衛兵",), back2=("風の斥候",),
                  magic2=(("火球", True),), deck1=("鉄の盾", "旅の剣士"), deck2=FILLER)
     m = start(s)

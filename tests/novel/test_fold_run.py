@@ -8,10 +8,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.envelope import canonical
-from domain.core.match import Match, record_evolve
-from domain.novel.evolve import evolve_run
-from projections.bench_work import play, preset_pairs
+from kifu.domain.core.envelope import canonical
+from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.novel.evolve import evolve_run
+from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULES
 

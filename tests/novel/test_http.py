@@ -6,8 +6,8 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from domain.core.rng import Rng
-from domain.service import create_app
+from kifu.domain.core.rng import Rng
+from kifu.service import create_app
 
 
 def _bearer(token: str) -> dict[str, str]:

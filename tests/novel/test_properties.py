@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.commit import ChoiceRevealed, ChoiceSealed
-from domain.core.errors import Illegal
-from domain.core.layout import faces
-from domain.core.match import Match
-from domain.core.roles import cards_named
-from domain.novel import events as ev
-from domain.novel.commands import Act, Command, Done, Pick, Reveal
-from domain.novel.state import ZONES, State
+from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.layout import faces
+from kifu.domain.core.match import Match
+from kifu.domain.core.roles import cards_named
+from kifu.domain.novel import events as ev
+from kifu.domain.novel.commands import Act, Command, Done, Pick, Reveal
+from kifu.domain.novel.state import ZONES, State
 
 from .scenario import RULES
 
@@ -220,7 +220,7 @@ def test_select_phase_never_shows_the_opponents_pending_choice(seed, decks):
 @given(seed=seeds, decks=deck_pairs)
 def test_the_judge_can_check_every_commitment(seed, decks):
     """K-seal / K-reveal: every reveal opens the commitment it cites; a forged reveal is caught."""
-    from domain.core.record import first_broken_seal
+    from kifu.domain.core.record import first_broken_seal
 
     match = new_match(seed, decks)
     for _ in play(match, seed):

@@ -4,16 +4,16 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.core.draft import Draft
-from domain.core.errors import Illegal
-from domain.core.rng import Rng
-from domain.novel import decks
-from domain.novel.cards import BEATS, catalog, card
-from domain.novel.commands import Act, Done, Pick, Reveal
-from domain.novel import flow
-from domain.novel.combat import attack_damage
-from domain.novel.options import distance, legal, skill_targets
-from domain.novel.state import MAGIC_SLOTS, ROW_SLOTS
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.rng import Rng
+from kifu.domain.novel import decks
+from kifu.domain.novel.cards import BEATS, catalog, card
+from kifu.domain.novel.commands import Act, Done, Pick, Reveal
+from kifu.domain.novel import flow
+from kifu.domain.novel.combat import attack_damage
+from kifu.domain.novel.options import distance, legal, skill_targets
+from kifu.domain.novel.state import MAGIC_SLOTS, ROW_SLOTS
 
 from .scenario import RULES, ev, events_of, new_match, one, position, select, start, submit
 from .test_clauses import FILLER, _skill, _turn, _with_hp

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from domain.core.driver import drive
-from domain.core.match import Match
-from domain.novel.cards import catalog
+from kifu.domain.core.driver import drive
+from kifu.domain.core.match import Match
+from kifu.domain.novel.cards import catalog
 
 from .scenario import RULES
 

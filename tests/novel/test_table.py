@@ -7,8 +7,8 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.novel.state import Card
-from domain.novel.table import unmarked, with_card
+from kifu.domain.novel.state import Card
+from kifu.domain.novel.table import unmarked, with_card
 
 replace = msgspec.structs.replace
 

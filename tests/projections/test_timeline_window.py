@@ -7,9 +7,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.envelope import Envelope
-from domain.core.header import Header
-from projections.timeline import Timeline
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.header import Header
+from kifu.projections.timeline import Timeline
 
 EVENTS = 200
 

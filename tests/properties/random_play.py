@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from domain.core.bot import Seen
-from domain.core.match import Match
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Ruleset
 
 
 def random_decisions(ruleset: Ruleset[Any, Any, Any], seed: int, decks: tuple[str, str], match_id: str,

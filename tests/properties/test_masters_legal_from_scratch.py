@@ -16,18 +16,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from domain.core import priority as prio
-from domain.core.ruleset import find_ruleset
-from domain.masters import commands as c
-from domain.masters import permissions as pm
-from domain.masters.board import around, name, paths
-from domain.masters.cards import card as definition
-from domain.masters.combat import can_move
-from domain.masters.decide import awaiting
-from domain.masters.decks import preset_names
-from domain.masters.effects import target_ok
-from domain.masters.legal import legal, options
-from domain.masters.state import State
+from kifu.domain.core import priority as prio
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.masters import commands as c
+from kifu.domain.masters import permissions as pm
+from kifu.domain.masters.board import around, name, paths
+from kifu.domain.masters.cards import card as definition
+from kifu.domain.masters.combat import can_move
+from kifu.domain.masters.decide import awaiting
+from kifu.domain.masters.decks import preset_names
+from kifu.domain.masters.effects import target_ok
+from kifu.domain.masters.legal import legal, options
+from kifu.domain.masters.state import State
 
 from random_play import random_decisions
 

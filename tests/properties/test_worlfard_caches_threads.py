@@ -7,9 +7,9 @@ import sys
 import threading
 from typing import Any
 
-from domain.worlfard.field import stat
-from domain.worlfard.state import State
-from domain.worlfard.targets import unit_line
+from kifu.domain.worlfard.field import stat
+from kifu.domain.worlfard.state import State
+from kifu.domain.worlfard.targets import unit_line
 
 from test_worlfard_properties import played, states
 

@@ -14,20 +14,20 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.ruleset import find_ruleset
-from domain.worlfard import commands as c
-from domain.worlfard.activate import why_not
-from domain.worlfard.cards import definition
-from domain.worlfard.combat import blockers, evader, targets as attack_targets
-from domain.worlfard.decide import awaiting
-from domain.worlfard.decks import preset_names
-from domain.worlfard.field import stat, tower_heights
-from domain.worlfard.payment import is_redundant_free, payments
-from domain.worlfard.spells import may_cast_now, targeting_skill
-from domain.worlfard.state import State
-from domain.worlfard.targets import options as targets_of
-from domain.worlfard.turns import proceed_targets
-from domain.worlfard.vocabulary import LINES, TOWER_MAX, Phase, Status
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard.activate import why_not
+from kifu.domain.worlfard.cards import definition
+from kifu.domain.worlfard.combat import blockers, evader, targets as attack_targets
+from kifu.domain.worlfard.decide import awaiting
+from kifu.domain.worlfard.decks import preset_names
+from kifu.domain.worlfard.field import stat, tower_heights
+from kifu.domain.worlfard.payment import is_redundant_free, payments
+from kifu.domain.worlfard.spells import may_cast_now, targeting_skill
+from kifu.domain.worlfard.state import State
+from kifu.domain.worlfard.targets import options as targets_of
+from kifu.domain.worlfard.turns import proceed_targets
+from kifu.domain.worlfard.vocabulary import LINES, TOWER_MAX, Phase, Status
 
 from random_play import random_decisions
 

@@ -16,30 +16,30 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.bot import Seen
-from domain.core.draft import Draft
-from domain.core.envelope import Envelope, canonical, state_digest
-from domain.core.errors import Illegal, MatchOver
-from domain.core.match import Match
-from domain.core.record import decode_record, encode_record, first_broken_link
-from domain.core.ruleset import find_ruleset
-from domain.worlfard import commands as c
-from domain.worlfard import events as ev
-from domain.worlfard.bots import RandomBot
-from domain.worlfard.cards import catalog
-from domain.worlfard import checks
-from domain.worlfard.checks import harmless, surely_survives, vit_lowering
-from domain.worlfard.decks import preset, preset_names
-from domain.worlfard.evolve import evolve
-from domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
-from domain.worlfard.card_facts import match_facts
-from domain.worlfard.legal import _holds_short, options as legal_options
-from domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
-from domain.worlfard.state import HIDDEN, State
-from domain.worlfard.targets import _unit_aim
-from domain.worlfard.view import redact, view
-from domain.worlfard.vocabulary import LINES, Status
-from projections.audit import audit
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.envelope import Envelope, canonical, state_digest
+from kifu.domain.core.errors import Illegal, MatchOver
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import decode_record, encode_record, first_broken_link
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.bots import RandomBot
+from kifu.domain.worlfard.cards import catalog
+from kifu.domain.worlfard import checks
+from kifu.domain.worlfard.checks import harmless, surely_survives, vit_lowering
+from kifu.domain.worlfard.decks import preset, preset_names
+from kifu.domain.worlfard.evolve import evolve
+from kifu.domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
+from kifu.domain.worlfard.card_facts import match_facts
+from kifu.domain.worlfard.legal import _holds_short, options as legal_options
+from kifu.domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
+from kifu.domain.worlfard.state import HIDDEN, State
+from kifu.domain.worlfard.targets import _unit_aim
+from kifu.domain.worlfard.view import redact, view
+from kifu.domain.worlfard.vocabulary import LINES, Status
+from kifu.projections.audit import audit
 
 RULESET = find_ruleset("worlfard")
 PRESETS = preset_names()
@@ -597,9 +597,9 @@ def test_W_1_3_rules_run_by_themselves_until_a_player_must_decide() -> None:
     """W-1.3: every effect and rule step is applied automatically. After each decision nothing
     automatic is left pending: no queued trigger, no closed window, no combat at an automatic
     step, no start phase — and the awaited seat always has a legal decision."""
-    from domain.core.ruleset import find_ruleset
-    from domain.worlfard.bots import RandomBot
-    from domain.worlfard.decks import preset
+    from kifu.domain.core.ruleset import find_ruleset
+    from kifu.domain.worlfard.bots import RandomBot
+    from kifu.domain.worlfard.decks import preset
 
     rules = find_ruleset("worlfard")
     for seed in (3, 4):

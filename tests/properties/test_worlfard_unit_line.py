@@ -7,8 +7,8 @@ from typing import Any
 
 from hypothesis import given, settings
 
-from domain.worlfard.state import State
-from domain.worlfard.targets import unit_line
+from kifu.domain.worlfard.state import State
+from kifu.domain.worlfard.targets import unit_line
 
 from test_worlfard_properties import deck_pairs, game, played, seeds, states
 

@@ -11,13 +11,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.core.errors import Illegal
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.reigeki import commands as c
-from domain.reigeki import events as e
-from domain.reigeki.rules import card_of
-from domain.reigeki.state import State, Unit
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.reigeki import commands as c
+from kifu.domain.reigeki import events as e
+from kifu.domain.reigeki.rules import card_of
+from kifu.domain.reigeki.state import State, Unit
 
 RULES = find_ruleset("reigeki")
 DECKS = [RULES.load_deck("hakurei"), RULES.load_deck("scarlet")]

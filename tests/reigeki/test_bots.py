@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.driver import drive
-from domain.core.match import Match
+from kifu.domain.core.driver import drive
+from kifu.domain.core.match import Match
 
 from .scenario import RULES
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.errors import Illegal, KifuError
-from domain.core.layout import Grid, Zone
-from domain.core.match import Match
-from domain.core.rng import Rng
-from domain.core.roles import cards_named
-from domain.reigeki import commands as c
-from domain.reigeki.state import State
+from kifu.domain.core.errors import Illegal, KifuError
+from kifu.domain.core.layout import Grid, Zone
+from kifu.domain.core.match import Match
+from kifu.domain.core.rng import Rng
+from kifu.domain.core.roles import cards_named
+from kifu.domain.reigeki import commands as c
+from kifu.domain.reigeki.state import State
 
 from .scenario import RULES
 
@@ -27,7 +27,7 @@ def _played(seed: int, decisions: int) -> Match:
     decks = [RULES.load_deck(PRESETS[rng.below(len(PRESETS))]) for _ in range(2)]
     m = Match.create(RULES, match_id=f"p{seed}", seed=seed, decks=decks, players=("a", "b"))
     bots = {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 1)}
-    from domain.core.driver import seen_by
+    from kifu.domain.core.driver import seen_by
     for _ in range(decisions):
         if m.outcome is not None:
             break
@@ -132,7 +132,7 @@ def test_a_seat_never_sees_a_card_it_may_not(seed: int, decisions: int) -> None:
         # every event as this seat sees it names only cards it saw at that moment (a drawn card of the
         # opponent, a face-down charge and any deck order are hidden)
         state = Match.empty(RULES, m.header).state
-        from domain.core.match import record_evolve
+        from kifu.domain.core.match import record_evolve
         fold = record_evolve(RULES)
         for env in m.envelopes:
             seen = RULES.redact(env, seat)
@@ -145,7 +145,7 @@ def test_a_seat_never_sees_a_card_it_may_not(seed: int, decisions: int) -> None:
 
 @pytest.mark.slow
 def test_many_random_matches_end_by_the_rules() -> None:
-    from domain.core.driver import drive
+    from kifu.domain.core.driver import drive
     for seed in range(1, 60):
         m = _played(seed, 0)
         drive(m, {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 7)})
@@ -165,9 +165,9 @@ def test_long_random_play_conserves_cards_and_folds(seed: int, decisions: int) -
 @SETTINGS
 @given(seed=st.integers(1, 10_000), decisions=st.integers(0, 400))
 def test_every_legal_decision_is_accepted(seed: int, decisions: int) -> None:
-    from domain.core.draft import Draft
-    from domain.reigeki.evolve import evolve
-    from domain.reigeki.rules import decide
+    from kifu.domain.core.draft import Draft
+    from kifu.domain.reigeki.evolve import evolve
+    from kifu.domain.reigeki.rules import decide
     m = _played(seed, decisions)
     for seat in sorted(m.awaiting):
         for command in m.legal(seat):

@@ -1,7 +1,7 @@
 """R-3 card types (leader, character, spell, 霊撃) and R-7 playing cards, with the seed's worked examples."""
 from __future__ import annotations
 
-from domain.reigeki.legal import legal
+from kifu.domain.reigeki.legal import legal
 
 from .scenario import Pos, attack, c, e, illegal, of, one
 

@@ -1,7 +1,7 @@
 """R-8 battle: who attacks, guards, the spell step, effect steps, power against graze, the leader."""
 from __future__ import annotations
 
-from domain.reigeki.legal import legal
+from kifu.domain.reigeki.legal import legal
 
 from .scenario import Pos, attack, c, e, illegal, kinds, of, one
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from domain.reigeki import rules
-from domain.reigeki.cards import catalog
-from domain.reigeki.decks import DeckList, validate
-from domain.reigeki.legal import legal
+from kifu.domain.reigeki import rules
+from kifu.domain.reigeki.cards import catalog
+from kifu.domain.reigeki.decks import DeckList, validate
+from kifu.domain.reigeki.legal import legal
 
 from .scenario import DECKS, RULES, Pos, attack, c, e, illegal, of, one
 

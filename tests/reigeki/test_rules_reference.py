@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from domain.reigeki.cards import catalog
+from kifu.domain.reigeki.cards import catalog
 
 from .scenario import RULES
 

@@ -2,7 +2,7 @@
 for the opponent), damage zones, Ex decks and the battle step; redaction and mask."""
 from __future__ import annotations
 
-from domain.core.layout import Counter, Grid, Note, Zone
+from kifu.domain.core.layout import Counter, Grid, Note, Zone
 
 from .scenario import RULES, Pos, c
 

@@ -12,8 +12,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from domain.service import create_app
-from domain.service.server import BackgroundServer
+from kifu.service import create_app
+from kifu.service.server import BackgroundServer
 
 FAST_POLL = 0.02   # the hub polls the notification log this often: cross-process streams stay quick
 

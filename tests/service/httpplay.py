@@ -5,9 +5,9 @@ from typing import Any
 
 import msgspec
 
-from domain.core.bot import Seen
-from domain.core.driver import seen_by
-from domain.core.ruleset import find_ruleset
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.driver import seen_by
+from kifu.domain.core.ruleset import find_ruleset
 
 RULES = find_ruleset("worlfard")
 
@@ -85,7 +85,7 @@ def finished_match(seed: int = 9) -> Any:
     """A whole match played locally by bots (milliseconds), to store without HTTP round trips."""
     import uuid
 
-    from domain.core.match import Match
+    from kifu.domain.core.match import Match
 
     match = Match.create(RULES, match_id=str(uuid.uuid4()), seed=seed,
                          decks=[RULES.load_deck("flame-gale"), RULES.load_deck("tide-stone")], players=("ann", "bob"))

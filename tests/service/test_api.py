@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from domain.core.record import decode_record
-from projections.audit import audit
+from kifu.domain.core.record import decode_record
+from kifu.projections.audit import audit
 
 from httpplay import Player, bearer, create, seat_token, store_finished, awaited
 

@@ -14,12 +14,12 @@ import httpx
 from click.testing import CliRunner
 from litestar import Litestar
 
-from cli.main import cli
-from domain.service.server import BackgroundServer
+from kifu.cli.main import cli
+from kifu.service.server import BackgroundServer
 
 from httpplay import bearer, awaited
 
-KIFU = [sys.executable, "-c", "from cli.main import main; main()"]
+KIFU = [sys.executable, "-c", "from kifu.cli.main import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -166,9 +166,9 @@ def test_the_workers_listener_gets_tcp_nodelay_on_accepted_connections() -> None
     keep-alive answer waited ~40 ms for a delayed ACK; `kifu serve --workers` re-wraps it."""
     import uvicorn
 
-    from domain.service.server import _tcp_listener
+    from kifu.service.server import _tcp_listener
 
-    config = uvicorn.Config("domain.service.server:app_from_env", host="127.0.0.1", port=0, log_level="error")
+    config = uvicorn.Config("kifu.service.server:app_from_env", host="127.0.0.1", port=0, log_level="error")
     listener = _tcp_listener(uvicorn.Config.bind_socket)(config)
     try:
         assert listener.proto == socket.IPPROTO_TCP

@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from domain.service.coalesce import CoalescingTransport
+from kifu.service.coalesce import CoalescingTransport
 
 HEAD = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
 

@@ -10,8 +10,8 @@ from typing import Any, Callable
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from domain.core.record import decode_record, first_broken_link
-from projections.audit import audit
+from kifu.domain.core.record import decode_record, first_broken_link
+from kifu.projections.audit import audit
 
 from httpplay import Player, bearer, create, awaited
 
@@ -111,8 +111,8 @@ def test_a_restarted_service_continues_the_match_with_nothing_lost(db_url: str,
 
 WARM_THEN_RACE = """
 import sys, threading, msgspec
-from domain.service import create_app
-from domain.core.ruleset import find_ruleset
+from kifu.service import create_app
+from kifu.domain.core.ruleset import find_ruleset
 create_app("memory", environ={})
 rules = find_ruleset("worlfard")
 from httpplay import finished_match

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from domain.core.bot import Seen
-from domain.core.ruleset import find_ruleset
-from domain.service import create_app
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.service import create_app
 
 from httpplay import bearer
 

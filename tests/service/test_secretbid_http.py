@@ -12,11 +12,11 @@ from typing import Any
 import httpx
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.record import decode_record, first_broken_seal
-from domain.service.client import KifuClient
-from domain.service.server import BackgroundServer
-from projections.audit import audit
+from kifu.cli.main import cli
+from kifu.domain.core.record import decode_record, first_broken_seal
+from kifu.service.client import KifuClient
+from kifu.service.server import BackgroundServer
+from kifu.projections.audit import audit
 
 from httpplay import bearer
 from test_cli_service import kifu

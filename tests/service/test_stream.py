@@ -11,9 +11,9 @@ import httpx
 import msgspec
 from litestar import Litestar
 
-from domain.core.errors import KifuError
-from domain.service.client import KifuClient, parse_sse
-from domain.service.server import BackgroundServer
+from kifu.domain.core.errors import KifuError
+from kifu.service.client import KifuClient, parse_sse
+from kifu.service.server import BackgroundServer
 
 from httpplay import Player, bearer, create, store_finished
 
@@ -94,7 +94,7 @@ def test_stream_needs_a_token_of_the_match(served: BackgroundServer) -> None:
 
 
 def test_a_store_failure_mid_stream_ends_it_with_an_error_event(served: BackgroundServer) -> None:
-    from domain.store import StoreError
+    from kifu.store import StoreError
 
     app = served.config.app
     with httpx.Client(base_url=served.url, timeout=10) as http:

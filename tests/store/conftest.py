@@ -16,12 +16,12 @@ from typing import Any, Callable, Iterator
 import msgspec
 import pytest
 
-from domain.core.draft import Draft
-from domain.core.errors import Illegal
-from domain.core.layout import Layout
-from domain.core.match import Match
-from domain.core.ruleset import Outcome, Ruleset, register
-from domain.store import MatchStore
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.layout import Layout
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Outcome, Ruleset, register
+from kifu.store import MatchStore
 
 COUNTER = "store-test-counter"
 
@@ -126,7 +126,7 @@ def new_match(target: int | None = None, players: tuple[str, str] = ("ann", "bob
 @pytest.fixture(autouse=True)
 def counter_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     """The counter game in the real registry for this test only (``register`` has no undo)."""
-    from domain.core import ruleset
+    from kifu.domain.core import ruleset
 
     monkeypatch.setitem(ruleset._REGISTRY, COUNTER, None)  # remembered as absent: undone after the test
     monkeypatch.setitem(ruleset._LOADED, COUNTER, None)

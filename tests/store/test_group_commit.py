@@ -9,10 +9,10 @@ from typing import Any, Callable
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from domain.core.errors import Conflict
-from domain.core.match import Match
-from domain.store import MatchStore
-from domain.store.group_commit import GroupCommit, Pending, sqlite_group
+from kifu.domain.core.errors import Conflict
+from kifu.domain.core.match import Match
+from kifu.store import MatchStore
+from kifu.store.group_commit import GroupCommit, Pending, sqlite_group
 
 
 def _rows(db: Path) -> list[tuple[str, int]]:
@@ -146,7 +146,7 @@ def test_a_write_split_over_several_inserts_keeps_its_rows_in_seq_order(
         monkeypatch: Any) -> None:
     """SQLite stores a write's event rows with one multi-row INSERT per ROWS_PER_INSERT rows;
     their notification ids follow seq, as one INSERT per row gave them."""
-    import domain.store.sqlite as sqlite_recorder
+    import kifu.store.sqlite as sqlite_recorder
 
     monkeypatch.setattr(sqlite_recorder, "ROWS_PER_INSERT", 1)     # each decision's two events: two INSERTs
     url = str(tmp_path / "kifu.db")

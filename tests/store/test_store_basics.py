@@ -6,11 +6,11 @@ from typing import Any, Callable
 
 import pytest
 
-from domain.core.errors import Conflict, Illegal, Malformed, MatchOver, UnknownMatch
-from domain.core.header import Header
-from domain.core.match import Match
-from domain.core.record import first_broken_link
-from domain.store import HEADER_TOPIC, MatchExists, MatchStore
+from kifu.domain.core.errors import Conflict, Illegal, Malformed, MatchOver, UnknownMatch
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import first_broken_link
+from kifu.store import HEADER_TOPIC, MatchExists, MatchStore
 
 
 def seat_of(match: Match) -> int:

@@ -12,10 +12,10 @@ from typing import Any, Callable
 
 import pytest
 
-from domain.core.errors import Conflict, NotYourDecision
-from domain.core.match import Match
-from domain.core.record import first_broken_link
-from domain.store import MatchStore
+from kifu.domain.core.errors import Conflict, NotYourDecision
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import first_broken_link
+from kifu.store import MatchStore
 
 
 def _race(writes: list[Callable[[], None]]) -> list[BaseException | None]:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.store import MatchStore, StoreError, resolve
+from kifu.store import MatchStore, StoreError, resolve
 
 
 def test_the_default_is_kifu_db_in_the_working_directory() -> None:

@@ -10,11 +10,11 @@ from typing import Any, Callable
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from domain.core.envelope import canonical
-from domain.core.errors import Malformed
-from domain.core.match import Match
-from domain.store import KifuMapper, MatchStore
-from domain.store.mapper import StreamItem
+from kifu.domain.core.envelope import canonical
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.match import Match
+from kifu.store import KifuMapper, MatchStore
+from kifu.store.mapper import StreamItem
 
 
 def stored(mapper: KifuMapper, match: Match) -> list[StoredEvent]:
@@ -51,7 +51,7 @@ COUNTER_TOPIC = "kifu.event/store-test-counter"
     (COUNTER_TOPIC, b"{not json", "is not JSON"),
     (COUNTER_TOPIC, b'{"seq":1,"kind":"rule","event":{"type":"nope"}}', "does not match its schema"),
     (COUNTER_TOPIC, b'{"seq":2,"kind":"rule","event":{"type":"passed","to":1}}', "seq 2 stored at version 1"),
-    ("domain.core.envelope:Envelope", b"{}", "unknown topic"),
+    ("kifu.domain.core.envelope:Envelope", b"{}", "unknown topic"),
 ])
 def test_corrupt_rows_are_malformed_naming_the_row(topic: str, state: bytes, message: str) -> None:
     row = StoredEvent(originator_id=uuid.uuid4(), originator_version=1, topic=topic, state=state)

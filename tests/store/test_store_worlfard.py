@@ -5,11 +5,11 @@ import uuid
 
 import pytest
 
-from domain.core.errors import KifuError
-from domain.core.match import Match
-from domain.core.record import first_broken_link
-from domain.core.ruleset import find_ruleset
-from domain.store import MatchStore
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import first_broken_link
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.store import MatchStore
 
 
 def test_a_whole_worlfard_match_round_trips(store: MatchStore) -> None:

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from projections import corpus
-from projections.probes import probes_path
+from kifu.tools import corpus
+from kifu.projections.probes import probes_path
 
 REPO = Path(__file__).parents[2]
 CORPUS = REPO / "replays" / "worlfard"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from kifu.cli.main import cli
 from corpus_helpers import copy_records
 
 LEGACY = Path(__file__).parent / "data" / "format0-dawn-dusk-vs-four-winds.kifu.jsonl"
@@ -67,7 +67,7 @@ def test_a_clean_directory_exits_0(tmp_path: Path, fresh: list[Path]) -> None:
 
 def test_an_engine_that_fails_on_a_record_is_reported_not_fatal(tmp_path: Path, fresh: list[Path],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from domain.worlfard import combat
+    from kifu.domain.worlfard import combat
 
     def broken(strength: int, defense: int) -> int:
         raise ZeroDivisionError("a bug in the damage rule")

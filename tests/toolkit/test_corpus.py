@@ -5,9 +5,9 @@ import re
 from pathlib import Path
 
 from corpus_helpers import CORPUS, generate
-from domain.core.ruleset import find_ruleset
-from projections.probes import load_probes
-from projections.recordfile import read_record
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.projections.probes import load_probes
+from kifu.projections.recordfile import read_record
 
 RULES = find_ruleset("worlfard")
 SCENARIO_NAME = re.compile(r"^(W-(?:Q?\d+(?:\.\d+)?))-[a-z0-9-]+$")

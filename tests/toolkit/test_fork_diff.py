@@ -9,9 +9,9 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from projections.recordfile import read_record
-from projections.timeline import Timeline
+from kifu.cli.main import cli
+from kifu.projections.recordfile import read_record
+from kifu.projections.timeline import Timeline
 
 
 @pytest.fixture(scope="module")

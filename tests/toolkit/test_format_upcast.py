@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.errors import Malformed
-from domain.core.match import Match
-from domain.core.record import decode_header, decode_record, encode_record, first_broken_link, readable_formats
-from domain.core.ruleset import find_ruleset
-from domain.store import MatchStore
-from domain.version import FORMAT_VERSION
+from kifu.cli.main import cli
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import decode_header, decode_record, encode_record, first_broken_link, readable_formats
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.store import MatchStore
+from kifu.domain.version import FORMAT_VERSION
 from format0 import downcast
-from projections.audit import audit
-from projections.recordfile import read_record
+from kifu.projections.audit import audit
+from kifu.projections.recordfile import read_record
 
 LEGACY = Path(__file__).parent / "data" / "format0-dawn-dusk-vs-four-winds.kifu.jsonl"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from kifu.cli.main import cli
 from corpus_helpers import copy_records
-from domain.worlfard import combat
-from projections.audit import audit
-from projections.recordfile import read_record
+from kifu.domain.worlfard import combat
+from kifu.projections.audit import audit
+from kifu.projections.recordfile import read_record
 
 NEVER_ZERO = "W-12.6-damage-never-below-zero"
 DIAGONAL = "W-Q2-diagonal-spot-is-two-away"

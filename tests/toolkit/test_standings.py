@@ -9,13 +9,13 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.match import Match
-from domain.store import MatchStore
-from projections import standings as standings_module
-from projections.recordfile import read_record
-from projections.standings import Standings
-from projections.timeline import Timeline
+from kifu.cli.main import cli
+from kifu.domain.core.match import Match
+from kifu.store import MatchStore
+from kifu.projections import standings as standings_module
+from kifu.projections.recordfile import read_record
+from kifu.projections.standings import Standings
+from kifu.projections.timeline import Timeline
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

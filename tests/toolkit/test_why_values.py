@@ -6,8 +6,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from projections.recordfile import read_record
+from kifu.cli.main import cli
+from kifu.projections.recordfile import read_record
 
 
 def test_combat_damage_shows_str_def_and_the_units_at_the_cause(fresh: list[Path]) -> None:

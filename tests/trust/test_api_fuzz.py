@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from domain.service import create_app
+from kifu.service import create_app
 
 HISTOGRAM: Counter[int] = Counter()
 REQUESTS = Counter()
@@ -66,9 +66,9 @@ ROUTES = [("GET", "/rulesets"), ("GET", "/matches"), ("POST", "/matches"), ("GET
 def finished(client: TestClient) -> dict[str, Any]:
     """A match played to its end, stored with tokens as POST /matches would: a stream of it ends
     (the test client reads a response whole, and an ongoing match's stream never ends)."""
-    from domain.core.driver import drive
-    from domain.core.match import Match
-    from domain.core.ruleset import find_ruleset
+    from kifu.domain.core.driver import drive
+    from kifu.domain.core.match import Match
+    from kifu.domain.core.ruleset import find_ruleset
 
     rules = find_ruleset("reigeki")
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, players=("cy", "di"),

@@ -10,12 +10,12 @@ import msgspec
 import msgspec.inspect as mi
 import pytest
 
-from domain.core.roles import CardId, TargetRef, roles_of
-from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.visibility import scrub
+from kifu.domain.core.roles import CardId, TargetRef, roles_of
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.visibility import scrub
 
 # Reviewed: these event fields hold ints that never name a card (turn numbers, AGI values,
-# magic categories, bids). Anything not here must be declared with a role from domain.core.roles.
+# magic categories, bids). Anything not here must be declared with a role from kifu.domain.core.roles.
 REVIEWED: dict[str, set[str]] = {
     "alteil": {"TurnBegan.turn", "TieChoice.agi", "ActorNamed.agi"},
     "masters": {"TurnBegan.turn"},
@@ -125,8 +125,8 @@ def test_a_new_event_kind_is_scrubbed_by_what_it_declares(name: str) -> None:
 def test_worlfard_targets_and_options_are_declared_not_only_caught() -> None:
     """The issue's leaks (召喚術師's options, 連鎖の魔導書's targets) are typed fields now: the core
     redacts them by their role, without the ruleset's catch-all."""
-    from domain.worlfard import events as ev
-    from domain.worlfard.state import Choice, TableSpell, Trigger
+    from kifu.domain.worlfard import events as ev
+    from kifu.domain.worlfard.state import Choice, TableSpell, Trigger
 
     for kind in (ev.SpellCast, ev.SpellPlaced, ev.SkillActivated, ev.TargetsChosen, ev.TriggerResolves,
                  ev.SkillResolved, TableSpell):

@@ -12,12 +12,12 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.envelope import genesis, link
-from domain.core.header import header_bytes
-from domain.core.record import encode_record
-from domain.core.signing import end_mark
-from projections.recordfile import read_record
+from kifu.cli.main import cli
+from kifu.domain.core.envelope import genesis, link
+from kifu.domain.core.header import header_bytes
+from kifu.domain.core.record import encode_record
+from kifu.domain.core.signing import end_mark
+from kifu.projections.recordfile import read_record
 
 
 def kifu(*args: str, env: dict[str, str] | None = None) -> Any:

@@ -21,7 +21,7 @@ from typing import Callable
 
 import pytest
 
-KIFU = [sys.executable, "-c", "from cli.main import main; main()"]
+KIFU = [sys.executable, "-c", "from kifu.cli.main import main; main()"]
 BUDGET_S = 2.0
 BUDGET_MB = 200
 COMMANDS = [["verify"], ["import"], ["replay", "--at", "5"], ["why", "{}", "1"], ["audit"]]

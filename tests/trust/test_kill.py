@@ -18,12 +18,12 @@ import httpx
 import msgspec
 import pytest
 
-from domain.core.bot import Seen
-from domain.core.ruleset import find_ruleset
-from domain.store import MatchStore
-from projections.audit import audit
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.store import MatchStore
+from kifu.projections.audit import audit
 
-KIFU = [sys.executable, "-c", "from cli.main import main; main()"]
+KIFU = [sys.executable, "-c", "from kifu.cli.main import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]
 RULES = find_ruleset("worlfard")
 KILLS = 3

@@ -20,13 +20,13 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain.core.bot import Seen
-from domain.core.commit import ChoiceRevealed
-from domain.core.match import Match, record_evolve
-from domain.core.record import decode_record
-from domain.core.roles import HIDDEN, roles_of
-from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.service import create_app
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.commit import ChoiceRevealed
+from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.core.record import decode_record
+from kifu.domain.core.roles import HIDDEN, roles_of
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.service import create_app
 
 def _seq_keys() -> set[str]:
     """Keys that hold seq numbers, not cards: the envelope's, and every event field a ruleset
@@ -245,9 +245,9 @@ def play_in_process(rules: Any, seed: int) -> Played:
     """A fixed-seed random match in memory, and what the service's own functions would send each
     seat: every event (``redacted``, as /events, /stream and decisions do), and at every decision
     point its view, layout and legal list (``MatchService.seat_view``)."""
-    from domain.core.driver import drive
-    from domain.core.record import encode_record
-    from domain.service.matches import MatchService
+    from kifu.domain.core.driver import drive
+    from kifu.domain.core.record import encode_record
+    from kifu.service.matches import MatchService
 
     presets = rules.presets()
     rng = random.Random(seed)
@@ -261,7 +261,7 @@ def play_in_process(rules: Any, seed: int) -> Played:
             got[s].append((match.seq, "view", msgspec.to_builtins(view)))
 
     drive(match, {s: rules.bots["random"](seed * 2 + s) for s in (1, 2)}, shown=shown, limit=3000)
-    from domain.core.visibility import redacted
+    from kifu.domain.core.visibility import redacted
 
     initial = rules.initial_state(match.header)
     for s in (1, 2):

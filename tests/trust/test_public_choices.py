@@ -9,9 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.ruleset import find_ruleset
-from domain.core.visibility import redact
+from kifu.cli.main import cli
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.core.visibility import redact
 
 PUBLIC = {"worlfard": ["W-10.4"], "reigeki": ["R-7.3", "R-8.3"], "masters": ["M-3.3", "M-4.3"],
           "alteil": ["A-2.5", "A-5.6"], "novel": ["N-5.2.1"]}
@@ -28,8 +28,8 @@ def test_kifu_rules_says_where_a_choice_is_made_public(ruleset: str, clause: str
 def test_worlfard_targets_declared_on_cast_are_public_and_said_so() -> None:
     text = CliRunner().invoke(cli, ["rules", "worlfard", "W-10.4"]).output
     assert "targets are declared as it is cast" in text and "hidden card (0)" in text
-    from domain.core.envelope import Envelope
-    from domain.worlfard import events as ev
+    from kifu.domain.core.envelope import Envelope
+    from kifu.domain.worlfard import events as ev
 
     rules = find_ruleset("worlfard")
     cast = Envelope(seq=9, kind="decision", seat=1, clause="W-10.1", cause=None,

@@ -12,15 +12,15 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.core.envelope import genesis, link
-from domain.core.header import header_bytes
-from domain.core.match import Match
-from domain.core.record import encode_record
-from domain.core.signing import end_mark, new_signer
-from domain.store import MatchStore
-from projections.recordfile import read_record
-from projections.standings import Standings
+from kifu.cli.main import cli
+from kifu.domain.core.envelope import genesis, link
+from kifu.domain.core.header import header_bytes
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import encode_record
+from kifu.domain.core.signing import end_mark, new_signer
+from kifu.store import MatchStore
+from kifu.projections.recordfile import read_record
+from kifu.projections.standings import Standings
 
 
 def kifu(*args: str) -> Any:

@@ -14,12 +14,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from domain.core.driver import drive
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.record import encode_record
-from domain.service import create_app
-from domain.service.server import BackgroundServer
+from kifu.domain.core.driver import drive
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.record import encode_record
+from kifu.service import create_app
+from kifu.service.server import BackgroundServer
 
 from .helpers import ROOT, store_record
 
@@ -147,8 +147,8 @@ def stored(server: tuple[Any, BackgroundServer]) -> Any:
 @pytest.fixture
 def glossed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every card of every ruleset gets an English name and gloss, as a ruleset's ``gloss.toml``
-    gives them: the tests stand on the seam (``domain.core.gloss``), not on the shipped files."""
-    from domain.core import gloss
+    gives them: the tests stand on the seam (``kifu.domain.core.gloss``), not on the shipped files."""
+    from kifu.domain.core import gloss
 
     class EveryCard(dict):   # type: ignore[type-arg]
         def get(self, name: str, default: Any = None) -> gloss.Gloss:

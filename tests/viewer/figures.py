@@ -16,10 +16,10 @@ import httpx
 from click.testing import CliRunner
 from playwright.sync_api import sync_playwright
 
-from cli.main import cli
-from domain.service import create_app
-from domain.service.server import BackgroundServer
-from projections.recordfile import read_record
+from kifu.cli.main import cli
+from kifu.service import create_app
+from kifu.service.server import BackgroundServer
+from kifu.projections.recordfile import read_record
 
 from .conftest import CHROMIUM, open_page
 from .helpers import ROOT, store_record

@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from domain.core.match import Match
-from projections.recordfile import read_record
+from kifu.domain.core.match import Match
+from kifu.projections.recordfile import read_record
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from domain.service import create_app
-from domain.service.server import BackgroundServer
+from kifu.service import create_app
+from kifu.service.server import BackgroundServer
 
 from .conftest import CHROMIUM
 from .helpers import ROOT, store_record

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain.service import api
-from projections.causes import cause_chain
-from projections.recordfile import read_record
-from projections.viewdata import ViewSource
+from kifu.cli.main import cli
+from kifu.service import api
+from kifu.projections.causes import cause_chain
+from kifu.projections.recordfile import read_record
+from kifu.projections.viewdata import ViewSource
 
 from .conftest import RULESETS
 

@@ -6,12 +6,12 @@ from typing import Any, Callable
 
 import pytest
 
-from domain.core.match import Match
-from domain.service.viewer import Sources
-from projections import timeline as timeline_module
-from projections import viewdata
-from projections.recordfile import read_record
-from projections.viewdata import ViewSource
+from kifu.domain.core.match import Match
+from kifu.service.viewer import Sources
+from kifu.projections import timeline as timeline_module
+from kifu.projections import viewdata
+from kifu.projections.recordfile import read_record
+from kifu.projections.viewdata import ViewSource
 
 from .helpers import ROOT
 

@@ -12,13 +12,13 @@ from typing import Any
 from click.testing import CliRunner
 from litestar.testing import TestClient
 
-from cli.main import cli
-from domain.core.match import Match
-from domain.service import create_app
-from domain.service.viewer import CSP_FILE, page
-from projections.picture import svg
-from projections.recordfile import read_record
-from projections.viewdata import ViewSource
+from kifu.cli.main import cli
+from kifu.domain.core.match import Match
+from kifu.service import create_app
+from kifu.service.viewer import CSP_FILE, page
+from kifu.projections.picture import svg
+from kifu.projections.recordfile import read_record
+from kifu.projections.viewdata import ViewSource
 
 from .helpers import ROOT
 
@@ -94,7 +94,7 @@ def test_replay_draws_the_board_at_a_seq_as_svg_and_png(tmp_path: Path) -> None:
 
 
 def test_svg_of_an_empty_layout_is_still_a_picture() -> None:
-    from domain.core.layout import Layout
+    from kifu.domain.core.layout import Layout
 
     assert svg(Layout(ruleset="x")).startswith("<svg")
 
@@ -165,8 +165,8 @@ def test_a_seat_never_gets_the_other_seats_sealed_choice_before_its_reveal(tmp_p
 
 
 def test_card_text_gets_an_english_gloss_from_the_clauses_that_name_its_terms() -> None:
-    from domain.core.ruleset import find_ruleset
-    from projections.viewdata import glossary
+    from kifu.domain.core.ruleset import find_ruleset
+    from kifu.projections.viewdata import glossary
 
     rules = find_ruleset("worlfard")
     gloss = glossary(rules.catalogue().rows, rules.clauses())

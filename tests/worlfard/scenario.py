@@ -20,17 +20,17 @@ from typing import Any, Iterable
 import pytest
 from msgspec.structs import replace
 
-from domain.core.draft import Draft
-from domain.core.envelope import Envelope
-from domain.core.errors import Illegal
-from domain.core.match import Match
-from domain.core.rng import Rng
-from domain.core.ruleset import find_ruleset
-from domain.worlfard import commands as c
-from domain.worlfard.decks import DeckList, validate
-from domain.worlfard.evolve import evolve
-from domain.worlfard.state import Combat, State, Tower, Unit
-from domain.worlfard.vocabulary import Phase, PhaseName, Status, StatusName, other
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.rng import Rng
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard.decks import DeckList, validate
+from kifu.domain.worlfard.evolve import evolve
+from kifu.domain.worlfard.state import Combat, State, Tower, Unit
+from kifu.domain.worlfard.vocabulary import Phase, PhaseName, Status, StatusName, other
 
 RULESET = find_ruleset("worlfard")
 

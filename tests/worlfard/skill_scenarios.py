@@ -19,19 +19,19 @@ from typing import Any, Callable, Iterable
 import pytest
 from msgspec.structs import replace
 
-from domain.core.draft import Draft, seal
-from domain.core.envelope import Envelope, state_digest
-from domain.core.errors import Illegal
-from domain.core.match import Match
-from domain.core.rng import Rng
-from domain.core.ruleset import find_ruleset
-from domain.worlfard import commands as c
-from domain.worlfard import events as ev
-from domain.worlfard.decks import DeckList, validate
-from domain.worlfard.evolve import evolve
-from domain.worlfard.field import profile, tower_height
-from domain.worlfard.state import Effect, State, TableSpell, Tower, Unit
-from domain.worlfard.vocabulary import START_LIFE, Phase, PhaseName, Status, StatusName, other
+from kifu.domain.core.draft import Draft, seal
+from kifu.domain.core.envelope import Envelope, state_digest
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.rng import Rng
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.decks import DeckList, validate
+from kifu.domain.worlfard.evolve import evolve
+from kifu.domain.worlfard.field import profile, tower_height
+from kifu.domain.worlfard.state import Effect, State, TableSpell, Tower, Unit
+from kifu.domain.worlfard.vocabulary import START_LIFE, Phase, PhaseName, Status, StatusName, other
 
 RULESET = find_ruleset("worlfard")
 
@@ -180,7 +180,7 @@ class Pos:
         """Reorder the hearts (top first, only the top face-up); break those at ``broken``."""
         hearts = {self.state.name(h.card): h.card for h in self.state.side(seat).hearts}
         out = set(broken)
-        from domain.worlfard.state import Heart
+        from kifu.domain.worlfard.state import Heart
 
         cards = tuple(hearts[n] for n in names_)
         self.side(seat, hearts=tuple(Heart(card=card, face_up=i == 0, broken=i in out) for i, card in enumerate(cards)))

@@ -6,13 +6,13 @@ from typing import Iterable, Iterator
 
 import pytest
 
-from domain.core.bot import Seen
-from domain.core.driver import drive, seen_by
-from domain.core.match import Match
-from domain.core.ruleset import find_ruleset
-from domain.worlfard import commands as c
-from domain.worlfard.bots import GreedyBot, RandomBot, _spent, _unpaid, tower_set_score
-from projections.bench_work import preset_pairs
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.driver import drive, seen_by
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard.bots import GreedyBot, RandomBot, _spent, _unpaid, tower_set_score
+from kifu.tools.bench_work import preset_pairs
 
 RULES = find_ruleset("worlfard")
 

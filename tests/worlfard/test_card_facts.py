@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.worlfard.card_facts import card_facts, match_facts
-from domain.worlfard.cards import catalog, definition
-from domain.worlfard.spells import extra_cost, on_own_spot, targeting_skill
+from kifu.domain.worlfard.card_facts import card_facts, match_facts
+from kifu.domain.worlfard.cards import catalog, definition
+from kifu.domain.worlfard.spells import extra_cost, on_own_spot, targeting_skill
 from scenario import Position
 
 

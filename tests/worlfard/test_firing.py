@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import get_args
 
-from domain.worlfard.cards import catalog
-from domain.worlfard.skills import Trigger, Zone
-from domain.worlfard.triggers import TRIGGER_CLAUSE, _firing
+from kifu.domain.worlfard.cards import catalog
+from kifu.domain.worlfard.skills import Trigger, Zone
+from kifu.domain.worlfard.triggers import TRIGGER_CLAUSE, _firing
 
 
 def test_every_cards_firing_skills_are_its_definitions() -> None:

@@ -13,19 +13,19 @@ from typing import get_args
 
 import pytest
 
-from domain.core.draft import Draft
-from domain.core.errors import Illegal, Malformed
-from domain.core.match import Match
-from domain.core.rng import Rng
-from domain.worlfard import flow
-from domain.worlfard.cards import catalog, parse_card_set
-from domain.worlfard.evolve import evolve
-from domain.worlfard.field import profile
-from domain.worlfard.skills import Target
-from domain.worlfard.state import Combat
-from domain.worlfard.targets import _fits
-from domain.worlfard.view import redact, view
-from domain.worlfard.vocabulary import LINES, CardType
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import Illegal, Malformed
+from kifu.domain.core.match import Match
+from kifu.domain.core.rng import Rng
+from kifu.domain.worlfard import flow
+from kifu.domain.worlfard.cards import catalog, parse_card_set
+from kifu.domain.worlfard.evolve import evolve
+from kifu.domain.worlfard.field import profile
+from kifu.domain.worlfard.skills import Target
+from kifu.domain.worlfard.state import Combat
+from kifu.domain.worlfard.targets import _fits
+from kifu.domain.worlfard.view import redact, view
+from kifu.domain.worlfard.vocabulary import LINES, CardType
 
 from scenario import DECKS, RULESET, started
 from skill_scenarios import Phase, Pos, Status, c, ev, folds, illegal, kinds, of, one, other, stats

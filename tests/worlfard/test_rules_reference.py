@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.core.ruleset import ClauseEntry
+from kifu.domain.core.ruleset import ClauseEntry
 
 REPO = Path(__file__).parents[2]
 RULES = REPO / "domain" / "worlfard" / "data" / "rules.toml"

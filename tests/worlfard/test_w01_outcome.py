@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.errors import MatchOver
-from domain.worlfard import checks
-from domain.worlfard import events as ev
+from kifu.domain.core.errors import MatchOver
+from kifu.domain.worlfard import checks
+from kifu.domain.worlfard import events as ev
 from scenario import Phase, Position, attack, c, defend, draft_on, kinds, of, one
 
 

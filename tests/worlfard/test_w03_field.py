@@ -1,9 +1,9 @@
 """W-3 areas and field, with the geometry proposals W-Q1 (five lines), W-Q2 (distance), W-Q3 (moves)."""
 from __future__ import annotations
 
-from domain.worlfard import events as ev
-from domain.worlfard.geometry import adjacent, distance, lines
-from domain.worlfard.view import view
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.geometry import adjacent, distance, lines
+from kifu.domain.worlfard.view import view
 from scenario import Phase, Position, c, illegal, one
 
 

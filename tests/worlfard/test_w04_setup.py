@@ -6,12 +6,12 @@ from collections import Counter
 import pytest
 from msgspec.structs import replace
 
-from domain.core.errors import InvalidDeck, NotYourDecision
-from domain.core.match import Match
-from domain.worlfard import events as ev
-from domain.worlfard.cards import catalog
-from domain.worlfard.decks import DeckList, parse_deck, preset, preset_names, validate
-from domain.worlfard.view import view
+from kifu.domain.core.errors import InvalidDeck, NotYourDecision
+from kifu.domain.core.match import Match
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.cards import catalog
+from kifu.domain.worlfard.decks import DeckList, parse_deck, preset, preset_names, validate
+from kifu.domain.worlfard.view import view
 from scenario import DECKS, PLAIN_FLAME, PLAIN_TIDE, RULESET, Phase, c, illegal, kinds, of, one, started
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.errors import NotYourDecision
-from domain.worlfard import events as ev
-from domain.worlfard.turns import begin_turn
+from kifu.domain.core.errors import NotYourDecision
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.turns import begin_turn
 from scenario import Phase, Position, c, draft_on, illegal, kinds, of, one, started
 
 

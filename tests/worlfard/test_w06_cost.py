@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.worlfard import events as ev
-from domain.worlfard.payment import check_payment, is_redundant_free, payments
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.payment import check_payment, is_redundant_free, payments
 from scenario import Phase, Position, Status, c, illegal, kinds, one
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.worlfard.payment import payments
+from kifu.domain.worlfard.payment import payments
 
 from skill_scenarios import Phase, Pos, c, ev, folds, ht, illegal, of, one, stats
 

@@ -1,9 +1,9 @@
 """W-7 towers: setup once per turn, stacking with the tower's state, at most 5, top card, keepers."""
 from __future__ import annotations
 
-from domain.worlfard import events as ev
-from domain.worlfard.stats import unit_stats
-from domain.worlfard.view import view
+from kifu.domain.worlfard import events as ev
+from kifu.domain.worlfard.stats import unit_stats
+from kifu.domain.worlfard.view import view
 from scenario import Phase, Position, attack, c, defend, illegal, kinds, one, started
 
 

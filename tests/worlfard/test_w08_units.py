@@ -1,8 +1,8 @@
 """W-8 units: summoning, moving, destruction into soul, vanishing into the graveyard; W-15 broken."""
 from __future__ import annotations
 
-from domain.worlfard import checks
-from domain.worlfard import events as ev
+from kifu.domain.worlfard import checks
+from kifu.domain.worlfard import events as ev
 from scenario import Phase, Position, Status, attack, c, defend, draft_on, illegal, kinds, of, one
 
 

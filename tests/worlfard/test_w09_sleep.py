@@ -2,7 +2,7 @@
 W-9.2 poison is tested where the engine already reads it (the start-phase damage removal)."""
 from __future__ import annotations
 
-from domain.worlfard import events as ev
+from kifu.domain.worlfard import events as ev
 from scenario import Phase, Position, Status, attack, c, defend, illegal, kinds, one
 
 

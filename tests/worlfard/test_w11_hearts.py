@@ -1,11 +1,11 @@
 """W-11.2 hearts absorb damage to a player (bottom up, W-Q6); W-11.3 one recovers per start phase."""
 from __future__ import annotations
 
-from domain.worlfard import events as ev
+from kifu.domain.worlfard import events as ev
 try:                                            # where the rule lives moved as effects arrived
-    from domain.worlfard.ops import damage_player
+    from kifu.domain.worlfard.ops import damage_player
 except ImportError:                             # pragma: no cover
-    from domain.worlfard.combat import damage_player
+    from kifu.domain.worlfard.combat import damage_player
 from scenario import Phase, Position, attack, c, defend, draft_on, kinds, of, one
 
 

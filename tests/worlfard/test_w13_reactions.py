@@ -8,14 +8,14 @@ Seat 1's 大地の戦士 (STR3 VIT3 AGI1) attacks seat 2's spot in front of it; 
 """
 from __future__ import annotations
 
-from domain.core.draft import Draft
-from domain.core.errors import NotYourDecision
-from domain.core.rng import Rng
-from domain.worlfard import flow
-from domain.worlfard.cards import card as printed
-from domain.worlfard.evolve import evolve
-from domain.worlfard.ops import Context, apply_skill
-from domain.worlfard.state import Trigger, Window
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.errors import NotYourDecision
+from kifu.domain.core.rng import Rng
+from kifu.domain.worlfard import flow
+from kifu.domain.worlfard.cards import card as printed
+from kifu.domain.worlfard.evolve import evolve
+from kifu.domain.worlfard.ops import Context, apply_skill
+from kifu.domain.worlfard.state import Trigger, Window
 
 import pytest
 

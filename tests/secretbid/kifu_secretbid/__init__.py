@@ -13,18 +13,18 @@ from typing import Any, Literal, Union
 import msgspec
 from msgspec.structs import replace
 
-from domain.core.bot import Seen
-from domain.core.catalogue import Catalogue, CardRow, Column
-from domain.core.commit import ChoiceSealed
-from domain.core.decks import DeckBook, normalize_pair, parse_toml
-from domain.core.draft import Draft
-from domain.core.envelope import Envelope
-from domain.core.errors import Illegal, InvalidDeck, Malformed
-from domain.core.layout import Counter, Face, Layout, SeatPanel, Zone
-from domain.core.reference import RulesReference
-from domain.core.rng import Rng
-from domain.core.roles import HIDDEN, Amount, CardId, SeatNo
-from domain.core.ruleset import Outcome, Ruleset
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.commit import ChoiceSealed
+from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
+from kifu.domain.core.draft import Draft
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Illegal, InvalidDeck, Malformed
+from kifu.domain.core.layout import Counter, Face, Layout, SeatPanel, Zone
+from kifu.domain.core.reference import RulesReference
+from kifu.domain.core.rng import Rng
+from kifu.domain.core.roles import HIDDEN, Amount, CardId, SeatNo
+from kifu.domain.core.ruleset import Outcome, Ruleset
 
 NAME = "secretbid"
 RULES_VERSION = "1.0.0"

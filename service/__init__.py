@@ -11,7 +11,7 @@ port), with worker processes for several service processes on one PostgreSQL dat
 faster HTTP layer (granian) would not move the figure that matters: the time goes into the
 store's transaction and the rules, not into parsing HTTP.
 
-With ``domain.store`` this is the only place that touches eventsourcing-backed storage; the
+With ``kifu.store`` this is the only place that touches eventsourcing-backed storage; the
 rules stay pure. Modules: ``api`` (wire schema), ``tokens`` (seat and judge tokens),
 ``matches`` (the application service), ``hub`` (wakes live streams), ``app`` (routes),
 ``server`` (uvicorn), ``client`` (httpx), ``loadtest``.

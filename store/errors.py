@@ -1,7 +1,7 @@
 """Store-level errors: what the database did, said in Kifu's terms (never an eventsourcing type)."""
 from __future__ import annotations
 
-from domain.core.errors import Conflict, KifuError
+from kifu.domain.core.errors import Conflict, KifuError
 
 
 class StoreError(KifuError):

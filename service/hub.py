@@ -14,8 +14,8 @@ from collections import defaultdict
 
 import anyio.to_thread
 
-from domain.core.errors import KifuError
-from domain.store import MatchStore
+from kifu.domain.core.errors import KifuError
+from kifu.store import MatchStore
 
 log = logging.getLogger("kifu.service")
 

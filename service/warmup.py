@@ -14,11 +14,11 @@ from typing import Any
 
 import msgspec
 
-from domain.core.envelope import canonical
-from domain.core.header import header_bytes
-from domain.core.match import Match
-from domain.core.record import decode_header
-from domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.envelope import canonical
+from kifu.domain.core.header import header_bytes
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import decode_header
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 
 
 def warm_rulesets() -> None:

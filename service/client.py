@@ -11,7 +11,7 @@ from typing import Any, Iterator, NamedTuple
 import httpx
 import msgspec
 
-from domain.core.errors import Conflict, Illegal, KifuError, Malformed, MatchOver, UnknownMatch
+from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed, MatchOver, UnknownMatch
 
 from . import api
 
@@ -38,7 +38,7 @@ class SSE(NamedTuple):
     id: str | None
 
 
-# Built at import, before any thread decodes (see domain.service.warmup for why it matters).
+# Built at import, before any thread decodes (see kifu.service.warmup for why it matters).
 _decoders: dict[type, msgspec.json.Decoder[Any]] = {
     kind: msgspec.json.Decoder(kind) for kind in (api.MatchCreated, api.MatchList, api.Rulesets, api.SeatView,
                                                    api.DecisionResult, api.EventsPage, api.StreamStatus)}

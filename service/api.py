@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from domain.core.ruleset import Outcome
+from kifu.domain.core.ruleset import Outcome
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=256)]

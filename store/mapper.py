@@ -3,7 +3,7 @@
 eventsourcing 9.5 would store a class path (``module:Class``) as each row's topic and the event
 object's attribute dict as its state; both would freeze our module layout into the database. Instead every row's
 topic is a stable tag and its state is exactly the line the portable record holds
-(``domain.core.envelope.canonical``):
+(``kifu.domain.core.envelope.canonical``):
 
 - originator_version 0: the match ``Header``, topic ``kifu.header/1``;
 - originator_version N: the ``Envelope`` with ``seq`` N, topic ``kifu.event/<ruleset>``.
@@ -25,11 +25,11 @@ from eventsourcing.persistence import (
     Transcoder,
 )
 
-from domain.core.envelope import Envelope, canonical
-from domain.core.errors import Malformed
-from domain.core.header import Header
-from domain.core.record import decode_header
-from domain.core.ruleset import Ruleset, find_ruleset
+from kifu.domain.core.envelope import Envelope, canonical
+from kifu.domain.core.errors import Malformed
+from kifu.domain.core.header import Header
+from kifu.domain.core.record import decode_header
+from kifu.domain.core.ruleset import Ruleset, find_ruleset
 
 HEADER_TOPIC = "kifu.header/1"
 EVENT_TOPIC_PREFIX = "kifu.event/"

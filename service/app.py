@@ -11,7 +11,7 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     GET  /matches/{id}/events?after=N     envelopes after N, redacted for the caller (token)
     GET  /matches/{id}/stream?after=N     the same, live (server-sent events)       (token)
     GET  /matches/{id}/record             the .kifu.jsonl record                    (judge token)
-    GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (domain.service.viewer)
+    GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (kifu.service.viewer)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
 Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
@@ -37,15 +37,15 @@ from litestar.params import Body, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsException, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
-from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.signing import signer_from
-from domain.store import MatchStore, StoreError, resolve
-from domain.version import ENGINE_VERSION
+from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.signing import signer_from
+from kifu.store import MatchStore, StoreError, resolve
+from kifu.domain.version import ENGINE_VERSION
 
 from . import api
 from .hub import Hub
-from domain.core.visibility import SeatStream
+from kifu.domain.core.visibility import SeatStream
 
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position
@@ -161,7 +161,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     Opens the store now (so a bad database fails at start, not at the first request) and closes
     it when the application shuts down."""
-    warm_rulesets()   # before any worker thread decodes: see domain.service.warmup
+    warm_rulesets()   # before any worker thread decodes: see kifu.service.warmup
     env = {**SERVICE_POOL, **(os.environ if environ is None else environ)}
     config = resolve(db, env)
     store = MatchStore(config)

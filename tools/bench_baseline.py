@@ -16,7 +16,7 @@ from uuid import UUID
 from eventsourcing.application import project_aggregate
 from eventsourcing.domain import Aggregate
 
-from domain.core.envelope import Envelope
+from kifu.domain.core.envelope import Envelope
 
 _WHEN = datetime(2026, 1, 1, tzinfo=timezone.utc)   # fixed: the bench compares folds, not clocks
 

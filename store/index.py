@@ -13,7 +13,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.persistence import Notification, StoredEvent
 
-from domain.core.ruleset import Outcome
+from kifu.domain.core.ruleset import Outcome
 
 MATCHES_TABLE = "kifu_matches"
 EVENTS_TABLE = "kifu_events"

@@ -18,13 +18,13 @@ from typing import Any, Callable, Sequence
 
 import msgspec
 
-from domain.core.driver import drive
-from domain.core.errors import Illegal
-from domain.core.match import Match
-from domain.core.record import encode_record
-from domain.core.ruleset import Ruleset
+from kifu.domain.core.driver import drive
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import encode_record
+from kifu.domain.core.ruleset import Ruleset
 
-from .probes import Probe, encode_probes, probes_path
+from kifu.projections.probes import Probe, encode_probes, probes_path
 
 PLAYERS = ("alice", "bruno", "chiyo", "dmitri")
 ANY_SEAT = 0            # a step for whichever seat the rules await (the setup's coin decides who)

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from typing import Any, Iterator, Protocol
 from contextlib import contextmanager
 
-from domain.store import StoreConfig, StoreError
+from kifu.store import StoreConfig, StoreError
 
 TABLE = "kifu_tokens"
 ROLES = ("seat1", "seat2", "judge")

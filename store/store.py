@@ -22,11 +22,11 @@ from eventsourcing.persistence import (
     PersistenceError,
 )
 
-from domain.core.envelope import Envelope
-from domain.core.errors import Conflict, KifuError, Malformed, UnknownMatch
-from domain.core.header import Header
-from domain.core.match import Match
-from domain.core.ruleset import Outcome, find_ruleset
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Conflict, KifuError, Malformed, UnknownMatch
+from kifu.domain.core.header import Header
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Outcome, find_ruleset
 
 from .config import StoreConfig, resolve
 from .errors import MatchExists, StoreError
@@ -90,7 +90,7 @@ class MatchStore:
     @classmethod
     def open(cls, url: str | None = None, *, environ: Mapping[str, str] | None = None,
              rulesets: RulesetLookup = find_ruleset) -> "MatchStore":
-        """Open (creating tables if needed) the store ``url`` names; see ``domain.store.config``."""
+        """Open (creating tables if needed) the store ``url`` names; see ``kifu.store.config``."""
         return cls(resolve(url, environ), rulesets=rulesets)
 
     @property

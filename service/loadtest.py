@@ -3,8 +3,8 @@
 ``concurrency`` matches are in flight at a time, played by threads in ``processes`` load
 processes (one process's threads share one interpreter lock; a second process lets the load
 generator use a second core). Closed loop or open loop at a given ``rate``: see
-``domain.service.loadshare``. Afterwards every match is fetched with its judge token and
-re-adjudicated (``projections.audit``): clean, and exactly as many decisions recorded as were
+``kifu.service.loadshare``. Afterwards every match is fetched with its judge token and
+re-adjudicated (``kifu.projections.audit``): clean, and exactly as many decisions recorded as were
 accepted — nothing lost, nothing doubled. Bounded: at most ``max_decisions`` per match and
 ``deadline`` seconds.
 """
@@ -18,9 +18,9 @@ from typing import Any, Callable
 
 import msgspec
 
-from domain.core.errors import KifuError
-from domain.core.record import decode_record
-from projections.audit import audit
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.record import decode_record
+from kifu.projections.audit import audit
 
 from .keepalive import KeepAliveClient
 from .loadshare import MatchRun, Share, play_share

@@ -45,7 +45,7 @@ def quiet_gc() -> None:
 
 
 def http_protocol() -> Any:
-    """httptools with each answer in one write (``domain.service.coalesce``) when httptools is
+    """httptools with each answer in one write (``kifu.service.coalesce``) when httptools is
     installed; else uvicorn's choice (h11)."""
     try:
         from .coalesce import CoalescingHttpTools
@@ -68,7 +68,7 @@ def serve(db: str | None, host: str = "127.0.0.1", port: int = 8080, *, workers:
     bind = uvicorn.Config.bind_socket
     uvicorn.Config.bind_socket = _tcp_listener(bind)  # type: ignore[method-assign]
     try:
-        uvicorn.run("domain.service.server:app_from_env", factory=True, workers=workers, **options)
+        uvicorn.run("kifu.service.server:app_from_env", factory=True, workers=workers, **options)
     finally:
         uvicorn.Config.bind_socket = bind  # type: ignore[method-assign]
 

@@ -6,7 +6,7 @@ is met. Memory is measured in child processes (their own peak RSS), the all-core
 worker processes allowed on every core the run started with. Nothing here asserts a timing:
 speed is reported, never tested (``--quick`` is a smoke run, its figures only indicative).
 
-The workloads (``projections.bench_work``) are built in the run from fixed seeds, so two runs
+The workloads (``kifu.tools.bench_work``) are built in the run from fixed seeds, so two runs
 measure the same work:
 - self-play: random-vs-random matches of the ruleset (WORLFARD by default), the preset decks paired in rotation;
 - the long record: one match of at least 10,000 events. No natural match gets near that (decks
@@ -35,12 +35,12 @@ from typing import Any, Callable, Literal, NamedTuple, Sequence
 
 import msgspec
 
-from domain.core.driver import LocalTable, drive
-from domain.core.envelope import Envelope
-from domain.core.match import Match, record_evolve
-from domain.core.record import decode_record, encode_record
-from domain.core.ruleset import Ruleset, find_ruleset
-from projections.timeline import Timeline
+from kifu.domain.core.driver import LocalTable, drive
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.core.record import decode_record, encode_record
+from kifu.domain.core.ruleset import Ruleset, find_ruleset
+from kifu.projections.timeline import Timeline
 
 from .bench_work import (
     LONG_EVENTS,
@@ -258,7 +258,7 @@ def _selfplay(ruleset: Ruleset[Any, Any, Any], count: int, repeats: int, players
 
 
 def bench_fold(ruleset: Ruleset[Any, Any, Any], path: Path, plan: Plan) -> list[Figure]:
-    from projections import bench_baseline as baseline
+    from kifu.tools import bench_baseline as baseline
 
     header, envelopes, _ = decode_record(path.read_bytes(), path.name)
     n = len(envelopes)
@@ -365,7 +365,7 @@ def _audit_all_cores(corpus: list[bytes], workers: int, cpus: set[int] | None, r
     for number, data in enumerate(corpus):
         (folder / f"{number:03}.kifu.jsonl").write_bytes(data)
     allowed = ",".join(map(str, sorted(cpus))) if cpus else ""
-    children = [subprocess.Popen([sys.executable, "-m", "projections.bench_work", "audit", str(folder), allowed],
+    children = [subprocess.Popen([sys.executable, "-m", "kifu.tools.bench_work", "audit", str(folder), allowed],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=_child_env())
                 for _ in range(workers)]
     rates: list[float] = []
@@ -395,7 +395,7 @@ def _expect(child: subprocess.Popen[str], word: str) -> None:
 
 
 def bench_store(ruleset: Ruleset[Any, Any, Any], work: Path, plan: Plan) -> tuple[list[Figure], tuple[int, int], str]:
-    from domain.store import MatchStore
+    from kifu.store import MatchStore
 
     pairs = preset_pairs(ruleset)
     rates: list[float] = []
@@ -488,7 +488,7 @@ def bench_memory(long_path: Path, plan: Plan, ruleset: str) -> tuple[list[Figure
 
 
 def _child_peak(args: list[str]) -> float:
-    out = subprocess.run([sys.executable, "-m", "projections.bench_work", *args], check=True,
+    out = subprocess.run([sys.executable, "-m", "kifu.tools.bench_work", *args], check=True,
                          capture_output=True, text=True, env=_child_env())
     return float(json.loads(out.stdout.strip().splitlines()[-1])["peak_mb"])
 

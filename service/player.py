@@ -16,10 +16,10 @@ from typing import Any, Callable, get_type_hints
 
 import msgspec
 
-from domain.core.bot import Seen
-from domain.core.envelope import Envelope
-from domain.core.errors import Conflict, KifuError
-from domain.core.ruleset import Outcome, find_ruleset
+from kifu.domain.core.bot import Seen
+from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import Conflict, KifuError
+from kifu.domain.core.ruleset import Outcome, find_ruleset
 
 from . import api
 from .client import SSE, KifuClient

@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 import msgspec
 
-from domain.core.driver import DecisionLimit, drive
-from domain.core.errors import KifuError
-from domain.core.ruleset import find_ruleset
+from kifu.domain.core.driver import DecisionLimit, drive
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.ruleset import find_ruleset
 
 from .keepalive import KeepAliveClient
 from .player import RemoteTable

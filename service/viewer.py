@@ -26,8 +26,8 @@ from typing import Any, Awaitable, Callable
 import msgspec
 from litestar import MediaType, Request, Response, get
 
-from projections.timeline import Timeline
-from projections.viewdata import ViewSource, turns_after, turns_of
+from kifu.projections.timeline import Timeline
+from kifu.projections.viewdata import ViewSource, turns_after, turns_of
 
 from .matches import Caller, Forbidden
 from .params import As, MatchId, Seq
@@ -40,7 +40,7 @@ CSP_FILE = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-in
 
 
 def _asset(name: str) -> str:
-    return (files("domain.service.viewer_assets") / name).read_text(encoding="utf-8")
+    return (files("kifu.service.viewer_assets") / name).read_text(encoding="utf-8")
 
 
 def packed(bundle: dict[str, Any]) -> str:

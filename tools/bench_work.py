@@ -1,7 +1,7 @@
 """What ``kifu bench`` runs: the workloads, the machine it runs on, and its child processes.
 
 The workloads are played by the random bots from fixed seeds, so every run measures the same
-work. ``python -m projections.bench_work CHILD …`` is how the bench starts a child process: one
+work. ``python -m kifu.tools.bench_work CHILD …`` is how the bench starts a child process: one
 that reports its own peak memory, or an audit worker for the all-cores figure.
 """
 from __future__ import annotations
@@ -15,13 +15,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from domain.core.driver import LocalTable, drive
-from domain.core.errors import KifuError
-from domain.core.match import Match
-from domain.core.record import decode_record
-from domain.core.ruleset import Ruleset, find_ruleset
-from projections.audit import audit
-from projections.timeline import Timeline
+from kifu.domain.core.driver import LocalTable, drive
+from kifu.domain.core.errors import KifuError
+from kifu.domain.core.match import Match
+from kifu.domain.core.record import decode_record
+from kifu.domain.core.ruleset import Ruleset, find_ruleset
+from kifu.projections.audit import audit
+from kifu.projections.timeline import Timeline
 
 RULESET = "worlfard"     # the default; `kifu bench --ruleset` measures any
 LONG_EVENTS = 10_000

@@ -12,7 +12,7 @@ from typing import Any, Literal, NamedTuple
 
 import msgspec
 
-from domain.core.errors import Malformed
+from kifu.domain.core.errors import Malformed
 
 Better = Literal["higher", "lower", ""]
 BENCH_FLOOR = 0.05     # a bench figure is the median of repeats on a pinned core
