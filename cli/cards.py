@@ -8,7 +8,7 @@ import msgspec
 from rich.table import Table
 from rich.text import Text
 
-from kifu.domain.core.catalogue import Catalogue, CardRow
+from kifu.domain.core.catalogue import CardRow, Catalogue
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 
 from . import render

@@ -9,9 +9,8 @@ import click
 from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed
 from kifu.projections.fork import ForkError
 
-from .context import Kifu
 from . import bench, cards, client, keys, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
-
+from .context import Kifu
 
 EXIT_CODES = {Malformed: 2, ForkError: 2, Illegal: 3, Conflict: 4}
 USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input

@@ -17,8 +17,8 @@ from kifu.domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 from kifu.domain.core.visibility import redact
 from kifu.projections.recordfile import write_match
 
-from . import render
 from . import decks as deck_spec
+from . import render
 from .context import Kifu, pass_kifu
 from .human import HumanSeat
 

@@ -13,8 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from rich.text import Text
 
-from kifu.domain.core.errors import Malformed
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
+from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.projections.bulk import FileAudit, audit_many
@@ -23,8 +23,8 @@ from kifu.projections.recordfile import find_records, read_record, write_match
 from kifu.projections.timeline import Timeline
 
 from . import render
-from .tui.model import integrity
 from .context import Kifu, pass_kifu
+from .tui.model import integrity
 
 
 @click.command()
@@ -241,8 +241,8 @@ def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
     clean by today's engine (as `kifu audit`). A record already stored as it is changes nothing;
     a refused one is named with its reason on stderr and the others go on (exit 2 if any was)."""
     from kifu.domain.core.errors import KifuError
-    from kifu.store.errors import MatchExists
     from kifu.projections.intake import admit, describe, same_match
+    from kifu.store.errors import MatchExists
 
     files = find_records(paths)
     if not files:

@@ -52,7 +52,7 @@ def describe_event(event: Any, names: Callable[[int], str] | None = None) -> str
     if not isinstance(event, msgspec.Struct):
         raw = msgspec.to_builtins(event)
         return _value(raw) if not isinstance(raw, dict) else _plain(raw)
-    kind = getattr(type(event), "__struct_config__").tag or type(event).__name__
+    kind = type(event).__struct_config__.tag or type(event).__name__
     return f"{kind} " + _fields(event, names)
 
 

@@ -80,7 +80,7 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: b
     if at is not None and not 0 <= at <= timeline.last_seq:
         raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
     if at is None and not as_json and on_terminal():
-        from .tui.app import ReplayApp   # Textual only where it is drawn
+        from .tui.app import ReplayApp  # Textual only where it is drawn
 
         ReplayApp(position).run()
         return

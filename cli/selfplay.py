@@ -12,9 +12,9 @@ import click
 import msgspec
 from rich.table import Table
 
+from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
-from kifu.domain.core.driver import drive
 from kifu.domain.core.signing import signer_from
 from kifu.projections.recordfile import write_match
 

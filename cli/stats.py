@@ -7,8 +7,8 @@ import click
 import msgspec
 from rich.table import Table
 
-from kifu.store import MatchStore
 from kifu.projections.standings import Line, Standings
+from kifu.store import MatchStore
 
 from . import render
 from .context import Kifu, pass_kifu

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from kifu.service.viewer import page
 from kifu.projections.picture import picture_of, png
 from kifu.projections.viewdata import ViewSource, viewer_name
+from kifu.service.viewer import page
 
 from .context import Kifu
 

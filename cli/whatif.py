@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.errors import Illegal, Malformed
-from kifu.projections.diff import Side, diff as compare
+from kifu.projections.diff import Side
+from kifu.projections.diff import diff as compare
 from kifu.projections.fork import fork as fork_match
 from kifu.projections.recordfile import write_match
 from kifu.projections.timeline import Timeline

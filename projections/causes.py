@@ -22,6 +22,7 @@ from kifu.domain.core.ruleset import ClauseEntry, Ruleset
 
 from .timeline import Timeline
 
+
 class CardAt(msgspec.Struct, frozen=True, kw_only=True):
     """A card the ruling looked at: where it stood (view path, positions from 1) and its values."""
 

@@ -125,6 +125,7 @@ def describe(result: FileAudit) -> str:
 
 def _edited_at(file: str) -> int | None:
     from kifu.domain.core.record import first_broken_link
+
     from .recordfile import read_record
 
     try:

@@ -7,14 +7,14 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.endmark import EndMark
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.header import Header
-from kifu.domain.core.endmark import EndMark
 from kifu.domain.core.match import Match
-from kifu.domain.core.signing import Signer, closing_mark
 from kifu.domain.core.record import READ_CHUNK, Limits, decode_lines, encode_record, record_lines, source_format
 from kifu.domain.core.ruleset import Ruleset
+from kifu.domain.core.signing import Signer, closing_mark
 
 RECORD_SUFFIX = ".kifu.jsonl"
 

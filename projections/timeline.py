@@ -31,7 +31,7 @@ class Timeline:
         self.final = state
         self._window: tuple[int, list[Any]] | None = None   # (checkpoint index, states after it)
 
-    def extended(self, envelopes: list[Envelope[Any]]) -> "Timeline":
+    def extended(self, envelopes: list[Envelope[Any]]) -> Timeline:
         """This timeline with the next ``envelopes`` folded on (a live match moved): only they are
         folded; this one stays as it was for whoever still reads it."""
         grown = copy.copy(self)

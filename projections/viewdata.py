@@ -61,7 +61,7 @@ class ViewSource:
         self._names = self.ruleset.card_names(final) if self.ruleset.card_names else None
         self.outcome = self.ruleset.outcome(final)
 
-    def extended(self, timeline: Timeline, turns: list[int]) -> "ViewSource":
+    def extended(self, timeline: Timeline, turns: list[int]) -> ViewSource:
         """This view on ``timeline``, the same match grown by a few events (live): only those are
         redacted for the seat; this one stays as it was for a request still reading it."""
         if self._spent:     # its seat stream moved on with the view grown from it

@@ -29,24 +29,32 @@ from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
 
 import msgspec
 from litestar import Litestar, Request, Response, get, post
+from litestar.enums import RequestEncodingType
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.enums import RequestEncodingType
 from litestar.params import Body, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsException, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, MatchOver, UnknownMatch, UnknownRuleset
+from kifu.domain.core.errors import (
+    Conflict,
+    Illegal,
+    InvalidDeck,
+    KifuError,
+    Malformed,
+    MatchOver,
+    UnknownMatch,
+    UnknownRuleset,
+)
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.domain.core.signing import signer_from
-from kifu.store import MatchStore, StoreError, resolve
+from kifu.domain.core.visibility import SeatStream
 from kifu.domain.version import ENGINE_VERSION
+from kifu.store import MatchStore, StoreError, resolve
 
 from . import api
 from .hub import Hub
-from kifu.domain.core.visibility import SeatStream
-
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position
 from .tokens import TokenStore
@@ -275,7 +283,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                     return
                 try:
                     await asyncio.wait_for(wake.wait(), heartbeat)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
         except KifuError as exc:  # the database went away mid-stream: say so, end; the client resumes
             status, problem = _status_of(exc)

@@ -90,7 +90,7 @@ class KifuClient:
     def close(self) -> None:
         self.http.close()
 
-    def __enter__(self) -> "KifuClient":
+    def __enter__(self) -> KifuClient:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -58,7 +58,7 @@ class Follower:
     """Reads the match's live stream into a queue from a thread; ``None`` marks its end."""
 
     def __init__(self, client: KifuClient, match_id: str, after: int) -> None:
-        self.messages: "queue.Queue[SSE | KifuError | None]" = queue.Queue()
+        self.messages: queue.Queue[SSE | KifuError | None] = queue.Queue()
         self._client = KifuClient(client.server, client.token)   # its own connection, closed by stop()
         self._match_id = match_id
         self._after = after

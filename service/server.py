@@ -105,7 +105,7 @@ class BackgroundServer:
         self.thread = threading.Thread(target=self.server.run, name="kifu-uvicorn", daemon=True)
         self.url = ""
 
-    def start(self, timeout: float = 10.0) -> "BackgroundServer":
+    def start(self, timeout: float = 10.0) -> BackgroundServer:
         self.thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
@@ -120,7 +120,7 @@ class BackgroundServer:
         self.server.should_exit = True
         self.thread.join(timeout=self.grace + 5)
 
-    def __enter__(self) -> "BackgroundServer":
+    def __enter__(self) -> BackgroundServer:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:

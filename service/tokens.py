@@ -18,8 +18,8 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
-from typing import Any, Iterator, Protocol
 from contextlib import contextmanager
+from typing import Any, Iterator, Protocol
 
 from kifu.store import StoreConfig, StoreError
 
@@ -59,7 +59,7 @@ class TokenStore:
         self._lock = threading.Lock()
 
     @classmethod
-    def open(cls, config: StoreConfig) -> "TokenStore":
+    def open(cls, config: StoreConfig) -> TokenStore:
         if config.backend == "sqlite":
             return cls(SQLiteTokens(config.env["SQLITE_DBNAME"], float(config.env.get("SQLITE_LOCK_TIMEOUT") or 5)))
         if config.backend == "postgres":

@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError, ProgrammingError, StoredEvent
-from eventsourcing.utils import retry
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.utils import retry
 from psycopg import Cursor
 from psycopg.errors import DuplicateObject
 from psycopg.rows import DictRow

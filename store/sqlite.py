@@ -24,7 +24,6 @@ from eventsourcing.sqlite import (
 from .group_commit import sqlite_group
 from .index import EVENTS_TABLE, MATCHES_TABLE, IndexRow, IndexWrite, conflict_message
 
-
 ROWS_PER_INSERT = 100     # event rows per INSERT statement: 400 parameters, far below SQLite's limit
 
 

@@ -89,7 +89,7 @@ class MatchStore:
 
     @classmethod
     def open(cls, url: str | None = None, *, environ: Mapping[str, str] | None = None,
-             rulesets: RulesetLookup = find_ruleset) -> "MatchStore":
+             rulesets: RulesetLookup = find_ruleset) -> MatchStore:
         """Open (creating tables if needed) the store ``url`` names; see ``kifu.store.config``."""
         return cls(resolve(url, environ), rulesets=rulesets)
 
@@ -239,7 +239,7 @@ class MatchStore:
             raise StoreError(f"the store on {self.config.where} is closed")
         raise AttributeError(name)
 
-    def __enter__(self) -> "MatchStore":
+    def __enter__(self) -> MatchStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -9,7 +9,7 @@ library's per-event machinery, not the rules.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Callable, Sequence
 from uuid import UUID
 
@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate
 
 from kifu.domain.core.envelope import Envelope
 
-_WHEN = datetime(2026, 1, 1, tzinfo=timezone.utc)   # fixed: the bench compares folds, not clocks
+_WHEN = datetime(2026, 1, 1, tzinfo=UTC)   # fixed: the bench compares folds, not clocks
 
 
 class PlayedMatch(Aggregate):
@@ -31,7 +31,7 @@ class PlayedMatch(Aggregate):
     class Happened(Aggregate.Event):
         event: Any
 
-        def apply(self, aggregate: "PlayedMatch") -> None:
+        def apply(self, aggregate: PlayedMatch) -> None:
             aggregate.state = aggregate.evolve(aggregate.state, self.event)
 
 

@@ -23,7 +23,6 @@ from kifu.domain.core.errors import Illegal
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record
 from kifu.domain.core.ruleset import Ruleset
-
 from kifu.projections.probes import Probe, encode_probes, probes_path
 
 PLAYERS = ("alice", "bruno", "chiyo", "dmitri")

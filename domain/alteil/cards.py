@@ -20,9 +20,8 @@ from importlib import resources
 
 import msgspec
 
-from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.catalogue import CardRow, Catalogue, Column
 from kifu.domain.core.gloss import with_gloss
-
 
 
 class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -5,8 +5,25 @@ from . import commands as c
 from .cards import CardData
 from .state import Side, State, Unit
 from .stats import agi, influence
-from .vocabulary import (ACT, ACTION, BACK, END, FRONT, HAND_LIMIT, INFLUENCE, LIMIT, MULLIGAN, OPENING, OVER,
-                         SET, SOUL, START, TIE, WINDOW, other)
+from .vocabulary import (
+    ACT,
+    ACTION,
+    BACK,
+    END,
+    FRONT,
+    HAND_LIMIT,
+    INFLUENCE,
+    LIMIT,
+    MULLIGAN,
+    OPENING,
+    OVER,
+    SET,
+    SOUL,
+    START,
+    TIE,
+    WINDOW,
+    other,
+)
 
 
 def awaiting(state: State) -> frozenset[int]:

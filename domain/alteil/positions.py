@@ -42,7 +42,7 @@ class Position:
                 return card
         raise LookupError(f"no {name} left in seat {seat}'s deck")
 
-    def _side(self, seat: int, **fields: Any) -> "Position":
+    def _side(self, seat: int, **fields: Any) -> Position:
         sides = list(self.state.sides)
         sides[seat - 1] = replace(sides[seat - 1], **fields)
         self.state = replace(self.state, sides=(sides[0], sides[1]))
@@ -56,7 +56,7 @@ class Position:
         self._side(seat, squares=cards, destroyed=(False,) * 6)
         return cards
 
-    def destroy(self, seat: int, *squares: int) -> "Position":
+    def destroy(self, seat: int, *squares: int) -> Position:
         side = self.state.side(seat)
         sq, gone = list(side.squares), list(side.destroyed)
         hand = side.hand
@@ -91,20 +91,20 @@ class Position:
         self._side(seat, **{zone: getattr(self.state.side(seat), zone) + cards})
         return cards
 
-    def deck(self, seat: int, keep: int) -> "Position":
+    def deck(self, seat: int, keep: int) -> Position:
         """Leave only ``keep`` cards in the deck (the rest to 戦禍)."""
         side = self.state.side(seat)
         return self._side(seat, deck=side.deck[:keep], senka=side.senka + side.deck[keep:])
 
-    def at(self, **flow: Any) -> "Position":
+    def at(self, **flow: Any) -> Position:
         self.state = replace(self.state, **flow)
         return self
 
-    def acting(self, card: int) -> "Position":
+    def acting(self, card: int) -> Position:
         """The action phase, ``card`` about to act."""
         return self.at(step=ACTION, sub=ACT, acting=card, actor=card // 1000)
 
-    def window(self, seat: int, step: str = ACTION) -> "Position":
+    def window(self, seat: int, step: str = ACTION) -> Position:
         return self.at(step=step, sub=WINDOW, actor=seat)
 
     def match(self, seed: int = 1, match_id: str = "", players: tuple[str, str] = ("p1", "p2")) -> Match:

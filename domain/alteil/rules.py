@@ -15,9 +15,27 @@ from .legal import attack_targets, awaiting, legal, opening_choices, placeable, 
 from .skills import apply, deal, draw, gain_soul, lose, pay_soul
 from .state import State
 from .stats import agi, at, df, influence
-from .vocabulary import (ACT, ACTION, BOTH_PREPARE, CLEANUP, END, HAND_LIMIT, HAND_START, INFLUENCE, LIMIT,
-                         LIMIT_BOTH, MULLIGAN, OPENING, PREPARATION, SECOND_PLAYER_SOUL, SET, SQUARES, START,
-                         WINDOW, other)
+from .vocabulary import (
+    ACT,
+    ACTION,
+    BOTH_PREPARE,
+    CLEANUP,
+    END,
+    HAND_LIMIT,
+    HAND_START,
+    INFLUENCE,
+    LIMIT,
+    LIMIT_BOTH,
+    MULLIGAN,
+    OPENING,
+    PREPARATION,
+    SECOND_PLAYER_SOUL,
+    SET,
+    SQUARES,
+    START,
+    WINDOW,
+    other,
+)
 
 D = Draft[State, ev.Event]
 

@@ -1,13 +1,13 @@
 """alteil as a ruleset: the decider functions bundled and registered under "alteil"."""
 from __future__ import annotations
 
-
 from kifu.domain.core.ruleset import Outcome, Ruleset
 
 from . import bots, cards, decks, legal, reference, replay, rules, setup, view
 from .commands import Command, Concede
 from .events import Event
-from .evolve import _HANDLERS as EVOLVE_CASES, evolve
+from .evolve import _HANDLERS as EVOLVE_CASES
+from .evolve import evolve
 from .state import State
 
 NAME = "alteil"

@@ -11,7 +11,7 @@ import msgspec
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import CardData, catalog
-from .vocabulary import HIDDEN, MULLIGAN, SQUARES
+from .vocabulary import MULLIGAN, SQUARES
 
 _opts = dict(frozen=True, kw_only=True)
 

@@ -20,7 +20,7 @@ from . import events as ev
 from .legal import awaiting
 from .state import Side, State, Unit
 from .stats import agi, at, df, hp, influence
-from .vocabulary import ACT, ACTION, GOD_JA, GODS, HIDDEN, OPENING, SQUARES, TIE, COLUMNS, other
+from .vocabulary import ACT, ACTION, COLUMNS, GOD_JA, GODS, HIDDEN, OPENING, SQUARES, TIE, other
 
 
 class CardRef(msgspec.Struct, frozen=True):

@@ -53,7 +53,7 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
                 return row
         return None
 
-    def in_english(self) -> "Catalogue":
+    def in_english(self) -> Catalogue:
         """The same rows with the English name after ``name`` and the gloss after ``text``."""
         columns: list[Column] = []
         for column in self.columns:

@@ -37,7 +37,7 @@ class EndMark(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     key: str = ""             # the signer's Ed25519 public key, base64 (32 bytes)
     signature: str = ""       # Ed25519 over ``signed_bytes`` of this mark, base64
 
-    def unsigned(self) -> "EndMark":
+    def unsigned(self) -> EndMark:
         return msgspec.structs.replace(self, signature="")
 
 

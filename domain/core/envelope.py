@@ -9,7 +9,7 @@ line (a changed time included) is caught at its seq.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
@@ -18,7 +18,7 @@ import msgspec
 def utc_now() -> str:
     """Now as a record stamps it (``received``, a header's ``date``): ISO 8601 UTC to the millisecond.
     Whoever stores a decision stamps it (the service, the CLI); ``decide`` never reads the clock."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 E = TypeVar("E")
 

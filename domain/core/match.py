@@ -22,9 +22,18 @@ from typing import Any, Callable, Iterable
 
 import msgspec
 
-from .commit import (REVEAL_CLAUSE, SEAL_CLAUSE, SEED_CLAUSE, ChoiceRevealed, ChoiceSealed,
-                     PositionPrepared, SeedRevealed, seal)
-from .draft import Draft, seal as stamp_digest
+from .commit import (
+    REVEAL_CLAUSE,
+    SEAL_CLAUSE,
+    SEED_CLAUSE,
+    ChoiceRevealed,
+    ChoiceSealed,
+    PositionPrepared,
+    SeedRevealed,
+    seal,
+)
+from .draft import Draft
+from .draft import seal as stamp_digest
 from .envelope import DECISION, Envelope, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
 from .header import TOURNAMENT, Header, header_bytes
@@ -98,7 +107,7 @@ class Match:
                decks: list[Any], players: tuple[str, str], start: Any = None,
                forked_from: str | None = None, forked_at: int | None = None,
                seed_commitment: str | None = None, seed_nonce: str | None = None,
-               **tournament: str | None) -> "Match":
+               **tournament: str | None) -> Match:
         """Validate decks, write the header and run the setup (shuffles, hearts, coin).
 
         ``tournament``: the header's optional event, round, table and date."""
@@ -111,7 +120,7 @@ class Match:
         return cls.start(ruleset, header)
 
     @classmethod
-    def start(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> "Match":
+    def start(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> Match:
         """Run the setup of ``header`` through today's engine (also how an audit starts)."""
         match = cls.empty(ruleset, header)
         draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), match._evolve)
@@ -126,19 +135,19 @@ class Match:
         return match
 
     @classmethod
-    def empty(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> "Match":
+    def empty(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> Match:
         return cls(ruleset, header, ruleset.initial_state(header), [], genesis(header_bytes(header)))
 
     @classmethod
     def fold(cls, ruleset: Ruleset[Any, Any, Any], header: Header,
-             envelopes: Iterable[Envelope[Any]]) -> "Match":
+             envelopes: Iterable[Envelope[Any]]) -> Match:
         """Rebuild from stored events by folding only: no decide, no randomness."""
         match = cls.empty(ruleset, header)
         match._tracked = False     # bases and seals wait until a decision needs them (``_track``)
         match.extend(list(envelopes))
         return match
 
-    def seal_later(self) -> "Match":
+    def seal_later(self) -> Match:
         """Seal the decisions submitted from now on when the record is first read, not one by one."""
         self._later = True
         return self

@@ -77,7 +77,7 @@ class Options(Sequence[Any]):
             start = end
 
     @classmethod
-    def of_runs(cls, ready: list[Any], runs: "Runs") -> "Options":
+    def of_runs(cls, ready: list[Any], runs: Runs) -> Options:
         """Decisions listed as ``ready`` with products at given places among them: each run is
         (how many ready decisions come before it, count, build)."""
         out = cls()

@@ -21,10 +21,10 @@ import msgspec
 
 from kifu.domain.version import FORMAT_VERSION
 
+from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, opens, seed_commitment
+from .endmark import EndMark, decode_end, end_bytes, is_end
 from .envelope import Envelope, canonical, genesis, link
 from .errors import Malformed
-from .endmark import EndMark, decode_end, end_bytes, is_end
-from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, opens, seed_commitment
 from .header import Header, header_bytes
 from .ruleset import Ruleset, find_ruleset
 
@@ -134,7 +134,7 @@ class Limits(NamedTuple):
     depth: int = 64
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> "Limits":
+    def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
         env = os.environ if environ is None else environ
         base = cls()
 

@@ -21,7 +21,7 @@ class Rng:
         self._state = seed & _MASK
 
     @classmethod
-    def for_seq(cls, match_seed: int, seq: int) -> "Rng":
+    def for_seq(cls, match_seed: int, seq: int) -> Rng:
         """The generator for the decision that starts at ``seq`` of the match seeded ``match_seed``."""
         return cls((match_seed * 0x9E3779B97F4A7C15 + seq * 0xD1B54A32D192ED03) & _MASK)
 

@@ -92,7 +92,7 @@ def card_set_digest() -> str:
 
 
 def catalogue():  # type: ignore[no-untyped-def]
-    from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+    from kifu.domain.core.catalogue import CardRow, Catalogue, Column
     from kifu.domain.core.gloss import with_gloss
 
     columns = (Column(key="number", title="no."), Column(key="name", title="name", kind="name"),

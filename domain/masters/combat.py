@@ -5,12 +5,11 @@ from kifu.domain.core.errors import Illegal
 
 from . import events as ev
 from .board import distance, name, parse, path_ok
-from .effects import (MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction)
-from .permissions import may_move_piece, sorcery_time
 from .cards import CardDef
+from .effects import MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction
+from .permissions import may_move_piece, sorcery_time
 from .state import Piece, State
 from .vocabulary import other
-
 
 _ACTION = ("action",)
 

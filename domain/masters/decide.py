@@ -13,9 +13,19 @@ from . import commands as c
 from . import events as ev
 from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
-from .permissions import (can_charge_piece, can_move_master, has_priority, may_activate, may_ambush, may_cast,
-                          may_charge_piece, may_move_master, may_summon, sorcery_time,
-                          summon_squares)
+from .permissions import (
+    can_charge_piece,
+    can_move_master,
+    has_priority,
+    may_activate,
+    may_ambush,
+    may_cast,
+    may_charge_piece,
+    may_move_master,
+    may_summon,
+    sorcery_time,
+    summon_squares,
+)
 from .state import State
 from .vocabulary import MAIN_PHASES
 

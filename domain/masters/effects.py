@@ -10,7 +10,7 @@ from kifu.domain.core.draft import Draft
 from . import events as ev
 from .board import distance, name
 from .cards import Skill
-from .state import Combat, Piece, State, StackItem
+from .state import Combat, Piece, StackItem, State
 from .vocabulary import DOOM_TO_WIN, other
 
 MDraft = Draft[State, ev.Event]

@@ -6,12 +6,12 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
+from kifu.domain.core import priority as prio
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
-from kifu.domain.core import priority as prio
-from .state import Combat, Mana, Piece, Side, StackItem, State
 from .board import parse
+from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
 _TAPPED = attrgetter("tapped")

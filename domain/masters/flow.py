@@ -1,11 +1,11 @@
 """Turns, phases and the priority rounds (M-2, M-3, M-7): passing, resolving, advancing."""
 from __future__ import annotations
 
+from kifu.domain.core import priority as prio
 from kifu.domain.core.errors import Illegal
 
 from . import combat
 from . import events as ev
-from kifu.domain.core import priority as prio
 from .effects import MDraft, draw, resolve_top
 from .vocabulary import HAND_LIMIT, TURN_PHASES, other
 

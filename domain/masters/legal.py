@@ -19,11 +19,12 @@ from functools import cache, partial
 from operator import attrgetter
 from typing import Any, Sequence
 
+from kifu.domain.core.options import Options, Runs
+
 from . import commands as c
 from .board import SQUARES, around, name, paths, steps, territory
 from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
-from kifu.domain.core.options import Options, Runs
 from .state import Piece, State, card_table
 
 PASS = c.Pass()

@@ -9,7 +9,8 @@ from . import bots, cards, decks, legal, reference, replay, setup, view
 from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
-from .evolve import _HANDLERS as EVOLVE_CASES, evolve
+from .evolve import _HANDLERS as EVOLVE_CASES
+from .evolve import evolve
 from .state import State
 
 NAME = "masters"

@@ -6,11 +6,11 @@ from typing import Literal
 
 import msgspec
 
+from kifu.domain.core.priority import Priority
 from kifu.domain.core.roles import HIDDEN, CardId
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import UNKNOWN, CardDef, catalog
-from kifu.domain.core.priority import Priority
 from .vocabulary import Phase
 
 _opts = dict(frozen=True, kw_only=True, omit_defaults=True, gc=False)   # values: no cycles, nothing for the GC

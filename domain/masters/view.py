@@ -16,7 +16,8 @@ from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Sea
 from kifu.domain.core.roles import HIDDEN
 
 from . import events as ev
-from .board import SQUARES, col_of, name as square_name, parse, row_of, territory
+from .board import SQUARES, col_of, parse, row_of, territory
+from .board import name as square_name
 from .decide import awaiting
 from .effects import hp_left
 from .state import Mana, State

@@ -18,11 +18,10 @@ from kifu.domain.core.errors import KifuError
 from kifu.domain.core.rng import Rng
 
 from . import events as ev
-
 from .cards import card
+from .combat import attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
 from .evolve import evolve
-from .combat import attack_damage
 from .flow import decide
 from .state import ROW_SLOTS, State
 

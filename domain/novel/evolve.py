@@ -9,8 +9,8 @@ from kifu.domain.core.commit import ChoiceSealed
 
 from . import events as ev
 from .cards import card as printed
-from .table import Loose, unmarked, with_card
 from .state import Card, Side, State
+from .table import Loose, unmarked, with_card
 
 replace = msgspec.structs.replace
 

@@ -7,10 +7,11 @@ from kifu.domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, reference, view
 from .commands import Act, Command, Done, Pick, Reveal
-from .events import Acted, Event, MagicSet, Picked, RevealChosen, SelectDone, Summoned, Equipped
-from .evolve import _HANDLERS as EVOLVE_CASES, evolve, evolve_run
-from .long import long_match
+from .events import Acted, Equipped, Event, MagicSet, Picked, RevealChosen, SelectDone, Summoned
+from .evolve import _HANDLERS as EVOLVE_CASES
+from .evolve import evolve, evolve_run
 from .flow import awaiting, begin, decide, outcome, sealed, waiting_clause
+from .long import long_match
 from .options import legal
 from .setup import initial_state
 from .state import State

@@ -39,7 +39,7 @@ class CardView(msgspec.Struct, **_opts):  # type: ignore[misc]
     acted: bool = False
     stunned: bool = False
     new: bool = False                         # summoned this turn (N-6.1)
-    equipment: tuple["CardView", ...] = ()
+    equipment: tuple[CardView, ...] = ()
     face_down: bool = False
 
 

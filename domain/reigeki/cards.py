@@ -18,7 +18,7 @@ from typing import Literal
 
 import msgspec
 
-from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.catalogue import CardRow, Catalogue, Column
 from kifu.domain.core.gloss import with_gloss
 
 LEVEL_EX = 4          # LvEx as a number: above Lv3, placed only by stacking

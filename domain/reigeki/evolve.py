@@ -62,7 +62,7 @@ def _turn(s: State, ev: e.TurnBegan) -> State:
 
 
 def _phase(s: State, ev: e.PhaseBegan | e.StepBegan) -> State:
-    return replace(s, phase=getattr(ev, "phase", None) or getattr(ev, "step"))
+    return replace(s, phase=getattr(ev, "phase", None) or ev.step)
 
 
 def _reloaded(s: State, ev: e.Reloaded) -> State:

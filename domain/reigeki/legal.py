@@ -8,8 +8,16 @@ from itertools import combinations
 from typing import Any
 
 from . import commands as c
-from .rules import (NEIGHBOURS, adjacent_count, awaiting, can_attack_from, card_of, power_graze, spell_allowed,
-                    spell_level)
+from .rules import (
+    NEIGHBOURS,
+    adjacent_count,
+    awaiting,
+    can_attack_from,
+    card_of,
+    power_graze,
+    spell_allowed,
+    spell_level,
+)
 from .state import State, other
 
 

@@ -111,8 +111,9 @@ def waiting_clause(state: State) -> str:
 def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
     """R-5: each player shuffles the opponent's decks (R-5.1), leaders front-centre (R-5.2), a
     seeded coin decides who goes first (R-5.3), both draw 5 (R-5.4)."""
-    from .decks import DeckList
     import msgspec
+
+    from .decks import DeckList
 
     decks = [d if isinstance(d, DeckList) else msgspec.convert(d, DeckList) for d in header.decks]
     for seat, deck in enumerate(decks, start=1):

@@ -7,7 +7,8 @@ from kifu.domain.core.ruleset import Outcome, Ruleset
 from . import bots, cards, decks, legal, replay, rules, view
 from .commands import Command
 from .events import Event
-from .evolve import _FOLD as EVOLVE_CASES, evolve
+from .evolve import _FOLD as EVOLVE_CASES
+from .evolve import evolve
 from .state import State
 
 NAME = "reigeki"

@@ -6,8 +6,6 @@ owner's seat); the leader starts on 2, the front centre (R-5.2). Card ids are ``
 """
 from __future__ import annotations
 
-
-
 import msgspec
 
 from kifu.domain.core.roles import CardId

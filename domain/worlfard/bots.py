@@ -14,18 +14,17 @@ import msgspec
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import KifuError
+from kifu.domain.core.options import Options
 from kifu.domain.core.rng import Rng
 
 from . import commands as c
+from .cards import definition
 from .combat import combat_damage
 from .decide import decide
 from .evolve import evolve
-from .cards import definition
 from .field import keeper_bonus, profile, stat, tower_skills
-from kifu.domain.core.options import Options
 from .state import State
 from .vocabulary import Phase
-
 
 _PAID = (c.Summon, c.Cast, c.Activate)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from functools import cache
 
 from . import events as ev
-from .draft import WDraft
 from .cards import catalog, static_vit_reducers
+from .draft import WDraft
 from .state import State
 from .stats import definition, keeper_bonus, unit_stat
 

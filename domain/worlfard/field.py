@@ -12,7 +12,6 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 from __future__ import annotations
 
 import threading
-
 from dataclasses import dataclass
 from typing import Any
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from kifu.domain.core.errors import Illegal
 
-from . import combat, events as ev
+from . import combat
+from . import events as ev
 from .checks import settle
 from .draft import WDraft
 from .spells import resolve_spell

@@ -5,7 +5,7 @@ seat 1's as the players face each other; hearts, hand, soul, grave and seal are 
 """
 from __future__ import annotations
 
-from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.catalogue import CardRow, Catalogue, Column
 from kifu.domain.core.gloss import with_gloss
 from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
 

@@ -7,14 +7,17 @@ from typing import Any, Sequence
 
 from msgspec.structs import replace
 
+from kifu.domain.core.options import Options
+
 from . import commands as c
-from .card_facts import Facts, Table as CardTable, match_facts
-from .combat import blockers, evader, targets as attack_targets
+from .card_facts import Facts, match_facts
+from .card_facts import Table as CardTable
+from .combat import blockers, evader
+from .combat import targets as attack_targets
 from .decide import awaiting
 from .field import all_negated
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
-from kifu.domain.core.options import Options
 from .payment import Payer, Payments, payer
 from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from kifu.domain.core.errors import Illegal
 
-from . import events as ev, triggers
+from . import events as ev
+from . import triggers
 from .draft import WDraft
 from .evolve import evolve
 from .field import has, tower_height
 from .geometry import adjacent, lines
 from .hearts import check_source, heart_cast, reveal_next
-from .state import State
 from .payment import canonical_payment, check_payment
+from .state import State
 from .stats import definition
 from .vocabulary import TOWER_MAX, Phase, Status
 
@@ -110,7 +111,7 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
     draft.rule("W-8.2", moved, ev.UnitBroken(seat=seat, line=to))
 
 
-def has_haste(state: "State", seat: int, card: int, line: int) -> bool:
+def has_haste(state: State, seat: int, card: int, line: int) -> bool:
     """W-Q4 神速: not put to sleep when summoned — unless negated (W-14.6), so it is read on the
     field as it would be with the unit on its spot."""
     if "神速" not in definition(state, card).keywords():

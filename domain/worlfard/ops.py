@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from . import events as ev
 from .cards import definition
 from .checks import settle

@@ -5,11 +5,12 @@ from kifu.domain.core.roles import target_cards
 from kifu.domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, layout, legal, reference, replay, setup, view
-from .long_match import long_match
 from .commands import Command
 from .decide import awaited, decide, waiting_clause
 from .events import Event
-from .evolve import _HANDLERS as EVOLVE_CASES, evolve
+from .evolve import _HANDLERS as EVOLVE_CASES
+from .evolve import evolve
+from .long_match import long_match
 from .state import State
 
 NAME = "worlfard"

@@ -11,7 +11,7 @@ from .draft import WDraft
 from .hearts import check_source, heart_cast, reveal_next
 from .main_phase import pay
 from .ops import Context, apply_skill
-from .payment import canonical_payment, can_pay, check_payment, payments
+from .payment import can_pay, canonical_payment, check_payment, payments
 from .skills import Skill
 from .state import State, Trigger
 from .targets import options, still_correct

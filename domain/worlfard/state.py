@@ -107,7 +107,7 @@ class Heart(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
 
 Mulligan = Literal["pending", "taken", "kept"]
 _EMPTY_STAGE: tuple[Unit | None, ...] = (None,) * LINES
-_EMPTY_TABLE: tuple["TableSpell | None", ...] = (None,) * LINES
+_EMPTY_TABLE: tuple[TableSpell | None, ...] = (None,) * LINES
 _EMPTY_TOWERS: tuple[Tower, ...] = (Tower(),) * LINES
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .cards import definition
-from .field import Profile, keeper_bonus, profile, stat as unit_stat
+from .field import Profile, keeper_bonus, profile
+from .field import stat as unit_stat
 from .state import State
 
 Stats = Profile

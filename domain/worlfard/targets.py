@@ -14,7 +14,6 @@ from .geometry import adjacent, lines
 from .skills import Skill, Target
 from .state import State
 
-
 _defn = definition
 
 

@@ -11,7 +11,6 @@ from .state import State
 from .triggers import fire
 from .vocabulary import Phase, Status, other
 
-
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
 NEXT_PHASES: dict[Phase, tuple[str, ...]] = {
     Phase.MAIN1: ("battle", "end"),

@@ -16,8 +16,8 @@ from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .decide import awaiting
-from .state import HIDDEN, Combat, State
 from .field import tower_height
+from .state import HIDDEN, Combat, State
 from .stats import unit_stats
 
 
@@ -115,7 +115,7 @@ def view(state: State, seat: int | None) -> View:
                 outcome=state.outcome, sides=(sides[0], sides[1]))
 
 
-def _unit_view(state: State, seat: int, line: int, ref: "Callable[[int], CardRef]") -> UnitView:
+def _unit_view(state: State, seat: int, line: int, ref: Callable[[int], CardRef]) -> UnitView:
     unit = state.side(seat).stage[line - 1]
     assert unit is not None
     p = unit_stats(state, seat, line)

@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from kifu.domain.core.match import Match
-from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.alteil import commands as c
 from kifu.domain.alteil import events as ev
 from kifu.domain.alteil.positions import Position
 from kifu.domain.alteil.vocabulary import END, OPENING, SET, SOUL
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
 from kifu.tools import corpus
 from kifu.tools.corpus import Cmd, Labels, Refused, Scenario, Step, cited, none, one
 

@@ -20,11 +20,11 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
+from kifu.domain.core import priority as prio
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.masters import commands as c
 from kifu.domain.masters import events as ev
-from kifu.domain.core import priority as prio
 from kifu.domain.masters.board import square
 from kifu.domain.masters.cards import catalog
 from kifu.domain.masters.decks import DeckList
@@ -77,7 +77,7 @@ class Board:
                     return card
         raise LookupError(f"seat {seat} has no {name} left in deck or hand")
 
-    def phase(self, phase: str, active: int = 1, holder: int | None = None) -> "Board":
+    def phase(self, phase: str, active: int = 1, holder: int | None = None) -> Board:
         self.state = replace(self.state, phase=phase, active=active, first=1, turn=3, pending="",  # type: ignore[arg-type]
                              priority=prio.opened(holder or active))
         return self

@@ -62,7 +62,7 @@ class Board:
                     return card
         raise LookupError(f"seat {seat} has no {key} left")
 
-    def phase(self, phase: str) -> "Board":
+    def phase(self, phase: str) -> Board:
         self.state = replace(self.state, phase=phase)
         return self
 

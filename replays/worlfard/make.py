@@ -89,11 +89,11 @@ class Board:
                     return card
         raise LookupError(f"seat {seat} has no {name} left in deck or hand")
 
-    def turn(self, phase: PhaseName, seat: int = 1, turn: int = 3) -> "Board":
+    def turn(self, phase: PhaseName, seat: int = 1, turn: int = 3) -> Board:
         self.state = replace(self.state, phase=phase, turn=turn, turn_seat=seat, tower_set=False)
         return self
 
-    def clear_hands(self) -> "Board":
+    def clear_hands(self) -> Board:
         for seat in (1, 2):
             side = self.state.side(seat)
             self._side(seat, hand=(), deck=side.deck + side.hand)

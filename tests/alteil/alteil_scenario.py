@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-
-from kifu.domain.core.errors import Illegal
-from kifu.domain.core.match import Match
-from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.alteil import commands as c
 from kifu.domain.alteil import events as ev
 from kifu.domain.alteil.positions import TEST_DECK, Position
 from kifu.domain.alteil.vocabulary import ACT, ACTION, END, INFLUENCE, SET, START, WINDOW
+from kifu.domain.core.errors import Illegal
+from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
 
 RULES = find_ruleset("alteil")
 

@@ -3,16 +3,15 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-
 from alteil_scenario import RULES, TEST_DECK, Position, c, ev, illegal, kinds, of, one
-from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
-from kifu.domain.core.errors import InvalidDeck
-from kifu.domain.core.visibility import redact as seen_by
-from kifu.domain.core.match import Match
+
 from kifu.domain.alteil.cards import catalog
 from kifu.domain.alteil.decks import DeckList, parse_deck, preset, preset_names, validate
 from kifu.domain.alteil.view import redact, view
 from kifu.domain.alteil.vocabulary import GODS, OPENING
+from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.core.match import Match
+from kifu.domain.core.visibility import redact as seen_by
 
 
 def fresh(seed: int = 3) -> Match:

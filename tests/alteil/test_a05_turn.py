@@ -1,8 +1,8 @@
 """A-5 the turn: preparation, influence, set, start, action (AGI order, ties), end."""
 from __future__ import annotations
 
-from alteil_scenario import (ACTION, END, INFLUENCE, SET, START, WINDOW, Position, c, ev, illegal, kinds, of,
-                             one)
+from alteil_scenario import ACTION, END, INFLUENCE, SET, START, WINDOW, Position, c, ev, illegal, kinds, of, one
+
 from kifu.domain.alteil.vocabulary import LIMIT, SOUL
 
 

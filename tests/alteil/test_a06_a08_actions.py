@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-
 from alteil_scenario import Position, c, ev, illegal, kinds, of, one
+
 from kifu.domain.alteil.legal import attack_targets
 
 

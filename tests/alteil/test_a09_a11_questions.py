@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import pytest
-
 from alteil_scenario import END, RULES, SET, START, TEST_DECK, Position, c, ev, illegal, kinds, of, one
-from kifu.domain.core.driver import drive
-from kifu.domain.core.errors import InvalidDeck
-from kifu.domain.core.match import Match
+
 from kifu.domain.alteil import vocabulary
 from kifu.domain.alteil.stats import influence
 from kifu.domain.alteil.vocabulary import LIMIT, MULLIGAN, SOUL
+from kifu.domain.core.driver import drive
+from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.core.match import Match
 
 
 def test_A_9_1_influence_counts_per_god_and_is_never_spent() -> None:

@@ -7,12 +7,13 @@ from functools import cache
 from pathlib import Path
 
 from alteil_scenario import RULES
-from kifu.domain.core.driver import drive
-from kifu.domain.core.match import Match
+
 from kifu.domain.alteil import events as ev
 from kifu.domain.alteil.cards import catalog, catalogue
 from kifu.domain.alteil.decks import preset, preset_names
 from kifu.domain.alteil.vocabulary import GODS
+from kifu.domain.core.driver import drive
+from kifu.domain.core.match import Match
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "003_d0f36906b401bd7b.txt"
 UNITS = [c for c in catalog().values() if c.unit]

@@ -2,9 +2,9 @@
 action order with whose unit acts next (drawn by the generic terminal renderer)."""
 from __future__ import annotations
 
+from alteil_scenario import RULES, Position, c
 from rich.console import Console
 
-from alteil_scenario import RULES, Position, c
 from kifu.cli import render
 from kifu.domain.core.layout import Counter, Grid, Note
 

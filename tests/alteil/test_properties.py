@@ -14,6 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kifu.domain.alteil import commands as c
+from kifu.domain.alteil import events as ev
+from kifu.domain.alteil.state import State
+from kifu.domain.alteil.vocabulary import SQUARES
 from kifu.domain.core.driver import drive
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import Illegal
@@ -23,10 +27,6 @@ from kifu.domain.core.record import decode_record, encode_record
 from kifu.domain.core.roles import cards_named
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.core.visibility import redact
-from kifu.domain.alteil import commands as c
-from kifu.domain.alteil import events as ev
-from kifu.domain.alteil.state import State
-from kifu.domain.alteil.vocabulary import SQUARES
 
 RULES = find_ruleset("alteil")
 PRESETS = RULES.presets()

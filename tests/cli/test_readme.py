@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Iterator
 

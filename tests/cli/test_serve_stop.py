@@ -1,7 +1,6 @@
 """Ctrl-C on `kifu serve` with a live stream open: a clean stop, no traceback."""
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket

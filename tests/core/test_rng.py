@@ -3,7 +3,8 @@ over ``next_u64`` draws, so every shuffle and bot choice ever recorded stays the
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kifu.domain.core.rng import Rng
 

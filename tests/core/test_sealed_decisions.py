@@ -23,8 +23,8 @@ from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record, first_broken_link, first_broken_seal
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.core.visibility import redact
-from kifu_secretbid import Bid, BidOpened, Claim, Claimed, GameEnded, PileShuffled, PrizeDiscarded, PrizeWon
 from kifu.projections.audit import audit
+from kifu_secretbid import Bid, BidOpened, Claim, Claimed, GameEnded, PileShuffled, PrizeDiscarded, PrizeWon
 
 RULES = find_ruleset("secretbid")
 

@@ -14,12 +14,12 @@ from typing import Any
 from msgspec.structs import replace
 
 import kifu.domain.masters.ruleset  # noqa: F401  (registers "masters")
+from kifu.domain.core import priority as prio
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.masters import commands as c
-from kifu.domain.core import priority as prio
 from kifu.domain.masters.board import square
 from kifu.domain.masters.cards import catalog
 from kifu.domain.masters.decks import DeckList, validate
@@ -61,7 +61,7 @@ class Pos:
         self._given: list[int] = []
 
     # -- building ----------------------------------------------------------------------------------
-    def phase(self, phase: str, active: int = 1, holder: int | None = None) -> "Pos":
+    def phase(self, phase: str, active: int = 1, holder: int | None = None) -> Pos:
         self.state = replace(self.state, phase=phase, active=active, pending="",  # type: ignore[arg-type]
                              priority=prio.opened(holder or active), turn=max(self.state.turn, 1))
         return self
@@ -82,7 +82,7 @@ class Pos:
         sides[seat - 1] = replace(sides[seat - 1], **fields)
         self.state = replace(self.state, sides=tuple(sides))
 
-    def side(self, seat: int, **fields: Any) -> "Pos":
+    def side(self, seat: int, **fields: Any) -> Pos:
         self._side(seat, **fields)
         return self
 
@@ -97,13 +97,13 @@ class Pos:
         self._side(seat, hand=self.state.side(seat).hand + (cid,))
         return cid
 
-    def mana(self, seat: int, n: int) -> "Pos":
+    def mana(self, seat: int, n: int) -> Pos:
         side = self.state.side(seat)
         cards = side.deck[-n:] if n else ()
         self._side(seat, deck=side.deck[:len(side.deck) - n], mana=side.mana + tuple(Mana(card=x) for x in cards))
         return self
 
-    def master(self, seat: int, where: str) -> "Pos":
+    def master(self, seat: int, where: str) -> Pos:
         self._side(seat, master=sq(where))
         return self
 

@@ -1,8 +1,8 @@
 """M-2: priority and the stack, and the priority helper itself."""
 from __future__ import annotations
 
-from kifu.domain.masters import events as ev
 from kifu.domain.core import priority as prio
+from kifu.domain.masters import events as ev
 
 from .scenario import Pos, c, illegal, kinds, of
 

@@ -1,7 +1,6 @@
 """M-3 standby, M-6 main 2 and M-7 end: the turn's frame."""
 from __future__ import annotations
 
-
 from kifu.domain.masters import events as ev
 from kifu.domain.masters.state import Mana
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from kifu.domain.masters import board, permissions as pm
+from kifu.domain.masters import board
+from kifu.domain.masters import permissions as pm
 from kifu.domain.masters.cards import UNKNOWN, catalog
 from kifu.domain.masters.state import State
 from kifu.domain.masters.vocabulary import MAIN_PHASES

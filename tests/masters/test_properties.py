@@ -21,8 +21,8 @@ from kifu.domain.core.layout import faces
 from kifu.domain.core.match import Match
 from kifu.domain.core.roles import HIDDEN, cards_named
 from kifu.domain.masters import commands as c
-from kifu.domain.masters.board import SQUARES, name
 from kifu.domain.masters import events as ev
+from kifu.domain.masters.board import SQUARES, name
 from kifu.domain.masters.decks import preset, preset_names
 from kifu.domain.masters.state import State
 

@@ -1,7 +1,8 @@
 """M-Q1 .. M-Q13: the digest's proposals where the seed is silent, each behind one name."""
 from __future__ import annotations
 
-from kifu.domain.masters import board, events as ev, vocabulary
+from kifu.domain.masters import board, vocabulary
+from kifu.domain.masters import events as ev
 from kifu.domain.masters.legal import legal
 
 from .scenario import Pos, c, illegal, kinds, of, sq

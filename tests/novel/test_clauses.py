@@ -5,14 +5,13 @@ import pytest
 
 from kifu.domain.core.errors import Illegal, InvalidDeck
 from kifu.domain.novel import decks
-from kifu.domain.novel.cards import BEATS, ELEMENTS, catalog, card
+from kifu.domain.novel.cards import BEATS, ELEMENTS, card, catalog
 from kifu.domain.novel.combat import attack_damage
 from kifu.domain.novel.options import distance, legal, skill_targets
 from kifu.domain.novel.state import TURN_LIMIT
 from kifu.domain.novel.view import view
 
-from .scenario import (RULES, Act, Done, Pick, ev, events_of, new_match, one, position, select, start,
-                       submit)
+from .scenario import RULES, Act, Done, Pick, ev, events_of, new_match, one, position, select, start, submit
 
 FILLER = ("旅の剣士",) * 3
 

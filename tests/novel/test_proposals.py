@@ -7,11 +7,10 @@ import pytest
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.rng import Rng
-from kifu.domain.novel import decks
-from kifu.domain.novel.cards import BEATS, catalog, card
-from kifu.domain.novel.commands import Act, Done, Pick, Reveal
-from kifu.domain.novel import flow
+from kifu.domain.novel import decks, flow
+from kifu.domain.novel.cards import BEATS, card, catalog
 from kifu.domain.novel.combat import attack_damage
+from kifu.domain.novel.commands import Act, Done, Pick, Reveal
 from kifu.domain.novel.options import distance, legal, skill_targets
 from kifu.domain.novel.state import MAGIC_SLOTS, ROW_SLOTS
 
@@ -247,8 +246,12 @@ def test_N_C9_presets_at_the_deck_limits():
 
 def test_N_C10_turn_rules_together():
     # summon-turn rest, forced play, no-card loss, 100-turn draw, end-of-turn judgement
-    from .test_clauses import (test_N_4_1_draw_when_neither_side_has_characters, test_N_4_2_a_seat_with_nothing_to_play_loses_at_turn_start,
-                               test_N_4_3_draw_after_turn_100, test_N_6_1_no_action_on_the_summon_turn)
+    from .test_clauses import (
+        test_N_4_1_draw_when_neither_side_has_characters,
+        test_N_4_2_a_seat_with_nothing_to_play_loses_at_turn_start,
+        test_N_4_3_draw_after_turn_100,
+        test_N_6_1_no_action_on_the_summon_turn,
+    )
     test_N_6_1_no_action_on_the_summon_turn()
     test_N_4_2_a_seat_with_nothing_to_play_loses_at_turn_start()
     test_N_4_3_draw_after_turn_100()

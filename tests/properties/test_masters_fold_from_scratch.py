@@ -15,18 +15,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
+from random_play import random_decisions
 
 from kifu.domain.core import priority as prio
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.match import Match, record_evolve
 from kifu.domain.core.ruleset import find_ruleset
-from kifu.domain.masters import board, decide as decide_module, evolve, setup
+from kifu.domain.masters import board, evolve, setup
+from kifu.domain.masters import decide as decide_module
 from kifu.domain.masters import events as ev
 from kifu.domain.masters.decks import preset_names
 from kifu.domain.masters.effects import settle
 from kifu.domain.masters.state import State
-
-from random_play import random_decisions
 
 RULESET = find_ruleset("masters")
 PRESETS = preset_names()

@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
+from random_play import random_decisions
 
 from kifu.domain.core import priority as prio
 from kifu.domain.core.ruleset import find_ruleset
@@ -28,8 +29,6 @@ from kifu.domain.masters.decks import preset_names
 from kifu.domain.masters.effects import target_ok
 from kifu.domain.masters.legal import legal, options
 from kifu.domain.masters.state import State
-
-from random_play import random_decisions
 
 RULESET = find_ruleset("masters")
 PRESETS = preset_names()

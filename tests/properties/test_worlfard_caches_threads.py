@@ -7,11 +7,11 @@ import sys
 import threading
 from typing import Any
 
+from test_worlfard_properties import played, states
+
 from kifu.domain.worlfard.field import stat
 from kifu.domain.worlfard.state import State
 from kifu.domain.worlfard.targets import unit_line
-
-from test_worlfard_properties import played, states
 
 NAMES = ("STR", "VIT", "AGI", "DEF")
 

@@ -13,12 +13,14 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_play import random_decisions
 
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.worlfard import commands as c
 from kifu.domain.worlfard.activate import why_not
 from kifu.domain.worlfard.cards import definition
-from kifu.domain.worlfard.combat import blockers, evader, targets as attack_targets
+from kifu.domain.worlfard.combat import blockers, evader
+from kifu.domain.worlfard.combat import targets as attack_targets
 from kifu.domain.worlfard.decide import awaiting
 from kifu.domain.worlfard.decks import preset_names
 from kifu.domain.worlfard.field import stat, tower_heights
@@ -28,8 +30,6 @@ from kifu.domain.worlfard.state import State
 from kifu.domain.worlfard.targets import options as targets_of
 from kifu.domain.worlfard.turns import proceed_targets
 from kifu.domain.worlfard.vocabulary import LINES, TOWER_MAX, Phase, Status
-
-from random_play import random_decisions
 
 RULESET = find_ruleset("worlfard")
 PRESETS = preset_names()

@@ -7,8 +7,8 @@ seed and deck pair that ``kifu`` can replay.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 import re
+from itertools import combinations
 from typing import Any, Callable, Iterator
 
 import msgspec
@@ -23,17 +23,18 @@ from kifu.domain.core.errors import Illegal, MatchOver
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import decode_record, encode_record, first_broken_link
 from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import checks
 from kifu.domain.worlfard import commands as c
 from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.bots import RandomBot
+from kifu.domain.worlfard.card_facts import match_facts
 from kifu.domain.worlfard.cards import catalog
-from kifu.domain.worlfard import checks
 from kifu.domain.worlfard.checks import harmless, surely_survives, vit_lowering
 from kifu.domain.worlfard.decks import preset, preset_names
 from kifu.domain.worlfard.evolve import evolve
 from kifu.domain.worlfard.field import Field, all_negated, keywords, stat, tower_height, tower_heights
-from kifu.domain.worlfard.card_facts import match_facts
-from kifu.domain.worlfard.legal import _holds_short, options as legal_options
+from kifu.domain.worlfard.legal import _holds_short
+from kifu.domain.worlfard.legal import options as legal_options
 from kifu.domain.worlfard.payment import _ByCost, _enumerate, is_redundant_free
 from kifu.domain.worlfard.state import HIDDEN, State
 from kifu.domain.worlfard.targets import _unit_aim

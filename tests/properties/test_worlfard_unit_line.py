@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import given, settings
+from test_worlfard_properties import deck_pairs, game, played, seeds, states
 
 from kifu.domain.worlfard.state import State
 from kifu.domain.worlfard.targets import unit_line
-
-from test_worlfard_properties import deck_pairs, game, played, seeds, states
 
 
 def scanned(state: State, card: int) -> tuple[int, int] | None:

@@ -6,14 +6,13 @@ import uuid
 from typing import Any
 
 import pytest
+from httpplay import Player, awaited, bearer, create, seat_token, store_finished
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 from kifu.domain.core.record import decode_record
 from kifu.projections.audit import audit
-
-from httpplay import Player, bearer, create, seat_token, store_finished, awaited
 
 
 def test_create_returns_an_id_and_three_distinct_tokens(api: TestClient) -> None:

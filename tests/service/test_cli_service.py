@@ -12,12 +12,11 @@ from typing import Any, Callable
 
 import httpx
 from click.testing import CliRunner
+from httpplay import awaited, bearer
 from litestar import Litestar
 
 from kifu.cli.main import cli
 from kifu.service.server import BackgroundServer
-
-from httpplay import bearer, awaited
 
 KIFU = [sys.executable, "-c", "from kifu.cli.main import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,13 +7,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
+from httpplay import Player, awaited, bearer, create
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from kifu.domain.core.record import decode_record, first_broken_link
 from kifu.projections.audit import audit
-
-from httpplay import Player, bearer, create, awaited
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 import msgspec
+from httpplay import bearer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
@@ -20,8 +21,6 @@ from litestar.testing import TestClient
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.service import create_app
-
-from httpplay import bearer
 
 RULES = find_ruleset("worlfard")
 CARD_KEYS = {"card", "cards", "order", "hearts", "souls", "defender_card", "attacker_card", "id"}

@@ -11,15 +11,14 @@ from typing import Any
 
 import httpx
 from click.testing import CliRunner
+from httpplay import bearer
+from test_cli_service import kifu
 
 from kifu.cli.main import cli
 from kifu.domain.core.record import decode_record, first_broken_seal
+from kifu.projections.audit import audit
 from kifu.service.client import KifuClient
 from kifu.service.server import BackgroundServer
-from kifu.projections.audit import audit
-
-from httpplay import bearer
-from test_cli_service import kifu
 
 
 def _create(url: str) -> dict[str, Any]:
@@ -77,7 +76,7 @@ def test_K_seal_both_seats_bid_in_the_same_instant_and_both_land(served: Backgro
 def test_K_seal_a_seats_stream_never_shows_the_others_pending_bid(served: BackgroundServer) -> None:
     created = _create(served.url)
     mid, tokens = created["match_id"], created["tokens"]
-    seen: "queue.Queue[Any]" = queue.Queue()
+    seen: queue.Queue[Any] = queue.Queue()
 
     def follow() -> None:
         with KifuClient(served.url, tokens["seat2"]) as client:

@@ -9,16 +9,15 @@ from typing import Any, Callable
 
 import httpx
 import msgspec
+from httpplay import Player, bearer, create, store_finished
 from litestar import Litestar
 
 from kifu.domain.core.errors import KifuError
 from kifu.service.client import KifuClient, parse_sse
 from kifu.service.server import BackgroundServer
 
-from httpplay import Player, bearer, create, store_finished
 
-
-def follow(url: str, match_id: str, token: str, into: "queue.Queue[Any]", after: int = 0) -> threading.Thread:
+def follow(url: str, match_id: str, token: str, into: queue.Queue[Any], after: int = 0) -> threading.Thread:
     def run() -> None:
         try:
             with KifuClient(url, token) as client:
@@ -35,7 +34,7 @@ def follow(url: str, match_id: str, token: str, into: "queue.Queue[Any]", after:
     return thread
 
 
-def take(into: "queue.Queue[Any]", until: Callable[[Any], bool], timeout: float = 10.0) -> list[Any]:
+def take(into: queue.Queue[Any], until: Callable[[Any], bool], timeout: float = 10.0) -> list[Any]:
     got = []
     while True:
         message = into.get(timeout=timeout)

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from kifu.tools import corpus
 from kifu.projections.probes import probes_path
+from kifu.tools import corpus
 
 REPO = Path(__file__).parents[2]
 CORPUS = REPO / "replays" / "worlfard"

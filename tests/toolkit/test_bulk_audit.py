@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from corpus_helpers import copy_records
 
 from kifu.cli.main import cli
-from corpus_helpers import copy_records
 
 LEGACY = Path(__file__).parent / "data" / "format0-dawn-dusk-vs-four-winds.kifu.jsonl"
 

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from corpus_helpers import CORPUS, generate
+
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.projections.probes import load_probes
 from kifu.projections.recordfile import read_record

@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from format0 import downcast
 
 from kifu.cli.main import cli
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import decode_header, decode_record, encode_record, first_broken_link, readable_formats
 from kifu.domain.core.ruleset import find_ruleset
-from kifu.store import MatchStore
 from kifu.domain.version import FORMAT_VERSION
-from format0 import downcast
 from kifu.projections.audit import audit
 from kifu.projections.recordfile import read_record
+from kifu.store import MatchStore
 
 LEGACY = Path(__file__).parent / "data" / "format0-dawn-dusk-vs-four-winds.kifu.jsonl"
 

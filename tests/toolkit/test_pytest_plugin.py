@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from corpus_helpers import copy_records
 
 pytest_plugins = ["pytester"]

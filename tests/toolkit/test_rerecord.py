@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from corpus_helpers import copy_records
 
 from kifu.cli.main import cli
-from corpus_helpers import copy_records
 from kifu.domain.worlfard import combat
 from kifu.projections.audit import audit
 from kifu.projections.recordfile import read_record

@@ -11,11 +11,12 @@ from click.testing import CliRunner
 
 from kifu.cli.main import cli
 from kifu.domain.core.match import Match
-from kifu.store import MatchStore
 from kifu.projections import standings as standings_module
 from kifu.projections.recordfile import read_record
 from kifu.projections.standings import Standings
 from kifu.projections.timeline import Timeline
+from kifu.store import MatchStore
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

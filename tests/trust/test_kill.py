@@ -20,8 +20,8 @@ import pytest
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.ruleset import find_ruleset
-from kifu.store import MatchStore
 from kifu.projections.audit import audit
+from kifu.store import MatchStore
 
 KIFU = [sys.executable, "-c", "from kifu.cli.main import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]

@@ -28,6 +28,7 @@ from kifu.domain.core.roles import HIDDEN, roles_of
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.service import create_app
 
+
 def _seq_keys() -> set[str]:
     """Keys that hold seq numbers, not cards: the envelope's, and every event field a ruleset
     declares with the role ``seq`` (``SeqRef``: a declaration a later ruling traces back to)."""

@@ -4,7 +4,6 @@ names and decks are refused with their reason; importing twice changes nothing; 
 survive a forged event that was stored anyway."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,8 @@ from kifu.domain.core.header import header_bytes
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record
 from kifu.domain.core.signing import end_mark, new_signer
-from kifu.store import MatchStore
 from kifu.projections.recordfile import read_record
-from kifu.projections.standings import Standings
+from kifu.store import MatchStore
 
 
 def kifu(*args: str) -> Any:

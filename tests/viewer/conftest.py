@@ -16,8 +16,8 @@ import pytest
 
 from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.domain.core.record import encode_record
+from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.service import create_app
 from kifu.service.server import BackgroundServer
 

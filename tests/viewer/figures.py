@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from playwright.sync_api import sync_playwright
 
 from kifu.cli.main import cli
+from kifu.projections.recordfile import read_record
 from kifu.service import create_app
 from kifu.service.server import BackgroundServer
-from kifu.projections.recordfile import read_record
 
 from .conftest import CHROMIUM, open_page
 from .helpers import ROOT, store_record

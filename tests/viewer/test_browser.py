@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from kifu.cli.main import cli
-from kifu.service import api
 from kifu.projections.causes import cause_chain
 from kifu.projections.recordfile import read_record
 from kifu.projections.viewdata import ViewSource
+from kifu.service import api
 
 from .conftest import RULESETS
 

@@ -7,11 +7,11 @@ from typing import Any, Callable
 import pytest
 
 from kifu.domain.core.match import Match
-from kifu.service.viewer import Sources
 from kifu.projections import timeline as timeline_module
 from kifu.projections import viewdata
 from kifu.projections.recordfile import read_record
 from kifu.projections.viewdata import ViewSource
+from kifu.service.viewer import Sources
 
 from .helpers import ROOT
 

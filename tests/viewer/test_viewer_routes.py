@@ -14,11 +14,11 @@ from litestar.testing import TestClient
 
 from kifu.cli.main import cli
 from kifu.domain.core.match import Match
-from kifu.service import create_app
-from kifu.service.viewer import CSP_FILE, page
 from kifu.projections.picture import svg
 from kifu.projections.recordfile import read_record
 from kifu.projections.viewdata import ViewSource
+from kifu.service import create_app
+from kifu.service.viewer import CSP_FILE, page
 
 from .helpers import ROOT
 

@@ -76,13 +76,13 @@ class Position:
         self.state: State = self.base.state
 
     # -- low level ------------------------------------------------------------------------------
-    def side(self, seat: int, **fields: Any) -> "Position":
+    def side(self, seat: int, **fields: Any) -> Position:
         sides = list(self.state.sides)
         sides[seat - 1] = replace(sides[seat - 1], **fields)
         self.state = replace(self.state, sides=tuple(sides))
         return self
 
-    def set(self, **fields: Any) -> "Position":
+    def set(self, **fields: Any) -> Position:
         self.state = replace(self.state, **fields)
         return self
 
@@ -98,7 +98,7 @@ class Position:
         raise LookupError(f"seat {seat} has no {name} left in deck or hand")
 
     # -- turn -----------------------------------------------------------------------------------
-    def at(self, phase: PhaseName, seat: int = 1, turn: int | None = None) -> "Position":
+    def at(self, phase: PhaseName, seat: int = 1, turn: int | None = None) -> Position:
         """It is ``seat``'s turn (default: its second turn, so battle is allowed), in ``phase``."""
         if turn is None:
             turn = 3 if seat == self.state.first_seat else 4
@@ -110,7 +110,7 @@ class Position:
         self.side(seat, hand=self.state.side(seat).hand + cards)
         return cards
 
-    def clear_hand(self, seat: int) -> "Position":
+    def clear_hand(self, seat: int) -> Position:
         side = self.state.side(seat)
         return self.side(seat, hand=(), deck=side.deck + side.hand)
 
@@ -147,20 +147,20 @@ class Position:
         self.side(seat, towers=tuple(towers))
         return cards
 
-    def hearts(self, seat: int, broken: Iterable[int] = ()) -> "Position":
+    def hearts(self, seat: int, broken: Iterable[int] = ()) -> Position:
         """Break the hearts at these indexes (0 = top); the others are ready."""
         out = set(broken)
         hearts = tuple(replace(h, broken=i in out) for i, h in enumerate(self.state.side(seat).hearts))
         return self.side(seat, hearts=hearts)
 
-    def empty_deck(self, seat: int) -> "Position":
+    def empty_deck(self, seat: int) -> Position:
         side = self.state.side(seat)
         return self.side(seat, deck=(), grave=side.grave + side.deck)
 
-    def life(self, seat: int, life: int) -> "Position":
+    def life(self, seat: int, life: int) -> Position:
         return self.side(seat, life=life)
 
-    def combat(self, **fields: Any) -> "Position":
+    def combat(self, **fields: Any) -> Position:
         return self.set(combat=Combat(**fields))
 
     # -- result ---------------------------------------------------------------------------------

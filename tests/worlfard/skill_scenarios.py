@@ -84,13 +84,13 @@ class Pos:
         self.at(Phase.MAIN1, 1)
 
     # -- low level ------------------------------------------------------------------------------
-    def side(self, seat: int, **fields: Any) -> "Pos":
+    def side(self, seat: int, **fields: Any) -> Pos:
         sides = list(self.state.sides)
         sides[seat - 1] = replace(sides[seat - 1], **fields)
         self.state = replace(self.state, sides=tuple(sides))
         return self
 
-    def set(self, **fields: Any) -> "Pos":
+    def set(self, **fields: Any) -> Pos:
         self.state = replace(self.state, **fields)
         return self
 
@@ -116,7 +116,7 @@ class Pos:
         raise LookupError(f"seat {seat} has no filler left")
 
     # -- turn -----------------------------------------------------------------------------------
-    def at(self, phase: PhaseName, seat: int = 1, turn: int | None = None) -> "Pos":
+    def at(self, phase: PhaseName, seat: int = 1, turn: int | None = None) -> Pos:
         """``seat``'s turn (default: its second, so battle is allowed), in ``phase``."""
         return self.set(phase=phase, turn=turn if turn is not None else (3 if seat == 1 else 4), turn_seat=seat,
                         tower_set=False)
@@ -187,7 +187,7 @@ class Pos:
         return cards
 
     def effect(self, target: int, op: str, stat: str | None = None, value: int = 0, *, id: int,
-               until: str = "stage", skill: str | None = None, source: int = 0) -> "Pos":
+               until: str = "stage", skill: str | None = None, source: int = 0) -> Pos:
         """A stored effect as a resolved skill would leave it (``id`` orders set-base effects)."""
         return self.set(effects=self.state.effects + (Effect(id=id, target=target, op=op, stat=stat, value=value,
                                                              skill=skill, until=until, source=source),))

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import get_args
 
 import pytest
+from scenario import DECKS, RULESET, started
+from skill_scenarios import Phase, Pos, Status, c, ev, folds, illegal, kinds, of, one, other, stats
 
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal, Malformed
@@ -26,10 +28,6 @@ from kifu.domain.worlfard.state import Combat
 from kifu.domain.worlfard.targets import _fits
 from kifu.domain.worlfard.view import redact, view
 from kifu.domain.worlfard.vocabulary import LINES, CardType
-
-from scenario import DECKS, RULESET, started
-from skill_scenarios import Phase, Pos, Status, c, ev, folds, illegal, kinds, of, one, other, stats
-
 
 # -- card files ---------------------------------------------------------------------------------
 _GOOD = {

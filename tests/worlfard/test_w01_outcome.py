@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from scenario import Phase, Position, attack, c, defend, draft_on, kinds, of, one
 
 from kifu.domain.core.errors import MatchOver
 from kifu.domain.worlfard import checks
 from kifu.domain.worlfard import events as ev
-from scenario import Phase, Position, attack, c, defend, draft_on, kinds, of, one
 
 
 def _direct_attack(life: int, attacker: str = "紅蓮の剣士"):

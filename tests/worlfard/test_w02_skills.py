@@ -8,9 +8,9 @@ VIT3 AGI1; 反撃の盾兵 STR2 VIT3 (no combat damage from a unit with 『強�
 """
 from __future__ import annotations
 
-from kifu.domain.worlfard.skills import assault_bonus, keyword_matches
-
 from skill_scenarios import Phase, Pos, Status, attack, c, ev, folds, illegal, kinds, of, one, passes, stats
+
+from kifu.domain.worlfard.skills import assault_bonus, keyword_matches
 
 
 def _keeper_on_gale(name: str, *extra: str) -> tuple[Pos, int]:

@@ -1,10 +1,11 @@
 """W-3 areas and field, with the geometry proposals W-Q1 (five lines), W-Q2 (distance), W-Q3 (moves)."""
 from __future__ import annotations
 
+from scenario import Phase, Position, c, illegal, one
+
 from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.geometry import adjacent, distance, lines
 from kifu.domain.worlfard.view import view
-from scenario import Phase, Position, c, illegal, one
 
 
 def test_W_3_2_each_player_has_five_lines_of_stage_table_and_tower_spots():

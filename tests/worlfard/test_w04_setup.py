@@ -5,6 +5,7 @@ from collections import Counter
 
 import pytest
 from msgspec.structs import replace
+from scenario import DECKS, PLAIN_FLAME, PLAIN_TIDE, RULESET, Phase, c, illegal, kinds, of, one, started
 
 from kifu.domain.core.errors import InvalidDeck, NotYourDecision
 from kifu.domain.core.match import Match
@@ -12,7 +13,6 @@ from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.cards import catalog
 from kifu.domain.worlfard.decks import DeckList, parse_deck, preset, preset_names, validate
 from kifu.domain.worlfard.view import view
-from scenario import DECKS, PLAIN_FLAME, PLAIN_TIDE, RULESET, Phase, c, illegal, kinds, of, one, started
 
 
 def _created(seed: int = 1) -> Match:

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from scenario import Phase, Position, c, draft_on, illegal, kinds, of, one, started
 
 from kifu.domain.core.errors import NotYourDecision
 from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.turns import begin_turn
-from scenario import Phase, Position, c, draft_on, illegal, kinds, of, one, started
 
 
 def test_W_5_1_start_phase_recovers_removes_damage_recovers_one_heart_then_draws():

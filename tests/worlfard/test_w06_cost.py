@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from scenario import Phase, Position, Status, c, illegal, kinds, one
+
 from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.payment import check_payment, is_redundant_free, payments
-from scenario import Phase, Position, Status, c, illegal, kinds, one
 
 
 def _main(*piles: tuple[int, int], broken: tuple[int, ...] = ()) -> Position:

@@ -10,10 +10,9 @@ Keepers never share their tower's element here, so W-7.3 does not add to what is
 from __future__ import annotations
 
 import pytest
+from skill_scenarios import Phase, Pos, c, ev, folds, ht, illegal, of, one, stats
 
 from kifu.domain.worlfard.payment import payments
-
-from skill_scenarios import Phase, Pos, c, ev, folds, ht, illegal, of, one, stats
 
 KEEPER = "潮騒の槍兵"    # water STR2 VIT3 AGI1 DEF0
 

@@ -1,10 +1,11 @@
 """W-7 towers: setup once per turn, stacking with the tower's state, at most 5, top card, keepers."""
 from __future__ import annotations
 
+from scenario import Phase, Position, attack, c, defend, illegal, kinds, one, started
+
 from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.stats import unit_stats
 from kifu.domain.worlfard.view import view
-from scenario import Phase, Position, attack, c, defend, illegal, kinds, one, started
 
 
 def test_W_7_1_setup_puts_a_hand_card_ready_on_an_empty_spot():

@@ -1,9 +1,10 @@
 """W-8 units: summoning, moving, destruction into soul, vanishing into the graveyard; W-15 broken."""
 from __future__ import annotations
 
+from scenario import Phase, Position, Status, attack, c, defend, draft_on, illegal, kinds, of, one
+
 from kifu.domain.worlfard import checks
 from kifu.domain.worlfard import events as ev
-from scenario import Phase, Position, Status, attack, c, defend, draft_on, illegal, kinds, of, one
 
 
 def test_W_8_1_summon_to_an_empty_own_spot_enters_asleep():

@@ -2,8 +2,9 @@
 W-9.2 poison is tested where the engine already reads it (the start-phase damage removal)."""
 from __future__ import annotations
 
-from kifu.domain.worlfard import events as ev
 from scenario import Phase, Position, Status, attack, c, defend, illegal, kinds, one
+
+from kifu.domain.worlfard import events as ev
 
 
 def test_W_9_1_sleep_is_given_on_summon_and_removed_at_end_phase():

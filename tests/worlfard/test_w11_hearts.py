@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from kifu.domain.worlfard import events as ev
+
 try:                                            # where the rule lives moved as effects arrived
     from kifu.domain.worlfard.ops import damage_player
 except ImportError:                             # pragma: no cover

@@ -7,10 +7,11 @@ defends. Units used: 紅蓮の剣士 STR3 VIT2 AGI1; 炎獄の番犬 STR4 VIT3 A
 """
 from __future__ import annotations
 
+from scenario import Phase, Position, attack, c, defend, draft_on, illegal, kinds, of, one, passes, shown
+
 from kifu.domain.worlfard import combat
 from kifu.domain.worlfard import events as ev
 from kifu.domain.worlfard.combat import combat_damage
-from scenario import Phase, Position, attack, c, defend, draft_on, illegal, kinds, of, one, passes, shown
 
 
 def _battle(seat: int = 1) -> Position:

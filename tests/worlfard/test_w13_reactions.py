@@ -8,6 +8,9 @@ Seat 1's 大地の戦士 (STR3 VIT3 AGI1) attacks seat 2's spot in front of it; 
 """
 from __future__ import annotations
 
+import pytest
+from skill_scenarios import Phase, Pos, attack, c, ev, folds, illegal, inject, kinds, of, one, pass_, passes
+
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import NotYourDecision
 from kifu.domain.core.rng import Rng
@@ -16,10 +19,6 @@ from kifu.domain.worlfard.cards import card as printed
 from kifu.domain.worlfard.evolve import evolve
 from kifu.domain.worlfard.ops import Context, apply_skill
 from kifu.domain.worlfard.state import Trigger, Window
-
-import pytest
-
-from skill_scenarios import Phase, Pos, attack, c, ev, folds, illegal, inject, kinds, of, one, pass_, passes
 
 
 def _battle(p1: tuple[str, ...] = (), p2: tuple[str, ...] = (), defender: bool = True, line: int = 2,

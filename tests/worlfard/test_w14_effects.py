@@ -10,8 +10,9 @@ Units: ディプテラ STR2 VIT2 AGI3; 潮騒の槍兵 STR2 VIT3 AGI1; 岩窟の
 """
 from __future__ import annotations
 
-from kifu.domain.worlfard.field import all_negated
 from skill_scenarios import Effect, Phase, Pos, attack, c, ev, folds, illegal, inject, kinds, of, one, passes, stats
+
+from kifu.domain.worlfard.field import all_negated
 
 
 # -- W-14.3 order of application: the seed's worked example ------------------------------------

@@ -14,7 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from kifu.domain.core.bot import Seen
-from kifu.domain.core.catalogue import Catalogue, CardRow, Column
+from kifu.domain.core.catalogue import CardRow, Catalogue, Column
 from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
 from kifu.domain.core.draft import Draft
