@@ -9,12 +9,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup clean
+.PHONY: demo test setup clean check lint typecheck
 
 $(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,check]'
 	$(BIN)/pip install --quiet --no-deps -e tests/secretbid   # the test ruleset, a package of its own
 	touch $(STAMP)
 
@@ -28,6 +28,19 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto   # every test and the replays corpus, on all cores (pytest-xdist)
+
+# mypy knows no package-dir mapping: it checks the package through a tree of links named as
+# installed (build/typecheck/kifu/domain -> domain/, ...).
+PARTS := domain projections cli store service tools
+typecheck: $(STAMP)
+	@mkdir -p build/typecheck/kifu
+	@for p in $(PARTS); do ln -sfn ../../../$$p build/typecheck/kifu/$$p; done
+	$(BIN)/mypy -p kifu
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+check: lint typecheck
 
 clean:
 	rm -rf $(VENV) demo.kifu.jsonl kifu.db
