@@ -16,14 +16,34 @@ from .skills import Skill
 from .state import State
 
 
+def spell_skill(d: CardDef) -> tuple[int, Skill] | None:
+    """The ○ skill (W-2.5); a Long Spell may have none."""
+    for index, skill in enumerate(d.skill):
+        if skill.mark == "○":
+            return index, skill
+    return None
+
+
+def targeting_skill(d: CardDef) -> Skill | None:
+    """The skill whose 【…】 is chosen at cast: the ○ skill, or a Long Spell's lasting one."""
+    for skill in d.skill:
+        if skill.target is not None and (skill.mark == "○" or (skill.zone == "table" and skill.static)):
+            return skill
+    return None
+
+
+def extra_cost(d: CardDef) -> int:
+    """{コスト:〔n〕} on the spell skill: paid on top of the LV, even when cast instantly (W-10.5)."""
+    found = spell_skill(d)
+    return found[1].cost if found else 0
+
+
 class Facts:
     """One printed card as ``legal`` reads it."""
 
     __slots__ = ("card_def", "unit", "short", "lv", "elements", "aim", "extra", "places_spell", "activated")
 
     def __init__(self, d: CardDef) -> None:
-        from .spells import extra_cost, targeting_skill
-
         self.card_def = d
         self.unit: bool = d.is_unit
         self.short: bool = d.type == "SS"                        # a Short Spell (W-10.2, W-13)

@@ -9,8 +9,10 @@ spot) and forced moves (to an adjacent empty spot).
 """
 from __future__ import annotations
 
+from .card_facts import extra_cost, targeting_skill
 from .cards import definition
 from .geometry import adjacent, lines
+from .payment import can_pay
 from .skills import Skill, Target
 from .state import State
 
@@ -103,8 +105,6 @@ def options(state: State, skill: Skill, seat: int, source: int | None) -> list[i
             if _defn(state, c).is_unit and _fits(state, spec, c):
                 out.extend(c * 10 + line for line in empty)
     elif spec.kind == "hand_spell":
-        from .spells import free_castable
-
         empty = [line for line in lines() if state.side(seat).table[line - 1] is None]
         for c in state.side(seat).hand:
             if _defn(state, c).is_spell and _fits(state, spec, c) and free_castable(state, seat, c):
@@ -118,3 +118,14 @@ def still_correct(state: State, skill: Skill, seat: int, source: int | None, cho
         return True
     valid = set(options(state, skill, seat, source))
     return bool(chosen) and all(c in valid for c in chosen)
+
+
+def free_castable(state: State, seat: int, card: int) -> bool:
+    """W-10.5: an instant cast still pays extra costs and needs its targets to exist."""
+    d = definition(state, card)
+    skill = targeting_skill(d)
+    if skill is not None and skill.target is not None and skill.target.kind == "hand_spell":
+        return False   # a spell that casts spells is not itself cast that way (no endless chains)
+    if not can_pay(state, seat, extra_cost(d)):
+        return False
+    return skill is None or bool(options(state, skill, seat, card))
