@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CardDef, PerMatch, catalog
+from kifu.domain.core.memo import ByIdentity
+
+from .cards import CardDef, catalog
 from .skills import Skill
 from .state import State
 
@@ -57,14 +59,8 @@ class Facts:
         self.activated: tuple[tuple[int, Skill], ...] = tuple((i, s) for i, s in enumerate(d.skill) if s.mark == "!")
 
 
-_by_def: dict[int, Facts] = {}
-
-
-def _of(d: CardDef) -> Facts:
-    found = _by_def.get(id(d))
-    if found is None or found.card_def is not d:
-        found = _by_def[id(d)] = Facts(d)
-    return found
+# by printed card (the catalog keeps each alive for the process; a few hundred at most)
+_of = ByIdentity("worlfard.card_facts", Facts, bound=1024)
 
 
 Table = dict[int, Facts]
@@ -78,7 +74,7 @@ def _facts_of(names: Any) -> Table:
 
 # the facts of every card of a match, by card id, from its ``state.names``: a few dozen cards,
 # one table a match, then one dictionary lookup per card
-match_facts = PerMatch(_facts_of)
+match_facts = ByIdentity("worlfard.match_facts", _facts_of, bound=64)
 
 
 def card_facts(state: State, card: int) -> Facts:

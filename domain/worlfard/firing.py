@@ -6,6 +6,8 @@ Apart from ``triggers`` because the skill interpreter (``ops``) fires summon ski
 """
 from __future__ import annotations
 
+from kifu.domain.core.memo import Memo
+
 from . import events as ev
 from .cards import CardDef, definition
 from .draft import WDraft
@@ -45,16 +47,17 @@ def _firing(d: CardDef, when: str, zone: str) -> tuple[int, ...]:
     by zone then timing: nested lookups, no key tuple built on every call)."""
     by_zone = _FIRING.get(d.name)
     if by_zone is None:
-        by_zone = _FIRING[d.name] = {}
+        by_zone = {}
         for i, skill in enumerate(d.skill):
             if skill.mark == "・":
                 by_when = by_zone.setdefault(skill.zone, {})
                 by_when[skill.when] = by_when.get(skill.when, ()) + (i,)
+        _FIRING.put(d.name, by_zone)     # whole: another thread never reads it half-built
     by_when = by_zone.get(zone)
     return () if by_when is None else by_when.get(when, ())
 
 
-_FIRING: dict[str, dict[str, dict[str | None, tuple[int, ...]]]] = {}
+_FIRING: Memo[str, dict[str, dict[str | None, tuple[int, ...]]]] = Memo("worlfard.firing", bound=4096)
 
 
 def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:
