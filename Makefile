@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup clean check lint typecheck
+.PHONY: demo test setup clean check lint typecheck docs
 
 $(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,16 @@ typecheck: $(STAMP)
 	@mkdir -p build/typecheck/kifu
 	@for p in $(PARTS); do ln -sfn ../../../$$p build/typecheck/kifu/$$p; done
 	$(BIN)/mypy -p kifu
+
+# The documentation site (mkdocs.yml): docs/ built into build/site with --strict, so a broken link or
+# anchor fails. Its tools are an extra of their own, installed on first use: `make setup` stays as fast.
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
