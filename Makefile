@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup clean check lint typecheck docs
+.PHONY: demo test test-fast setup clean check lint typecheck imports docs
 
 $(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,7 +50,10 @@ docs: $(DOCS_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-check: lint typecheck
+imports: $(STAMP)   # the import contracts in pyproject.toml ([tool.importlinter])
+	$(BIN)/lint-imports --no-cache
+
+check: lint typecheck imports
 
 clean:
 	rm -rf $(VENV) demo.kifu.jsonl kifu.db
