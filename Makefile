@@ -1,7 +1,8 @@
 # Two entry points a new user needs: `make demo` (a match played and replayed) and `make test`.
 # The interpreter the virtualenv is made from: Debian's own CPython 3.11 where the machine has it
-# (built with profile-guided and link-time optimisation, libpython linked in, it runs Kifu 10-20 %
-# faster than an --enable-shared build without them, such as pyenv's), else python3 on PATH.
+# (built with profile-guided and link-time optimisation, libpython linked in, it runs Kifu about 7 %
+# faster than an --enable-shared build without them, such as pyenv's: docs/performance.md), else
+# python3 on PATH.
 # `make setup PYTHON=...` chooses another (3.11 or later); `make clean` first to remake the venv.
 DEBIAN_PYTHON := /usr/bin/python3.11
 PYTHON ?= $(shell $(DEBIAN_PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 && echo $(DEBIAN_PYTHON) || echo python3)
