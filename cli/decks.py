@@ -1,8 +1,10 @@
 """Deck specs from the command line: a preset name or a deck file, with errors a user can act on.
 
-The ruleset says what a legal deck is (``load_deck`` raises ``InvalidDeck`` naming the clause);
-here a bad deck *file* becomes a malformed-input error (exit 2) that names the file, the line and
-the field, and an unknown card name gets a "did you mean" from the ruleset's catalogue."""
+A deck file is read here, not in the rules (which read no file): its text goes to the ruleset's
+``load_deck(path, text)``. The ruleset says what a legal deck is (``load_deck`` raises
+``InvalidDeck`` naming the clause); here a bad deck *file* becomes a malformed-input error
+(exit 2) that names the file, the line and the field, and an unknown card name gets a "did you
+mean" from the ruleset's catalogue."""
 from __future__ import annotations
 
 import difflib
@@ -11,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from kifu.domain.core.decks import line_of, read_text
+from kifu.domain.core.decks import decode_text, line_of
 from kifu.domain.core.errors import InvalidDeck, Malformed
 from kifu.domain.core.ruleset import Ruleset
 
@@ -20,18 +22,32 @@ def is_file(spec: str) -> bool:
     return spec.endswith(".toml") or Path(spec).is_file()
 
 
-def load(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
-    """``rules.load_deck(spec)``; a bad deck file is reported as ``file:line: field: reason``."""
+def read_text(path: str) -> str:
+    """A deck file's text (UTF-8, a BOM dropped); an unreadable file is a Malformed error naming it."""
     try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise Malformed(f"cannot read deck file ({exc.strerror})", path) from None
+    return decode_text(data, path)
+
+
+def plain(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
+    """A preset's deck, or a deck file's, as the ruleset gives or refuses it (``InvalidDeck``)."""
+    return rules.load_deck(spec, read_text(spec)) if is_file(spec) else rules.load_deck(spec)
+
+
+def load(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
+    """A preset's deck, or a deck file's; a bad deck file is reported as ``file:line: field: reason``."""
+    if not is_file(spec):
         return rules.load_deck(spec)
+    text = read_text(spec)
+    try:
+        return rules.load_deck(spec, text)
     except InvalidDeck as exc:
-        if not is_file(spec):
-            raise
-        raise Malformed(_located(rules, spec, exc), spec) from None
+        raise Malformed(_located(rules, text, exc), spec) from None
 
 
-def _located(rules: Ruleset[Any, Any, Any], path: str, exc: InvalidDeck) -> str:
-    text = read_text(path)
+def _located(rules: Ruleset[Any, Any, Any], text: str, exc: InvalidDeck) -> str:
     known = [row.name for row in rules.catalogue().rows]
     reason = f"invalid deck ({exc.clause}): {exc.reason}"
     for table, name in _named_cards(text):

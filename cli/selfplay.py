@@ -18,6 +18,7 @@ from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.projections.recordfile import write_match
 from kifu.store.keys import signer_from
 
+from . import decks as deck_spec
 from . import render
 
 
@@ -48,7 +49,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
         if kind not in rules.bots:
             raise click.BadParameter(f"{kind!r}: choose one of {', '.join(sorted(rules.bots))}", param_hint=flag)
     names = list(decks) or rules.presets()
-    lists = {n: rules.load_deck(n) for n in names}
+    lists = {n: deck_spec.plain(rules, n) for n in names}
     pairs = list(itertools.product(names, names))
     results: Counter[str] = Counter()
     played: Counter[str] = Counter()

@@ -65,8 +65,8 @@ def preset(name: str) -> DeckList:
     return BOOK.preset(name)
 
 
-def load(spec: str) -> DeckList:
-    return BOOK.load(spec)
+def load(spec: str, text: str | None = None) -> DeckList:
+    return BOOK.load(spec, text)
 
 
 def normalize(decks: list[Any]) -> list[DeckList]:

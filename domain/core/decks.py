@@ -1,15 +1,16 @@
-"""Deck files and preset decks, for any ruleset: reading, encodings, presets shipped as data.
+"""Deck files and preset decks, for any ruleset: text, encodings, presets shipped as data.
 
 A ruleset keeps its own deck rules (what a legal deck is); this module does the rest once:
-reads a deck file as UTF-8 with or without a BOM (naming the encoding problem otherwise), parses
-TOML with errors that name the file, and finds the presets in ``<package>.data.decks``.
+decodes a deck file's bytes as UTF-8 with or without a BOM (naming the encoding problem
+otherwise), parses TOML with errors that name the file, and finds the presets in
+``<package>.data.decks``. The rules read no file but their package data: whoever was given a
+deck file's path (the CLI) reads its bytes and hands over the text with the file's name.
 """
 from __future__ import annotations
 
 import tomllib
 from importlib import resources
-from pathlib import Path
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -18,16 +19,13 @@ from .errors import InvalidDeck, Malformed
 D = TypeVar("D")
 
 
-def read_text(path: str) -> str:
-    """A text file as UTF-8 (a BOM is dropped); another encoding is a clear Malformed error."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise Malformed(f"cannot read deck file ({exc.strerror})", path) from None
+def decode_text(data: bytes, source: str) -> str:
+    """A deck file's bytes as UTF-8 text (a BOM is dropped); another encoding is a clear Malformed
+    error naming ``source`` (the file)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise Malformed(f"not UTF-8 text (byte {exc.start}); save the deck file as UTF-8", path) from None
+        raise Malformed(f"not UTF-8 text (byte {exc.start}); save the deck file as UTF-8", source) from None
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
@@ -37,8 +35,19 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise Malformed(f"not valid TOML ({exc})", source) from None
 
 
+class LoadDeck(Protocol):
+    """A ruleset's decks: a preset by name, or with ``text`` a deck file's (``spec`` names the file)."""
+
+    def __call__(self, spec: str, text: str | None = None) -> Any: ...
+
+
+def as_given(spec: str, text: str | None = None) -> Any:
+    """The decks of a ruleset without deck files: a deck is what the caller gave."""
+    return spec
+
+
 class DeckBook(Generic[D]):
-    """The presets of one ruleset and how a deck spec (preset name or file path) becomes a deck.
+    """The presets of one ruleset and how a preset name, or a deck file's text, becomes a deck.
 
     ``parse(text, source)`` is the ruleset's: it turns a deck file into its deck struct, raising
     Malformed or InvalidDeck (with the clause) for a bad one."""
@@ -60,10 +69,11 @@ class DeckBook(Generic[D]):
             raise InvalidDeck(self.clause, f"no preset deck {name!r}; presets: {', '.join(self.preset_names())}")
         return self.parse(path.read_text("utf-8"), f"{name}.toml")
 
-    def load(self, spec: str) -> D:
-        """A preset name (see ``preset_names``) or the path of a deck TOML file."""
-        if spec.endswith(".toml") or Path(spec).is_file():
-            return self.parse(read_text(spec), spec)
+    def load(self, spec: str, text: str | None = None) -> D:
+        """A preset's deck (``spec`` one of ``preset_names``), or with ``text`` a deck file's: its
+        text as read by the caller, ``spec`` the file's name for the errors."""
+        if text is not None:
+            return self.parse(text, spec)
         return self.preset(spec)
 
 

@@ -22,6 +22,7 @@ import msgspec
 from .bot import BotFactory
 from .catalogue import Catalogue, Column
 from .commit import CORE_EVENTS, PositionPrepared
+from .decks import LoadDeck, as_given
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
@@ -92,7 +93,7 @@ class Ruleset(Generic[S, C, E]):
     clauses: Callable[[], dict[str, ClauseEntry]]
     command_of: Callable[[E], C | None]                  # the command a decision event records (audit)
     catalogue: Callable[[], Catalogue] = _empty_catalogue
-    load_deck: Callable[[str], Any] = lambda spec: spec  # a preset name or a deck file's path
+    load_deck: LoadDeck = as_given  # a preset name, or a deck file's name and text (the caller reads it)
     presets: Callable[[], list[str]] = lambda: []
     bots: dict[str, BotFactory] = field(default_factory=dict)   # name -> (seed) -> bot; "random", "greedy"
     card_names: Callable[[S], Callable[[int], str]] | None = None  # card id -> name, for display

@@ -64,8 +64,8 @@ def preset(name: str) -> DeckList:
     return BOOK.preset(name)
 
 
-def load(spec: str) -> DeckList:
-    return BOOK.load(spec)
+def load(spec: str, text: str | None = None) -> DeckList:
+    return BOOK.load(spec, text)
 
 
 def as_deck(raw: Any) -> DeckList:

@@ -78,8 +78,8 @@ def validate(deck: Deck, where: str | None = None) -> Deck:
 BOOK: DeckBook[Deck] = DeckBook("kifu.domain.novel", parse, "N-2")
 
 
-def load(spec: str) -> Deck:
-    return BOOK.load(spec)
+def load(spec: str, text: str | None = None) -> Deck:
+    return BOOK.load(spec, text)
 
 
 def preset_names() -> list[str]:

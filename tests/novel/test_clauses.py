@@ -78,7 +78,7 @@ def test_N_2_3_deck_file_errors_name_rule_and_line(tmp_path):
     f = tmp_path / "bad.toml"
     f.write_text('name = "bad"\n[cards]\n"焔の姫ホムラ" = 2\n', "utf-8")
     with pytest.raises(InvalidDeck) as e:
-        decks.load(str(f))
+        decks.load("bad.toml", f.read_text("utf-8"))
     assert e.value.clause == "N-2.2" and "line 3" in str(e.value)
 
 

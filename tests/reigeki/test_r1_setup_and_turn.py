@@ -116,7 +116,7 @@ def test_R_4_1_deck_file_error_names_rule_and_line(tmp_path) -> None:  # type: i
     path.write_text('name = "bad"\nleader = "博麗霊夢"\n\n[deck]\n"チルノ" = 4\n"毛玉" = 41\n"霊撃" = 5\n\n[ex]\n'
                     + "".join(f'"{k}" = 2\n' for k in sorted(set(DECKS[0].ex))), "utf-8")
     with pytest.raises(InvalidDeck) as exc:
-        RULES.load_deck(str(path))
+        RULES.load_deck("bad.toml", path.read_text("utf-8"))
     assert exc.value.clause == "R-4.1" and "line 5" in str(exc.value)
 
 
