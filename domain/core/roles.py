@@ -7,10 +7,11 @@ treat every event kind alike without knowing any game's field names. The aliases
 """
 from __future__ import annotations
 
-from functools import cache
 from typing import Annotated, Any, Literal
 
 import msgspec
+
+from .memo import Memo
 
 Role = Literal["card", "target", "seat", "place", "amount", "seq"]
 
@@ -71,9 +72,19 @@ def _role_of(t: Any) -> tuple[Role | None, bool]:
     return None, False
 
 
-@cache
 def roles_of(struct_type: type) -> tuple[FieldRole, ...]:
-    """The role-bearing fields of one msgspec Struct type, in declaration order."""
+    """The role-bearing fields of one msgspec Struct type, in declaration order (read off the type
+    once: redaction, ``why`` and the viewer ask them of every event)."""
+    found = _ROLES.get(struct_type)
+    if found is None:
+        found = _ROLES.put(struct_type, _roles_of(struct_type))
+    return found
+
+
+_ROLES: Memo[type, tuple[FieldRole, ...]] = Memo("core.roles", bound=1024)   # by struct type (held as a key)
+
+
+def _roles_of(struct_type: type) -> tuple[FieldRole, ...]:
     info = msgspec.inspect.type_info(struct_type)
     if not isinstance(info, msgspec.inspect.StructType):
         return ()

@@ -5,8 +5,8 @@ starts there, seat 2's at ``63``. Pure functions of the board's size (vocabulary
 """
 from __future__ import annotations
 
-from functools import cache
-from typing import Any, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .vocabulary import BOARD_COLS, BOARD_ROWS, TERRITORY_ROWS
 
@@ -62,11 +62,14 @@ def _parse(text: str) -> int:
 _SQUARE_OF: dict[str, int] = {name(sq): sq for sq in SQUARES}   # the board's names, read back without parsing
 
 
-@cache
-def territory(seat: int) -> frozenset[int]:
-    """M-Q1: the TERRITORY_ROWS rows nearest to ``seat`` (seat 1 at row 1, seat 2 at the last row)."""
+def _territory(seat: int) -> frozenset[int]:
     rows = range(1, TERRITORY_ROWS + 1) if seat == 1 else range(BOARD_ROWS - TERRITORY_ROWS + 1, BOARD_ROWS + 1)
     return frozenset(square(r, c) for r in rows for c in range(1, BOARD_COLS + 1))
+
+
+def territory(seat: int) -> frozenset[int]:
+    """M-Q1: the TERRITORY_ROWS rows nearest to ``seat`` (seat 1 at row 1, seat 2 at the last row)."""
+    return _TERRITORIES[seat - 1] if seat == 1 or seat == 2 else _territory(seat)
 
 
 def master_start(seat: int) -> int:
@@ -74,9 +77,7 @@ def master_start(seat: int) -> int:
     return square(1 if seat == 1 else BOARD_ROWS, (BOARD_COLS + 1) // 2)
 
 
-@cache
-def around(sq: int) -> tuple[int, ...]:
-    """M-Q5 (and the master's step, M-Q4): the up to 8 squares around ``sq``."""
+def _around(sq: int) -> tuple[int, ...]:
     out = []
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
@@ -87,15 +88,32 @@ def around(sq: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@cache
-def steps(sq: int) -> tuple[int, ...]:
-    """M-Q2: the orthogonal neighbours of ``sq``."""
+def _steps(sq: int) -> tuple[int, ...]:
     out = []
     for n, ok in ((sq - 10, row_of(sq) > 1), (sq + 10, row_of(sq) < BOARD_ROWS),
                   (sq - 1, col_of(sq) > 1), (sq + 1, col_of(sq) < BOARD_COLS)):
         if ok:
             out.append(n)
     return tuple(out)
+
+
+class _Table(dict[int, tuple[int, ...]]):
+    """A function of the square worked out for every square of the board at import (a constant:
+    never written after), and for any other int when asked (not kept)."""
+
+    def __init__(self, of: Callable[[int], tuple[int, ...]]) -> None:
+        super().__init__((sq, of(sq)) for sq in SQUARES)
+        self._of = of
+
+    def __missing__(self, sq: int) -> tuple[int, ...]:
+        return self._of(sq)
+
+
+_TERRITORIES = (_territory(1), _territory(2))
+around: Callable[[int], tuple[int, ...]] = _Table(_around).__getitem__
+"""M-Q5 (and the master's step, M-Q4): the up to 8 squares around a square (a table read)."""
+steps: Callable[[int], tuple[int, ...]] = _Table(_steps).__getitem__
+"""M-Q2: the orthogonal neighbours of a square (a table read)."""
 
 
 def distance(a: int, b: int) -> int:

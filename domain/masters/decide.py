@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.memo import Slot
 
 from . import combat, flow, setup
 from . import commands as c
@@ -38,7 +39,7 @@ def _only(seat: int) -> frozenset[int]:
 
 
 _PASS = c.Pass
-_FINE: list[object] = [None]
+_FINE: Slot[object] = Slot("masters.fine_sides", None)   # the sides last found with both masters alive
 _PASSED = flow._PASSED
 
 
@@ -89,7 +90,7 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
         _setup_or_pending(state, seat, command, draft)
     after = draft.state
     sides = after.sides
-    if sides is _FINE[0]:
+    if sides is _FINE.value:
         return              # the sides last found with both masters above 0 life, neither lost
     one, two = sides
     # settle's own first test, here so that the usual decision (nobody at 0 life, nobody lost, the
@@ -98,7 +99,7 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
         if after.outcome is None and draft.envelopes:
             settle(draft, draft.envelopes[0].seq)
     else:
-        _FINE[0] = sides    # (held here, so no other tuple can take its id)
+        _FINE.value = sides    # (held here, so no other tuple can take its id)
 
 
 def _setup_or_pending(state: State, seat: int, command: c.Command, draft: MDraft) -> None:

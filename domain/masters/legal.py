@@ -15,10 +15,11 @@ decision of random matches, to one that asks every ``may_*`` permission afresh.
 """
 from __future__ import annotations
 
-from functools import cache, partial
+from functools import partial
 from operator import attrgetter
 from typing import Any, Sequence
 
+from kifu.domain.core.memo import ByIdentity, Memo, Slot
 from kifu.domain.core.options import Options, Runs
 
 from . import commands as c
@@ -30,15 +31,15 @@ from .state import Piece, State, card_table
 PASS = c.Pass()
 
 
-class _Named(dict):  # type: ignore[type-arg]
-    """Square -> its name (board.name), each worked out once."""
+class _Named(dict[int, str]):
+    """Square -> its name (board.name): the board's squares named at import (a constant, never
+    written after), any other int named when asked."""
 
     def __missing__(self, sq: int) -> str:
-        known = self[sq] = name(sq)
-        return known
+        return name(sq)
 
 
-_NAMES = _Named()
+_NAMES = _Named((sq, name(sq)) for sq in SQUARES)
 # commands are frozen values: the ones listed over and over are built once
 _STEPS = {sq: tuple((n, c.MoveMaster(to=_NAMES[n])) for n in around(sq)) for sq in SQUARES}   # by master square
 
@@ -47,15 +48,13 @@ def _steps(master: int) -> tuple[tuple[int, c.MoveMaster], ...]:
     """The master's steps (M-Q4): each square around it with the command that moves there."""
     found = _STEPS.get(master)
     return found if found is not None else tuple((n, c.MoveMaster(to=_NAMES[n])) for n in around(master))
-_CHARGES: dict[int, c.ChargePiece] = {}
+_CHARGES: Memo[int, c.ChargePiece] = Memo("masters.charges", bound=4096)   # card id -> its command
 
 
 def _charge(card: int) -> c.ChargePiece:
     cmd = _CHARGES.get(card)
     if cmd is None:
-        if len(_CHARGES) >= 4096:
-            _CHARGES.clear()
-        cmd = _CHARGES[card] = c.ChargePiece(card=card)
+        cmd = _CHARGES.put(card, c.ChargePiece(card=card))
     return cmd
 
 
@@ -78,25 +77,16 @@ class _Facts:
         self.avoid = act is not None and any(op.op == "avoid" for op in act.ops)
 
 
-_FACTS: dict[int, _Facts] = {}         # id(definition) -> its facts (each holds its definition)
-_Match = tuple[Any, dict[int, _Facts], frozenset[int]]
-_MATCH: list[_Match] = [((), {}, frozenset())]   # (names, card id -> facts, ids with an activated skill) last asked
+_facts_of = ByIdentity("masters.card_facts", _Facts, bound=1024)    # per card definition
 
 
-def _facts_of(d: CardDef) -> _Facts:
-    f = _FACTS.get(id(d))
-    if f is None or f.d is not d:
-        f = _FACTS[id(d)] = _Facts(d)
-    return f
-
-
-def _match(names: Any) -> _Match:
-    last = _MATCH[0]
-    if last[0] is names:
-        return last
+def _match_of(names: Any) -> tuple[dict[int, _Facts], frozenset[int]]:
+    """A match's card facts by card id, and the ids with an activated skill."""
     table = {cid: _facts_of(d) for cid, d in card_table(names).items()}
-    last = _MATCH[0] = (names, table, frozenset(cid for cid, f in table.items() if f.act is not None))
-    return last
+    return table, frozenset(cid for cid, f in table.items() if f.act is not None)
+
+
+_match = ByIdentity("masters.match_facts", _match_of, bound=64)      # per match (its names tuple)
 
 
 _NO_FACTS = _Facts(UNKNOWN)
@@ -113,7 +103,7 @@ class _Board:
 
     def __init__(self, names: Any, pieces: tuple[Piece, ...]) -> None:
         self.names, self.pieces, self._own = names, pieces, None
-        _, facts, ids = _match(names)
+        facts, ids = _match(names)
         self.facts = facts                           # the match's card facts
         if ids.isdisjoint(map(_CARD, pieces)):
             self.actors = _NOBODY
@@ -149,7 +139,7 @@ class _Board:
         return found
 
 
-_LAST: list[_Board] = [_Board(((), ()), ())]
+_LAST: Slot[_Board] = Slot("masters.board", _Board(((), ()), ()))   # the board of the pieces asked last
 
 
 def legal(state: State, seat: int) -> list[c.Command]:
@@ -164,9 +154,9 @@ def options(state: State, seat: int) -> Sequence[c.Command]:
     if p is None or p.holder != seat or state.pending or state.phase == "mulligan" or state.outcome is not None:
         return _waiting(state, seat)
     # ``seat`` holds priority with nothing pending: it is awaited, and has_priority(state, seat)
-    board = _LAST[0]
+    board = _LAST.value
     if board.pieces is not state.pieces or board.names is not state.names:
-        board = _LAST[0] = _Board(state.names, state.pieces)
+        board = _LAST.value = _Board(state.names, state.pieces)
     if seat != state.active:             # the other master: a pass or an activation (may_activate)
         if not board.actors[seat]:
             return [PASS]
@@ -280,17 +270,20 @@ def _summon_squares(board: _Board, state: State, seat: int, ambush: bool) -> lis
     """permissions.summon_squares, named: the candidates in order, less the occupied."""
     occ = board.squares()
     one, two = state.sides
-    return [where for sq, where in _candidates(seat, None if ambush else state.sides[seat - 1].master)
+    key = (seat, None if ambush else state.sides[seat - 1].master)
+    return [where for sq, where in _CANDIDATES.get(key) or _candidates(*key)
             if sq not in occ and sq != one.master and sq != two.master]
 
 
-@cache
 def _candidates(seat: int, master: int | None) -> tuple[tuple[int, str], ...]:
     """The seat's territory, and (``master`` not None) the squares around its master, in order, named."""
     squares = set(territory(seat))
     if master is not None:
         squares.update(around(master))
     return tuple((sq, _NAMES[sq]) for sq in sorted(squares))
+
+
+_CANDIDATES = {(seat, master): _candidates(seat, master) for seat in (1, 2) for master in (None, *SQUARES)}
 
 
 def _moves(out: list[c.Command], runs: Runs, board: _Board, state: State, seat: int) -> None:

@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from kifu.domain.core.memo import ByIdentity
 from kifu.domain.core.priority import Priority
 from kifu.domain.core.roles import HIDDEN, CardId
 from kifu.domain.core.ruleset import Outcome
@@ -19,40 +20,19 @@ _TAPPED = attrgetter("tapped")
 _SQUARE = attrgetter("square")
 _SEAT = attrgetter("seat")
 Names = tuple[tuple[str, ...], tuple[str, ...]]
-Defs = tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
 Flat = dict[int, CardDef]
-_TABLES: dict[int, tuple[Names, Defs, Flat]] = {}   # id(names) -> (names, their definitions, by card id)
-_LAST: list[tuple[Names, Defs, Flat]] = [(((), ()), ((), ()), {})]   # the last one asked for, read first
 
 
-def _table(names: Names) -> tuple[Names, Defs, Flat]:
-    """A match's card definitions, built once: each seat's in id order, and by card id. A match's
-    names are one tuple shared by all its states, so ``State.card`` indexes this table instead of
-    looking each name up. A cached table keeps its ``names`` alive, so their id cannot be reused
-    while it is cached."""
-    last = _LAST[0]
-    if last[0] is names:
-        return last
-    hit = _TABLES.get(id(names))
-    if hit is None or hit[0] is not names:
-        if len(_TABLES) >= 256:
-            _TABLES.clear()
-        defs = (tuple(_DEFS.get(n, UNKNOWN) for n in names[0]), tuple(_DEFS.get(n, UNKNOWN) for n in names[1]))
-        flat = {seat * 100 + i: d for seat in (1, 2) for i, d in enumerate(defs[seat - 1]) if i < 100}
-        hit = _TABLES[id(names)] = (names, defs, flat)
-    _LAST[0] = hit
-    return hit
+def _table_of(names: Names) -> Flat:
+    """A match's card definitions by card id, built once per match: a match's names are one tuple
+    shared by all its states, so ``State.card`` indexes this table instead of looking each name up."""
+    defs = (tuple(_DEFS.get(n, UNKNOWN) for n in names[0]), tuple(_DEFS.get(n, UNKNOWN) for n in names[1]))
+    return {seat * 100 + i: d for seat in (1, 2) for i, d in enumerate(defs[seat - 1]) if i < 100}
 
 
-def _defs(names: Names) -> Defs:
-    """Each seat's card definitions in id order."""
-    return _table(names)[1]
-
-
-def card_table(names: Names) -> Flat:
-    """Card id -> definition for the match of ``names``: ``card_table(s.names).get(cid, UNKNOWN)``
-    is ``s.card(cid)`` without a call per card (ids it lacks are UNKNOWN's)."""
-    return _table(names)[2]
+card_table = ByIdentity("masters.card_table", _table_of, bound=256)
+"""Card id -> definition for the match of ``names``: ``card_table(s.names).get(cid, UNKNOWN)`` is
+``s.card(cid)`` without a call per card (ids it lacks are UNKNOWN's)."""
 
 
 class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
@@ -135,8 +115,9 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
 
     def card(self, cid: int) -> CardDef:
         """The definition of card ``cid`` (UNKNOWN where ``name`` is "")."""
-        return _table(self.names)[2].get(cid, UNKNOWN)    # ids under 100, of a third seat or past a
-        #                                                     deck's end are not in the table
+        last = card_table.last          # the match asked last, read without a call
+        table: Flat = last[1] if last[0] is self.names else card_table(self.names)
+        return table.get(cid, UNKNOWN)  # ids under 100, of a third seat or past a deck's end are not in it
 
     def owner(self, cid: int) -> int:
         return cid // 100
