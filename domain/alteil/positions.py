@@ -12,6 +12,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import find_ruleset
 
 from .cards import by_number
 from .decks import DeckList, validate
@@ -108,7 +109,6 @@ class Position:
         return self.at(step=step, sub=WINDOW, actor=seat)
 
     def match(self, seed: int = 1, match_id: str = "", players: tuple[str, str] = ("p1", "p2")) -> Match:
-        from kifu.domain.core.ruleset import find_ruleset
         return Match.create(find_ruleset("alteil"), match_id=match_id or f"test-{seed}", seed=seed, decks=[TEST_DECK, TEST_DECK],
                             players=players, start=self.state)
 

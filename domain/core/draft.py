@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generic, TypeVar
 
+import msgspec
+
 from .envelope import DECISION, RULE, SETUP, Envelope, Kind
 from .rng import Rng
 
@@ -74,8 +76,6 @@ class Draft(Generic[S, E]):
 
 def seal(envelopes: list[Envelope[Any]], digest: str) -> list[Envelope[Any]]:
     """Stamp the state digest on the last event of a decision."""
-    import msgspec
-
     if envelopes:
         envelopes[-1] = msgspec.structs.replace(envelopes[-1], digest=digest)
     return envelopes

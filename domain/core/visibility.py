@@ -27,6 +27,7 @@ from msgspec.structs import replace
 
 from .commit import ChoiceSealed, PositionPrepared, redact_sealed
 from .envelope import Envelope
+from .match import record_evolve
 from .memo import Memo
 from .roles import HIDDEN, roles_of, target_cards
 from .ruleset import Ruleset
@@ -158,8 +159,6 @@ class SeatStream:
     (a card may be named by an event if the seat could see it on either side of it)."""
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], initial: Any, seat: int | None) -> None:
-        from .match import record_evolve
-
         self.ruleset = ruleset
         self.seat = seat
         self.state = initial

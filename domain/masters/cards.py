@@ -22,6 +22,9 @@ from typing import Literal
 
 import msgspec
 
+from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.gloss import with_gloss
+
 Target = Literal["none", "self", "own_piece", "enemy_piece", "any_piece"]
 OpName = Literal["damage", "heal", "atk", "shield", "draw", "master_damage", "avoid", "doom"]
 
@@ -92,9 +95,6 @@ def card_set_digest() -> str:
 
 
 def catalogue():  # type: ignore[no-untyped-def]
-    from kifu.domain.core.catalogue import CardRow, Catalogue, Column
-    from kifu.domain.core.gloss import with_gloss
-
     columns = (Column(key="number", title="no."), Column(key="name", title="name", kind="name"),
                Column(key="kind", title="kind"), Column(key="cost", title="cost"), Column(key="atk", title="ATK"),
                Column(key="hp", title="HP"), Column(key="mov", title="MOV"),

@@ -1,6 +1,8 @@
 """Game start (W-4): shuffles, hearts, the coin, the order choice, opening hands and mulligans."""
 from __future__ import annotations
 
+import msgspec
+
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -21,8 +23,6 @@ def initial_state(header: object) -> State:
 
 
 def _as_deck(raw: object) -> DeckList:
-    import msgspec
-
     return raw if isinstance(raw, DeckList) else msgspec.convert(raw, DeckList)
 
 
