@@ -79,4 +79,6 @@ match_facts = ByIdentity("worlfard.match_facts", _facts_of, bound=64)
 
 def card_facts(state: State, card: int) -> Facts:
     """The facts of the printed card behind ``card`` in ``state``'s match."""
-    return match_facts(state.names)[card]
+    last = match_facts.last         # the match asked last, read without a call
+    table: Table = last[1] if last[0] is state.names else match_facts(state.names)
+    return table[card]

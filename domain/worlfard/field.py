@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kifu.domain.core.memo import ByIdentity, Memo, PerThread
+from kifu.domain.core.memo import ByIdentity, Memo, PerThread, Slot
 
 from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
@@ -405,7 +405,7 @@ class _Kept:
     several threads, and a thread must never read another's half-written answer."""
 
     __slots__ = ("state", "last", "source", "effects", "effects_marks", "spells", "units", "rows_marking",
-                 "rows", "rows_found", "values", "values_from", "heights")
+                 "rows", "rows_found", "values", "values_from")
 
     def __init__(self) -> None:
         self.state: State | None = None
@@ -422,10 +422,6 @@ class _Kept:
         # kept while ``_touched`` answers from the same ones (a third of the calls)
         self.values: dict[tuple[int, int, int, str], int | None] = {}
         self.values_from: object = None
-        # per seat: the rows and the heights ``tower_heights`` last worked out from them (kept
-        # alive here, so their ids stay their own); each decision changes one row of one side,
-        # so the payer often asks again
-        self.heights: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
 
 
 _KEPT = PerThread("worlfard.field_kept", _Kept)
@@ -721,7 +717,7 @@ def _shape(state: State) -> tuple[tuple[object, ...], tuple[tuple[object, ...], 
 
 # by what a field is computed from: the ids of the shared parts (the entry keeps them alive, so
 # the ids stay theirs) and the stage, tower tops and table spells
-_shapes: Memo[tuple[tuple[int, ...], Any], tuple[tuple[object, ...], Field]] = Memo("worlfard.field_shapes", bound=8)
+_shapes: Memo[tuple[tuple[int, ...], Any], tuple[tuple[object, ...], Field]] = Memo("worlfard.field_shapes", bound=64)
 
 
 def _field_for(state: State) -> Field:
@@ -738,9 +734,12 @@ field_of = ByIdentity("worlfard.field", _field_for, bound=4)
 
 
 def profile(state: State, seat: int, line: int) -> Profile:
-    if _is_plain(state):
+    last = _is_plain.last           # asked of the same state over and over: the last answer, read inline
+    if last[1] if last[0] is state else _is_plain(state):
         return _printed(state, seat, line)
-    p = field_of(state).unit(seat, line)
+    last = field_of.last
+    f: Field = last[1] if last[0] is state else field_of(state)
+    p = f.unit(seat, line)
     assert p is not None, f"no unit of seat {seat} on line {line}"
     return p
 
@@ -751,8 +750,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     change a tower's HT (the payer asks for them at almost every decision, on a new state)."""
     towers = state.sides[seat - 1].towers
     front_towers = state.sides[2 - seat].towers
-    kept = _kept().heights
-    last = kept[seat - 1]
+    slot = _heights[seat - 1]
+    last = slot.value
     if last[0] is towers and last[1] is front_towers and last[2] is state.effects and last[3] is state.names:
         return last[4]      # the same rows as last asked (kept only when no front tower changes HT)
     heights = [len(t.cards) for t in towers]
@@ -763,7 +762,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
             changed = True
             if e.target // 10 == seat:
                 heights[e.target % 10 - 1] += e.value
-    marking = _marking(state.names)
+    last = _marking.last
+    marking = last[1] if last[0] is state.names else _marking(state.names)
     for i, front in enumerate(front_towers):
         cards = front.cards
         if cards and "HT" in marking.get(cards[-1], ()):
@@ -776,8 +776,14 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
                             heights[i] += op.value
     found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
     # a front tower's skill may hang on the front stage and table (its condition): not kept then
-    kept[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    slot.value = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
     return found
+
+
+# per seat: the rows and the heights ``tower_heights`` last worked out from them (one tuple, the rows
+# kept alive with it so their ids stay their own); each decision changes one row of one side, so
+# the payer often asks again
+_heights = (Slot("worlfard.tower_heights.1", (None,) * 5), Slot("worlfard.tower_heights.2", (None,) * 5))
 
 
 def _stored_ht(state: State, seat: int, line: int) -> int:
