@@ -16,6 +16,21 @@ rules stay pure. Modules: ``api`` (wire schema), ``tokens`` (seat and judge toke
 ``matches`` (the application service), ``hub`` (wakes live streams), ``app`` (routes),
 ``server`` (uvicorn), ``client`` (httpx), ``loadtest``.
 """
-from .app import create_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app`` imported on first use: the CLI imports ``kifu.service.tokens`` at start-up,
+    and Litestar (about 200 modules) should load only for the commands that serve or test HTTP."""
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
