@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kifu.domain.core.ruleset import Outcome, Ruleset
 
-from . import bots, cards, decks, legal, reference, replay, rules, setup, view
+from . import bots, cards, decide, decks, legal, reference, replay, setup, view
 from .commands import Command, Concede
 from .events import Event
 from .evolve import _HANDLERS as EVOLVE_CASES
@@ -21,7 +21,7 @@ def outcome(state: State) -> Outcome | None:
 def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
-        initial_state=setup.initial_state, begin=setup.begin, decide=rules.decide, evolve=evolve,
+        initial_state=setup.initial_state, begin=setup.begin, decide=decide.decide, evolve=evolve,
         evolve_cases=EVOLVE_CASES,
         legal=legal.legal, awaiting=legal.awaiting, outcome=outcome, view=view.view, layout=view.layout,
         redact=view.redact, normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest,
@@ -29,6 +29,6 @@ def build() -> Ruleset[State, Command, Event]:
         load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
         card_names=view.card_names, played=replay.played, sealed=legal.sealed, mask=view.mask,
-        prepared_clause="A-4", decide_clause="A-5", waiting_clause=rules.waiting_clause,
+        prepared_clause="A-4", decide_clause="A-5", waiting_clause=decide.waiting_clause,
         concede=lambda seat: Concede(),
     )

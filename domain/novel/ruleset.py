@@ -7,12 +7,12 @@ from kifu.domain.core.ruleset import Ruleset
 
 from . import bots, cards, decks, reference, view
 from .commands import Act, Command, Done, Pick, Reveal
+from .decide import awaiting, begin, decide, outcome, sealed, waiting_clause
 from .events import Acted, Equipped, Event, MagicSet, Picked, RevealChosen, SelectDone, Summoned
 from .evolve import _HANDLERS as EVOLVE_CASES
 from .evolve import evolve, evolve_run
-from .flow import awaiting, begin, decide, outcome, sealed, waiting_clause
+from .legal import legal
 from .long import long_match
-from .options import legal
 from .setup import initial_state
 from .state import State
 

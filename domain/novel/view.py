@@ -19,7 +19,7 @@ from kifu.domain.core.roles import HIDDEN, CardId
 from . import events as ev
 from .cards import card
 from .commands import Act, Command
-from .flow import awaiting, outcome
+from .decide import awaiting, outcome
 from .state import BUDGET, ROW_SLOTS, TURN_LIMIT, Card, State
 
 replace = msgspec.structs.replace

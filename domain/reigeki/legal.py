@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from . import commands as c
-from .rules import (
+from .decide import (
     NEIGHBOURS,
     adjacent_count,
     awaiting,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from kifu.domain.core.reference import RulesReference
 from kifu.domain.core.ruleset import Outcome, Ruleset
 
-from . import bots, cards, decks, legal, replay, rules, view
+from . import bots, cards, decide, decks, legal, replay, view
 from .commands import Command
 from .events import Event
 from .evolve import _FOLD as EVOLVE_CASES
@@ -29,13 +29,13 @@ def outcome(state: State) -> Outcome | None:
 def build() -> Ruleset[State, Command, Event]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
-        initial_state=initial_state, begin=rules.begin, decide=rules.decide, evolve=evolve, legal=legal.legal,
+        initial_state=initial_state, begin=decide.begin, decide=decide.decide, evolve=evolve, legal=legal.legal,
         evolve_cases=EVOLVE_CASES,
-        awaiting=rules.awaiting, outcome=outcome, view=view.view, layout=view.layout, redact=view.redact,
+        awaiting=decide.awaiting, outcome=outcome, view=view.view, layout=view.layout, redact=view.redact,
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=REFERENCE.clauses,
         command_of=replay.command_of, catalogue=cards.catalogue, load_deck=decks.BOOK.load,
         presets=decks.BOOK.preset_names, bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
-        card_names=lambda state: (lambda card: rules.card_of(state, card).key),
+        card_names=lambda state: (lambda card: decide.card_of(state, card).key),
         played=view.played, mask=view.mask, prepared_clause="R-5", decide_clause="R-6",
-        waiting_clause=rules.waiting_clause,
+        waiting_clause=decide.waiting_clause,
     )

@@ -24,7 +24,7 @@ from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.reigeki import commands as c
 from kifu.domain.reigeki import events as ev
-from kifu.domain.reigeki.rules import card_of
+from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.state import State, Unit
 from kifu.tools import corpus
 from kifu.tools.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one

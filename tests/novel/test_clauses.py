@@ -7,7 +7,7 @@ from kifu.domain.core.errors import Illegal, InvalidDeck
 from kifu.domain.novel import decks
 from kifu.domain.novel.cards import BEATS, ELEMENTS, card, catalog
 from kifu.domain.novel.combat import attack_damage
-from kifu.domain.novel.options import distance, legal, skill_targets
+from kifu.domain.novel.legal import distance, legal, skill_targets
 from kifu.domain.novel.state import TURN_LIMIT
 from kifu.domain.novel.view import view
 

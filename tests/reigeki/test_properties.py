@@ -166,8 +166,8 @@ def test_long_random_play_conserves_cards_and_folds(seed: int, decisions: int) -
 @given(seed=st.integers(1, 10_000), decisions=st.integers(0, 400))
 def test_every_legal_decision_is_accepted(seed: int, decisions: int) -> None:
     from kifu.domain.core.draft import Draft
+    from kifu.domain.reigeki.decide import decide
     from kifu.domain.reigeki.evolve import evolve
-    from kifu.domain.reigeki.rules import decide
     m = _played(seed, decisions)
     for seat in sorted(m.awaiting):
         for command in m.legal(seat):

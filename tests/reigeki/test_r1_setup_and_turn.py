@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.decks import DeckList, validate
-from kifu.domain.reigeki.rules import card_of
 
 from .scenario import DECKS, RULES, Pos, attack, c, e, illegal, kinds, of, one, started
 
