@@ -7,6 +7,7 @@ choices of the select phase until the summon (never its content while "choosing"
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -174,6 +175,11 @@ def layout(v: View) -> Layout:
 
 
 # -- redaction ------------------------------------------------------------------------------------
+
+
+def card_names(state: State) -> Callable[[int], str]:
+    """Card id -> name, for display ("" for an id the state has no card for)."""
+    return lambda cid: state.card(cid).name if 1 <= cid <= len(state.cards) else ""
 
 
 def redact(envelope: Envelope[Any], seat: int | None) -> Envelope[Any]:

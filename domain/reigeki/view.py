@@ -3,6 +3,7 @@ as it may know it (mask). Hidden: deck and Ex-deck order (both seats), the oppon
 opponent's face-down 霊力 (spells; 霊撃 there are face up, R-2.3 / R-2.4)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -187,6 +188,11 @@ def mask(state: State, seat: int) -> State:
             changes["reiryoku"] = tuple(r if is_reigeki(state, r) else HIDDEN for r in side.reiryoku)
         sides.append(replace(side, **changes))
     return replace(state, sides=(sides[0], sides[1]))
+
+
+def card_names(state: State) -> Callable[[int], str]:
+    """Card id -> the card's key, for display."""
+    return lambda card: card_of(state, card).key
 
 
 def played(state: State, event: Any) -> str | None:

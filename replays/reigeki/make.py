@@ -31,7 +31,7 @@ from kifu.tools.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, ci
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("reigeki")
-DECKS = [RULES.load_deck("scarlet"), RULES.load_deck("hakurei")]
+DECKS = [RULES.content.load_deck("scarlet"), RULES.content.load_deck("hakurei")]
 
 
 def match_id(name: str) -> str:

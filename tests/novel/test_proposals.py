@@ -95,7 +95,7 @@ def test_N_Q7_no_legal_card_loses_when_the_field_is_full():
                  deck1=("土の巨人",), deck2=FILLER, turn=1)
     m = start(s)
     assert legal(m.state, 1) == []
-    draft: Draft = Draft(m.state, m.seq + 1, Rng(1), RULES.evolve)
+    draft: Draft = Draft(m.state, m.seq + 1, Rng(1), RULES.decider.evolve)
     decide._check_can_play(draft, m.seq, "N-Q7")
     ended = [e.event for e in draft.envelopes if isinstance(e.event, ev.MatchEnded)]
     assert ended and ended[0].winner == 2 and ended[0].termination == "nothing to play"

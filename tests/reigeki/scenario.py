@@ -20,7 +20,7 @@ from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.state import State, Unit
 
 RULES = find_ruleset("reigeki")
-DECKS = [RULES.load_deck("hakurei"), RULES.load_deck("scarlet")]
+DECKS = [RULES.content.load_deck("hakurei"), RULES.content.load_deck("scarlet")]
 
 __all__ = ["RULES", "DECKS", "Pos", "attack", "c", "e", "kinds", "of", "one", "illegal", "started"]
 

@@ -219,7 +219,7 @@ def test_R_Q15_lvex_replaces_statistics_and_keeps_the_state() -> None:
 
 
 def test_R_Q16_per_card_copy_limit() -> None:
-    mima = RULES.load_deck("mima")
+    mima = RULES.content.load_deck("mima")
     assert Counter(mima.deck)["毛玉"] == 9
     assert catalog()["毛玉"].max_copies == 45
 
@@ -262,7 +262,7 @@ def test_R_C5_reigeki_as_guard_as_damage_and_as_reiryoku() -> None:
     assert in_hand in m.state.side(2).discard
     out = attack(m, 3, 2)
     assert one(out, e.ReigekiCharged).event.card == from_deck and from_deck in m.state.side(2).reiryoku
-    assert RULES.view(m.state, 1).seats[1].reiryoku[0].name == "霊撃"      # face up: the opponent sees it
+    assert RULES.decider.view(m.state, 1).seats[1].reiryoku[0].name == "霊撃"      # face up: the opponent sees it
 
 
 def test_R_C6_spells_of_every_level_1_to_5() -> None:
