@@ -44,9 +44,10 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
     """Play one bot match per seed, the ordered deck pairings taken in rotation (seed i plays
     pairing i mod P); print results, how many pairings were played, and which cards were played."""
     rules = find_ruleset(ruleset)
+    bots = rules.content.bots
     for kind, flag in ((p1, "--p1"), (p2, "--p2")):
-        if kind not in rules.content.bots:
-            raise click.BadParameter(f"{kind!r}: choose one of {', '.join(sorted(rules.content.bots))}", param_hint=flag)
+        if kind not in bots:
+            raise click.BadParameter(f"{kind!r}: choose one of {', '.join(sorted(bots))}", param_hint=flag)
     names = list(decks) or rules.content.presets()
     lists = {n: rules.content.load_deck(n) for n in names}
     pairs = list(itertools.product(names, names))
@@ -61,7 +62,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
             d1, d2 = pairs[i % len(pairs)]
             match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=[lists[d1], lists[d2]],
                                  players=(p1, p2))
-            decisions += drive(match, {1: rules.content.bots[p1](seed * 2 + 1), 2: rules.content.bots[p2](seed * 2 + 2)})
+            decisions += drive(match, {1: bots[p1](seed * 2 + 1), 2: bots[p2](seed * 2 + 2)})
             events += match.seq
             outcome = match.outcome
             assert outcome is not None

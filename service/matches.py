@@ -87,8 +87,9 @@ class MatchService:
     @staticmethod
     def _deck(rules: Ruleset[Any, Any, Any], spec: Any, seat: int) -> Any:
         if isinstance(spec, str):  # only preset names: a client never makes the service read a file
-            if spec not in rules.content.presets():
-                raise Malformed(f"no preset deck {spec!r}; presets: {', '.join(rules.content.presets())}", f"decks[{seat - 1}]")
+            presets = rules.content.presets()
+            if spec not in presets:
+                raise Malformed(f"no preset deck {spec!r}; presets: {', '.join(presets)}", f"decks[{seat - 1}]")
             return rules.content.load_deck(spec)
         return spec  # a deck list: Match.create has the ruleset validate it
 
@@ -114,8 +115,9 @@ class MatchService:
         legal_for = caller if caller is not None else (next(iter(awaiting)) if len(awaiting) == 1 else None)
         view = seat_view(rules, match.state, caller)
         masked = None
-        if position and caller is not None and rules.visibility.mask is not None:
-            masked = scrub(rules.visibility.mask(match.state, caller), hidden_cards(rules, match.state, caller), rules.visibility.card_refs)
+        hiding = rules.visibility
+        if position and caller is not None and hiding.mask is not None:
+            masked = scrub(hiding.mask(match.state, caller), hidden_cards(rules, match.state, caller), hiding.card_refs)
         elif position and caller is None:
             masked = match.state
         return api.SeatView(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
@@ -158,7 +160,8 @@ class MatchService:
             if basis == decision.seq:
                 events = SeatStream(rules, before, caller).redact(match.envelopes[basis:])
             else:
-                events = redacted(rules, rules.decider.initial_state(match.header), match.envelopes, caller, decision.seq)
+                start = rules.decider.initial_state(match.header)
+                events = redacted(rules, start, match.envelopes, caller, decision.seq)
             return api.DecisionResult(
                 match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
                 events=events, legal=match.legal(caller) if caller in awaiting else [])

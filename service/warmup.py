@@ -31,7 +31,8 @@ def warm_rulesets() -> None:
         if len(presets) < 1:
             continue
         match = Match.create(rules, match_id=str(uuid.uuid4()), seed=1,
-                             decks=[rules.content.load_deck(presets[0]), rules.content.load_deck(presets[-1])], players=("a", "b"))
+                             decks=[rules.content.load_deck(presets[0]), rules.content.load_deck(presets[-1])],
+                             players=("a", "b"))
         decode_header(header_bytes(match.header))
         for env in match.envelopes:
             envelopes.decode(canonical(env))

@@ -117,7 +117,7 @@ def _nothing_played(state: Any, event: Any) -> str | None:
 
 
 def _turn_field(state: Any) -> int:
-    return getattr(state, "turn", 0)  # type: ignore[no-any-return]
+    return getattr(state, "turn", 0)
 
 
 def _shown_as_is(envelope: Envelope[E], seat: int | None) -> Envelope[E]:
@@ -239,7 +239,7 @@ class Ruleset(Generic[S, C, E]):
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = make()
-        return found  # type: ignore[no-any-return]
+        return found
 
     # -- the record's event union: the ruleset's events plus the core's ----------------------------
     @property
@@ -248,17 +248,21 @@ class Ruleset(Generic[S, C, E]):
 
     def _record_event_type(self) -> Any:
         state_type = self.decider.state_type
-        core = tuple(PositionPrepared[state_type] if e is PositionPrepared else e for e in CORE_EVENTS)  # type: ignore[valid-type]
-        return Union[_union_members(self.decider.event_type) + core]  # type: ignore[valid-type]  # noqa: UP007
+        core = tuple(PositionPrepared[state_type] if e is PositionPrepared else e  # type: ignore[valid-type]
+                     for e in CORE_EVENTS)
+        return Union[_union_members(self.decider.event_type) + core]  # noqa: UP007
 
     def command_decoder(self) -> msgspec.json.Decoder[Any]:
         return self.memo("command", lambda: msgspec.json.Decoder(self.decider.command_type))
 
     def envelope_decoder(self) -> msgspec.json.Decoder[Any]:
-        return self.memo("envelope", lambda: msgspec.json.Decoder(Envelope[self.record_event_type]))  # type: ignore[name-defined]
+        return self.memo("envelope", lambda: msgspec.json.Decoder(self._envelope_type()))
+
+    def _envelope_type(self) -> Any:
+        return Envelope[self.record_event_type]  # type: ignore[name-defined]
 
     def envelope_converter(self, raw: Any) -> Envelope[E]:
-        return msgspec.convert(raw, Envelope[self.record_event_type])  # type: ignore[name-defined]
+        return msgspec.convert(raw, self._envelope_type())  # type: ignore[no-any-return]
 
     def command_from_builtins(self, raw: Any) -> C:
         """A command from JSON values (a sealed choice as recorded); raises msgspec.ValidationError."""

@@ -48,7 +48,8 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
     if isinstance(event, ChoiceSealed):
         return replace(envelope, event=redact_sealed(event, seat))
     if isinstance(event, PositionPrepared):
-        masked = ruleset.visibility.mask(event.state, seat) if ruleset.visibility.mask is not None else ruleset.decider.initial_state(None)
+        mask = ruleset.visibility.mask
+        masked = mask(event.state, seat) if mask is not None else ruleset.decider.initial_state(None)
         return replace(envelope, event=PositionPrepared(state=masked))
     envelope = ruleset.visibility.redact(envelope, seat)
     if hidden:

@@ -45,7 +45,8 @@ def new_match(seed: int, decks: tuple[str, str]) -> Match:
 
 def played(seed: int, decks: tuple[str, str], greedy: bool = False) -> Match:
     m = new_match(seed, decks)
-    drive(m, {1: RULES.content.bots["greedy" if greedy else "random"](seed), 2: RULES.content.bots["random"](seed ^ 0x5DEECE66D)})
+    bots = RULES.content.bots
+    drive(m, {1: bots["greedy" if greedy else "random"](seed), 2: bots["random"](seed ^ 0x5DEECE66D)})
     return m
 
 
@@ -247,7 +248,8 @@ def test_greedy_beats_random_in_at_least_80_percent_over_200_seeds() -> None:
         decks = (PRESETS[seed % 4], PRESETS[(seed // 4) % 4])
         m = new_match(seed, decks)
         greedy_seat = 1 + seed % 2
-        bots = {greedy_seat: RULES.content.bots["greedy"](seed), 3 - greedy_seat: RULES.content.bots["random"](seed + 7)}
+        made = RULES.content.bots
+        bots = {greedy_seat: made["greedy"](seed), 3 - greedy_seat: made["random"](seed + 7)}
         drive(m, bots)
         assert m.outcome is not None and m.outcome.clause.startswith("A-1.")
         wins += m.outcome.winner == greedy_seat

@@ -173,7 +173,8 @@ def test_events_are_described_in_words_never_as_python(tmp_path: Path) -> None:
     for ruleset in ruleset_names():
         assert invoke("--db", "memory", "play", ruleset, "--seed", "2", "-q", "--out", str(out))[0] == 0
         rec = read_record(out)
-        names = rec.ruleset.presentation.card_names(rec.ruleset.decider.initial_state(rec.header)) if rec.ruleset.presentation.card_names else None
+        card_names = rec.ruleset.presentation.card_names
+        names = card_names(rec.ruleset.decider.initial_state(rec.header)) if card_names else None
         for env in rec.envelopes:
             text = describe_event(env.event, names)
             # nested values in words ("trigger=(seat=1 card=…)"), never a dict ("{'step': 1}", "{step: 1}")

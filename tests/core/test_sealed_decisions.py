@@ -31,7 +31,8 @@ RULES = find_ruleset("secretbid")
 
 def new_match(seed: int = 5, **extra: Any) -> Match:
     return Match.create(RULES, match_id=str(uuid.uuid4()), seed=seed,
-                        decks=[RULES.content.load_deck("coins"), RULES.content.load_deck("gems")], players=("ann", "bob"), **extra)
+                        decks=[RULES.content.load_deck("coins"), RULES.content.load_deck("gems")],
+                        players=("ann", "bob"), **extra)
 
 
 def kinds(envelopes: list[Any]) -> list[str]:
@@ -286,8 +287,9 @@ def test_K_seal_no_seat_payload_holds_the_other_seats_pending_choice(seed: int, 
             if isinstance(shown.event, ChoiceSealed) and shown.event.seat == chooser and env.seq > match.seq - 1:
                 assert shown.event.choice is None and shown.event.salt is None
             assert not shown.chain and shown.digest is None
-        seen = json.dumps(msgspec.to_builtins([RULES.decider.view(match.state, other), RULES.presentation.layout(RULES.decider.view(match.state, other)),
+        view = RULES.decider.view(match.state, other)
+        seen = json.dumps(msgspec.to_builtins([view, RULES.presentation.layout(view),
                                                RULES.visibility.mask(match.state, other)]))
         assert sealed.salt not in seen and sealed.commitment not in seen
-        assert RULES.visibility.mask(match.state, other).bids == () and RULES.decider.view(match.state, other).bids is None
+        assert RULES.visibility.mask(match.state, other).bids == () and view.bids is None
     assert audit(RULES, match.header, match.envelopes).clean

@@ -13,7 +13,8 @@ PRESETS = RULESET.content.presets()
 
 def play(seed: int, p1: str, p2: str) -> Match:
     m = Match.create(RULESET, match_id=f"bots-{seed}", seed=seed, players=("a", "b"),
-                     decks=[RULESET.content.load_deck(PRESETS[seed % 4]), RULESET.content.load_deck(PRESETS[(seed // 4) % 4])])
+                     decks=[RULESET.content.load_deck(PRESETS[seed % 4]),
+                            RULESET.content.load_deck(PRESETS[(seed // 4) % 4])])
     drive(m, {1: RULESET.content.bots[p1](seed), 2: RULESET.content.bots[p2](seed + 7)})
     return m
 
@@ -30,8 +31,8 @@ def _greedy_vs_random(seeds: range) -> tuple[int, set[str]]:
                 name = RULESET.presentation.played(fold, env.event)
                 if name:
                     played.add(name)
-                fold = RULESET.decider.evolve(fold, env.event) if type(env.event).__module__.startswith("kifu.domain.masters") \
-                    else fold
+                ours = type(env.event).__module__.startswith("kifu.domain.masters")
+                fold = RULESET.decider.evolve(fold, env.event) if ours else fold
     return wins, played
 
 

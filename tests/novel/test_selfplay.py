@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def _match(seed: int, p1: str, p2: str) -> Match:
     presets = RULES.content.presets()
     d1, d2 = presets[seed % 4], presets[(seed // 4) % 4]
-    m = Match.create(RULES, match_id=f"sp{seed}", seed=seed, decks=[RULES.content.load_deck(d1), RULES.content.load_deck(d2)],
-                     players=(p1, p2))
+    m = Match.create(RULES, match_id=f"sp{seed}", seed=seed,
+                     decks=[RULES.content.load_deck(d1), RULES.content.load_deck(d2)], players=(p1, p2))
     drive(m, {1: RULES.content.bots[p1](seed), 2: RULES.content.bots[p2](seed + 7919)})
     return m
 

@@ -88,7 +88,8 @@ def finished_match(seed: int = 9) -> Any:
     from kifu.domain.core.match import Match
 
     match = Match.create(RULES, match_id=str(uuid.uuid4()), seed=seed,
-                         decks=[RULES.content.load_deck("flame-gale"), RULES.content.load_deck("tide-stone")], players=("ann", "bob"))
+                         decks=[RULES.content.load_deck("flame-gale"), RULES.content.load_deck("tide-stone")],
+                         players=("ann", "bob"))
     bots = {s: RULES.content.bots["random"](seed * 2 + s) for s in (1, 2)}
     while match.outcome is None:
         seat = match.deciding

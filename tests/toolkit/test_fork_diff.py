@@ -65,7 +65,8 @@ def test_fork_with_then_starts_from_the_state_and_records_its_origin(runner: Cli
     assert b.envelopes[0].kind == "setup" and type(b.envelopes[0].event).__name__ == "PositionPrepared"
     assert Timeline(b.ruleset, b.header, b.envelopes).state_at(1) == Timeline(a.ruleset, a.header, a.envelopes).state_at(at)
     assert b.ruleset.decider.command_of(b.envelopes[1].event) == other
-    assert b.ruleset.decider.outcome(Timeline(b.ruleset, b.header, b.envelopes).final) is not None   # bots played it out
+    final = Timeline(b.ruleset, b.header, b.envelopes).final
+    assert b.ruleset.decider.outcome(final) is not None   # bots played it out
     assert runner.invoke(cli, ["audit", str(out)]).exit_code == 0
 
 

@@ -253,7 +253,8 @@ def play_in_process(rules: Any, seed: int) -> Played:
     presets = rules.content.presets()
     rng = random.Random(seed)
     match = Match.create(rules, match_id=f"scan-{seed}", seed=seed, players=("ann", "bob"),
-                         decks=[rules.content.load_deck(rng.choice(presets)), rules.content.load_deck(rng.choice(presets))])
+                         decks=[rules.content.load_deck(rng.choice(presets)),
+                                rules.content.load_deck(rng.choice(presets))])
     got: dict[int, list[tuple[int, str, Any]]] = {1: [], 2: []}
 
     def shown(seat: int, envelopes: list[Any]) -> None:
