@@ -13,7 +13,8 @@ types; ``initial_state``, ``begin``, ``decide``, ``evolve``, ``legal``, ``awaiti
 a game without that concern:
 
 - ``Content``: what a match is played with besides the rules (the rules reference, the card set,
-  decks and presets, the card catalogue, bots). Default: no cards, decks as given, a random bot.
+  decks and presets, the card catalogue, bots). Default: no cards, decks as given, the core's
+  random bot.
 - ``Presentation``: how front ends draw and describe it (layout, card names, what an event puts
   into play, the turn number). Default: an empty layout, cards by number.
 - ``Visibility``: hidden information (redaction of events, the masked state bots simulate on,
@@ -104,10 +105,6 @@ def _empty_catalogue() -> Catalogue:
                               Column(key="text", title="text", kind="text")), rows=())
 
 
-def _random_only() -> dict[str, BotFactory]:
-    return {"random": RandomBot}
-
-
 def _no_layout(view: Any) -> Layout:
     return Layout(ruleset="?")
 
@@ -167,8 +164,11 @@ class Content:
     load_deck: Callable[[str], Any] = _as_given          # a preset name or a deck file's path -> a deck
     presets: Callable[[], list[str]] = _no_presets       # the preset decks' names, the default pair first
     catalogue: Callable[[], Catalogue] = _empty_catalogue  # the card list ``kifu cards`` shows
-    bots: Mapping[str, BotFactory] = field(default_factory=_random_only)  # name -> (seed) -> bot;
-    #   "random" (uniform over ``legal``) and "greedy" by convention
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)  # name -> (seed) -> bot: "greedy" by
+    #   convention; "random" is the core's (uniform over ``legal``) unless the game brings its own
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bots", {"random": RandomBot, **self.bots})
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,11 +193,3 @@ def mask(state: State, seat: int) -> State:
 def card_names(state: State) -> Callable[[int], str]:
     """Card id -> the card's key, for display."""
     return lambda card: card_of(state, card).key
-
-
-def played(state: State, event: Any) -> str | None:
-    """The card an event puts into play (coverage): characters, spells, leaders, 霊撃 used."""
-    kind = type(event)
-    if kind in (e.Played, e.SpellCast, e.LeaderPlaced, e.Nullified, e.ReigekiCharged):
-        return card_of(state, event.card).key or None
-    return None

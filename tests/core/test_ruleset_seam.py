@@ -72,6 +72,7 @@ def test_a_game_needs_only_its_decider() -> None:
     full = find_ruleset("secretbid")
     bare = Ruleset(name="bare", rules_version="1", decider=full.decider)
     assert list(bare.content.bots) == ["random"] and bare.content.bots["random"] is RandomBot
+    assert full.content.bots["random"] is RandomBot and "greedy" in full.content.bots  # it brings greedy only
     assert bare.content.presets() == [] and bare.content.clauses() == {} and bare.content.card_set_digest() == ""
     assert bare.presentation.layout(None) == Layout(ruleset="?")
     assert bare.visibility.mask is None and bare.speedups == SpeedUps()

@@ -13,7 +13,7 @@ from typing import Any, Literal, Union
 import msgspec
 from msgspec.structs import replace
 
-from kifu.domain.core.bot import RandomBot, Seen
+from kifu.domain.core.bot import Seen
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
 from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
@@ -366,7 +366,7 @@ def build() -> Ruleset[State, Any, Any]:
             waiting_clause=lambda state: "S-3" if state.step == "bid" else "S-5"),
         content=Content(
             clauses=REFERENCE.clauses, card_set_digest=card_set_digest, normalize_decks=normalize, load_deck=BOOK.load,
-            presets=BOOK.preset_names, catalogue=catalogue, bots={"random": RandomBot, "greedy": GreedyBot}),
+            presets=BOOK.preset_names, catalogue=catalogue, bots={"greedy": GreedyBot}),
         presentation=Presentation(layout=layout, card_names=lambda state: state.name, played=played,
                                   turn=lambda state: state.round),
         visibility=Visibility(redact=redact, mask=mask),
