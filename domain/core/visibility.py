@@ -15,7 +15,7 @@ kind it is on; an undeclared int names what the ruleset's ``card_refs`` decodes 
 default none). A ruleset declares its card fields; ``tests/trust/test_declared_roles.py`` fails
 on an event field that holds ints and is neither declared nor reviewed, so a new event kind
 cannot leak by omission.
-Which cards a seat may not see comes from ``Ruleset.hidden_cards``, by default derived from the
+Which cards a seat may not see comes from ``Visibility.hidden_cards``, by default derived from the
 ruleset's ``mask`` (every card id the mask replaced). Views are scrubbed the same way.
 """
 from __future__ import annotations
