@@ -234,8 +234,8 @@ class Ruleset(Generic[S, C, E]):
     _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
     def memo(self, key: str, make: Callable[[], T]) -> T:
-        """What ``make`` builds from this ruleset, built once (decoders, the record fold). Not a
-        field: a ``dataclasses.replace`` of the ruleset starts with none."""
+        """What ``make`` builds from this ruleset, built once (decoders, the record fold). The memo
+        is no init field, so a ``dataclasses.replace`` of the ruleset starts with an empty one."""
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = make()
