@@ -37,5 +37,5 @@ def build() -> Ruleset[State, Command, Event]:
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards,
                               card_refs=target_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
-        bench=Bench(long_match=long_match),
+        bench=Bench(long_match=lambda seed: long_match(build(), seed)),
     )
