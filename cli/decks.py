@@ -33,22 +33,22 @@ def read_text(path: str) -> str:
 
 def plain(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
     """A preset's deck, or a deck file's, as the ruleset gives or refuses it (``InvalidDeck``)."""
-    return rules.load_deck(spec, read_text(spec)) if is_file(spec) else rules.load_deck(spec)
+    return rules.content.load_deck(spec, read_text(spec)) if is_file(spec) else rules.content.load_deck(spec)
 
 
 def load(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
     """A preset's deck, or a deck file's; a bad deck file is reported as ``file:line: field: reason``."""
     if not is_file(spec):
-        return rules.load_deck(spec)
+        return rules.content.load_deck(spec)
     text = read_text(spec)
     try:
-        return rules.load_deck(spec, text)
+        return rules.content.load_deck(spec, text)
     except InvalidDeck as exc:
         raise Malformed(_located(rules, text, exc), spec) from None
 
 
 def _located(rules: Ruleset[Any, Any, Any], text: str, exc: InvalidDeck) -> str:
-    known = [row.name for row in rules.catalogue().rows]
+    known = [row.name for row in rules.content.catalogue().rows]
     reason = f"invalid deck ({exc.clause}): {exc.reason}"
     for table, name in _named_cards(text):
         if known and name not in known:
