@@ -9,8 +9,9 @@ deck file's path (the CLI) reads its bytes and hands over the text with the file
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, Callable, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 

@@ -753,7 +753,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     slot = _heights[seat - 1]
     last = slot.value
     if last[0] is towers and last[1] is front_towers and last[2] is state.effects and last[3] is state.names:
-        return last[4]      # the same rows as last asked (kept only when no front tower changes HT)
+        kept: tuple[int, ...] = last[4]   # the same rows as last asked (kept only when no front tower changes HT)
+        return kept
     heights = [len(t.cards) for t in towers]
     changed = False
     fronting = False
@@ -776,14 +777,15 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
                             heights[i] += op.value
     found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
     # a front tower's skill may hang on the front stage and table (its condition): not kept then
-    slot.value = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    slot.value = _NO_HEIGHTS if fronting else (towers, front_towers, state.effects, state.names, found)
     return found
 
 
 # per seat: the rows and the heights ``tower_heights`` last worked out from them (one tuple, the rows
 # kept alive with it so their ids stay their own); each decision changes one row of one side, so
 # the payer often asks again
-_heights = (Slot("worlfard.tower_heights.1", (None,) * 5), Slot("worlfard.tower_heights.2", (None,) * 5))
+_NO_HEIGHTS: tuple[Any, ...] = (None,) * 5
+_heights = (Slot("worlfard.tower_heights.1", _NO_HEIGHTS), Slot("worlfard.tower_heights.2", _NO_HEIGHTS))
 
 
 def _stored_ht(state: State, seat: int, line: int) -> int:
