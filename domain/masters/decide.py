@@ -14,9 +14,9 @@ from . import events as ev
 from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
 from .permissions import (
+    can_activate,
     can_charge_piece,
     can_move_master,
-    has_priority,
     may_activate,
     may_ambush,
     may_cast,
@@ -234,7 +234,7 @@ def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
 
 def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
-    if not has_priority(state, seat):                  # may_activate's test
+    if not can_activate(state, seat):                  # may_activate's test
         raise Illegal(*may_activate(state, seat))  # type: ignore[misc]
     piece = state.piece(card)
     if piece is None or piece.seat != seat:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .board import around, territory
 from .state import State
-from .vocabulary import MAIN_PHASES
+from .vocabulary import MAIN_PHASES, SKILL_PHASE
 
 Why = tuple[str, str] | None
 
@@ -104,9 +104,21 @@ def may_move_piece(state: State, seat: int) -> Why:
     return sorcery_timing(state, seat, ("action",), "M-5.2", "moving a piece")
 
 
+def can_activate(state: State, seat: int) -> bool:
+    """M-5.4 and M-8.6: activated skills in the action phase (its combats included), whenever
+    the seat holds priority, whatever the stack. The seed lists them under the action phase
+    alone (the main, standby and end phases list what else may be done there)."""
+    return state.phase == SKILL_PHASE and has_priority(state, seat)
+
+
 def may_activate(state: State, seat: int) -> Why:
-    """M-5.4 and M-8.6: activated skills whenever the seat holds priority, whatever the stack."""
-    return holds_priority(state, seat)
+    """Why ``can_activate`` says no (None when it says yes)."""
+    if can_activate(state, seat):
+        return None
+    why = holds_priority(state, seat)
+    if why:
+        return why
+    return ("M-5.4", f"activated skills are used in the action phase (and its combats), not in {state.phase}")
 
 
 def may_charge_piece(state: State, seat: int) -> Why:

@@ -21,7 +21,7 @@ from .cards import CardDef, card
 from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
 from .magic import _magic_phase
-from .options import legal, pick_options, skill_targets
+from .options import legal, magic_targets, pick_options, skill_targets
 from .state import ROW_SLOTS, TURN_LIMIT, State
 
 D = Draft[State, Any]
@@ -118,8 +118,38 @@ def _clause_for(state: State, seat: int, command: Command) -> str:
             return "N-3.2"
         if card(c.name).cost + state.side(seat).spent > 6:
             return "N-5.2.1"
-        return "N-Q2"
+        return _pick_clause(state, seat, command)
     return "N-3.2"
+
+
+def _pick_clause(state: State, seat: int, pick: Pick) -> str:
+    """A refused pick of a card in the seat's deck, within the cost: the first phase's own limits
+    (N-5.1), a target missing or wrong (the select phase's 「装備カードの装備対象、魔法カードの効果
+    対象はこの時点で選択する。」, N-5.2.1), or a full row or magic zone (N-Q2)."""
+    name = state.card(pick.card).name
+    picked = {p.card for p in state.side(seat).picks}
+    if pick.card in picked:
+        return "N-5.2.1"                                # chosen already this phase
+    if any(c.owner == seat and c.zone == "deck" and c.name == name and c.id < pick.card and c.id not in picked
+           for c in state.cards):
+        return "N-Q12"                                  # copies are alike: the lowest one left stands for them
+    d = card(name)
+    first = state.phase == "first"
+    if d.kind == "character":
+        if pick.target or pick.face_down:
+            return "N-5.1" if first else "N-5.2.1"      # a character goes to its 配置: no target, never face down
+        return "N-Q2"
+    if first:
+        return "N-5.1"        # equipment or face-up magic, or no room left for the character
+    if d.kind == "equipment":
+        if pick.face_down or pick.target not in state.field(seat):
+            return "N-5.2.1"
+        return "N-Q2"
+    if pick.face_down:
+        return "N-5.2.1" if pick.target else "N-Q2"     # a face-down magic names no target yet
+    if pick.target not in magic_targets(state, seat, d):
+        return "N-5.2.1"
+    return "N-Q2"
 
 
 def _run(draft: D, cause: int) -> None:
