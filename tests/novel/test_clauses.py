@@ -250,6 +250,19 @@ def test_N_6_1_no_action_on_the_summon_turn():
     assert any(isinstance(e, ev.CannotAct) and e.card == new and "summoned" in e.reason for e in evs)
 
 
+def test_N_6_1_an_end_phase_skill_does_not_fire_on_the_summon_turn():
+    """行動 is a character's skill firing, the end phase's as much as the skill phase's."""
+    s = position(front1=("旅の剣士",), front2=("旅の剣士", "旅の剣士"), deck1=("焔の姫ホムラ",) + FILLER, deck2=FILLER)
+    m = start(s)
+    evs = _turn(m, [Pick(card=one(m.state, "焔の姫ホムラ", 1, "deck"))],
+                [Pick(card=one(m.state, "旅の剣士", 2, "deck"))])
+    end = evs.index(next(e for e in evs if isinstance(e, ev.PhaseBegun) and e.phase == "end"))
+    assert not [e for e in evs[end:] if isinstance(e, ev.HpChanged)]
+    evs = _turn(m, [Pick(card=one(m.state, "旅の剣士", 1, "deck"))], [Pick(card=one(m.state, "旅の剣士", 2, "deck"))])
+    end = evs.index(next(e for e in evs if isinstance(e, ev.PhaseBegun) and e.phase == "end"))
+    assert [e for e in evs[end:] if isinstance(e, ev.HpChanged)]     # the next turn it fires
+
+
 def test_N_6_2_death_keeps_equipment_and_stat_changes():
     s = position(front1=("旅の剣士",), front2=("水の槍兵",), deck1=("不死鳥の羽", "旅の剣士"), deck2=FILLER)
     m = start(s)
