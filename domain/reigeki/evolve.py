@@ -102,8 +102,8 @@ def _played(s: State, ev: e.Played) -> State:
     """R-Q5: a character enters reloaded (it may attack this turn); an LvEx takes its Lv3's state (R-Q15)."""
     side = s.side(ev.seat)
     below = side.stage[ev.place - 1]
-    unit = Unit(card=ev.card, under=ev.on, burst=below.burst, entered=s.turn) if ev.on and below is not None \
-        else Unit(card=ev.card, entered=s.turn)
+    unit = Unit(card=ev.card, under=ev.on, burst=below.burst, entered=s.turn, under_entered=below.entered) \
+        if ev.on and below is not None else Unit(card=ev.card, entered=s.turn)
     return _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), stage=_stage(side, ev.place, unit))
 
 
@@ -158,7 +158,7 @@ def _left(s: State, ev: e.CharacterLeft) -> State:
         return s
     if ev.stays:
         gone: tuple[int, ...] = (unit.card,)
-        rest: Unit | None = Unit(card=ev.stays, burst=unit.burst, entered=unit.entered)
+        rest: Unit | None = Unit(card=ev.stays, burst=unit.burst, entered=unit.under_entered)   # R-Q15
     else:
         gone = (unit.card, unit.under) if unit.under else (unit.card,)
         rest = None

@@ -26,6 +26,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     leader: bool = False
     burst: bool = False          # sideways: acted
     entered: int = 0             # the turn it entered the stage (R-7.2: LvEx needs an older Lv3)
+    under_entered: int = 0       # the turn the Lv3 beneath entered: it keeps it when the LvEx leaves (R-Q15)
 
 
 class Mod(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
