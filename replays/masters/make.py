@@ -259,14 +259,6 @@ SCENARIOS: tuple[Scenario, ...] = (
               Step(1, _cmd(c.Activate, card="drum", target="a1")), PASS, PASS, PASS, PASS, PASS, PASS),
              lambda es, k: [e.event.card for e in es if isinstance(e.event, ev.Resolved)]
              == [k["drum"], k["shield"], k["fire"]]),
-    Scenario("M-2.1-the-opponent-responds-between-two-declarations", "after a declaration priority passes to the "
-             "other master: seat 2 responds to seat 1's skill at once, and seat 1 declares again only after it",
-             s_stack,
-             (Step(1, _cmd(c.Activate, card="fire", target="c4")),
-              Refused(1, _cmd(c.Activate, card="drum", target="a1"), "M-2.1", "seat 2 holds priority"),
-              Step(2, _cmd(c.Activate, card="shield", target="c4")),
-              Step(1, _cmd(c.Activate, card="drum", target="a1")), PASS, PASS, PASS, PASS, PASS, PASS),
-             _responded_between),
     Scenario("M-7.2-hand-limit-discard-is-not-destroy", "discarding down to 8 does not run a when-destroyed skill",
              s_discard, (PASS, PASS, Step(1, _cmd(c.Discard, card="martyr"))),
              lambda es, k: one(es, ev.HandDiscarded, card=k["martyr"]) and none(es, ev.PieceDestroyed)
@@ -297,6 +289,14 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("M-8.2-a-destroyed-piece-runs-its-when-destroyed-skill", "怨霊 destroyed in combat damages the enemy "
              "master", s_ghost, (move("attacker", "c4"), PASS, PASS),
              lambda es, k: one(es, ev.MasterDamaged, seat=1, amount=1) and cited(es, "M-C10", ev.MasterDamaged)),
+    Scenario("M-2.1-the-opponent-responds-between-two-declarations", "after a declaration priority passes to the "
+             "other master: seat 2 responds to seat 1's skill at once, and seat 1 declares again only after it",
+             s_stack,
+             (Step(1, _cmd(c.Activate, card="fire", target="c4")),
+              Refused(1, _cmd(c.Activate, card="drum", target="a1"), "M-2.1", "seat 2 holds priority"),
+              Step(2, _cmd(c.Activate, card="shield", target="c4")),
+              Step(1, _cmd(c.Activate, card="drum", target="a1")), PASS, PASS, PASS, PASS, PASS, PASS),
+             _responded_between),
 )
 
 
