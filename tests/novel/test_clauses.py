@@ -423,3 +423,13 @@ def test_N_5_1_equipment_and_face_up_magic_are_refused_in_the_first_phase():
     magic = next(c.id for c in deck if card(c.name).kind == "magic")
     assert _refused(m, 1, Pick(card=equipment)) == "N-5.1"
     assert _refused(m, 1, Pick(card=magic)) == "N-5.1"
+
+
+def test_N_5_2_1_equipment_cannot_go_on_a_character_chosen_in_the_same_phase():
+    s = position(front1=("旅の剣士",), front2=("旅の剣士",), deck1=("風の斥候", "鉄の盾"), deck2=FILLER)
+    m = start(s)
+    scout, shield = one(m.state, "風の斥候", 1, "deck"), one(m.state, "鉄の盾", 1, "deck")
+    submit(m, 1, Pick(card=scout))
+    submit(m, 2, Pick(card=one(m.state, "旅の剣士", 2, "deck")))
+    assert _refused(m, 1, Pick(card=shield, target=scout)) == "N-5.2.1"
+    assert Pick(card=shield, target=m.state.side(1).front[0]) in legal(m.state, 1)
