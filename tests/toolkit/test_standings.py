@@ -16,6 +16,7 @@ from kifu.projections.recordfile import read_record
 from kifu.projections.standings import Standings
 from kifu.projections.timeline import Timeline
 from kifu.store import MatchStore
+from kifu.store.standings import open_standings
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -44,7 +45,7 @@ def load(url: str, records: list[Path]) -> None:
 
 def report(url: str, **catch_up: int) -> tuple[int, dict]:
     with MatchStore.open(url) as store:
-        s = Standings(store)
+        s = open_standings(store)
         try:
             folded = s.catch_up(**catch_up)
             return folded, msgspec.to_builtins(s.report(top=50))
@@ -59,7 +60,7 @@ def test_standings_count_results_decks_cards_and_length(db_url: str, records: li
     assert (r["matches"], r["finished"], r["left_out"]) == (4, 3, 1)
     assert sum(line["played"] for line in r["players"]) == 8
     bots = [read_record(p) for p in records if p.name.startswith("bot-")]
-    outcomes = [b.ruleset.outcome(Timeline(b.ruleset, b.header, b.envelopes).final) for b in bots]
+    outcomes = [b.ruleset.decider.outcome(Timeline(b.ruleset, b.header, b.envelopes).final) for b in bots]
     wins = sum(1 for o in outcomes if o is not None and o.winner is not None)
     assert sum(line["won"] for line in r["players"]) == wins
     assert {line["name"] for line in r["decks"]} >= {b.header.decks[0]["name"] for b in bots}
@@ -109,7 +110,7 @@ def test_a_failed_batch_leaves_nothing_behind(db_url: str, records: list[Path], 
     _, again = report(db_url)
     assert after == again and after["position"] > 0
     with MatchStore.open(db_url) as store:
-        s = Standings(store)
+        s = open_standings(store)
         try:
             assert s.rebuild() > 0 and msgspec.to_builtins(s.report(top=50)) == after
         finally:
