@@ -7,7 +7,6 @@ how to claim it (a one-seat decision). When the pile is empty the higher score w
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any, Literal, Union
 
 import msgspec
@@ -331,7 +330,7 @@ def normalize(decks: list[Any]) -> list[Deck]:
 
 
 BOOK = DeckBook(__name__, parse_deck, "S-1.1")
-REFERENCE = RulesReference(__name__, "S", tests_root=Path(__file__).resolve().parents[2])
+REFERENCE = RulesReference(__name__, "S")
 
 
 # -- bots -----------------------------------------------------------------------------------------
