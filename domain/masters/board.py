@@ -64,8 +64,8 @@ def _parse(text: str) -> int:
 _SQUARE_OF: dict[str, int] = {name(sq): sq for sq in SQUARES}   # the board's names, read back without parsing
 
 
-@implements("M-Q1")
 @cache
+@implements("M-Q1")
 def territory(seat: int) -> frozenset[int]:
     """M-Q1: the TERRITORY_ROWS rows nearest to ``seat`` (seat 1 at row 1, seat 2 at the last row)."""
     rows = range(1, TERRITORY_ROWS + 1) if seat == 1 else range(BOARD_ROWS - TERRITORY_ROWS + 1, BOARD_ROWS + 1)
@@ -78,8 +78,8 @@ def master_start(seat: int) -> int:
     return square(1 if seat == 1 else BOARD_ROWS, (BOARD_COLS + 1) // 2)
 
 
-@implements("M-Q4", "M-Q5")
 @cache
+@implements("M-Q4", "M-Q5")
 def around(sq: int) -> tuple[int, ...]:
     """M-Q5 (and the master's step, M-Q4): the up to 8 squares around ``sq``."""
     out = []
