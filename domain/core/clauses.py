@@ -54,12 +54,13 @@ def _checked(clauses: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def implements(*clauses: str) -> Callable[[F], F]:
-    """Declare that the decorated function implements ``clauses``; the function is returned as is."""
+    """Declare that the decorated function (or class: a zone, a state the rules define) implements
+    ``clauses``; it is returned as is."""
     ids = _checked(clauses)
 
     def record(fn: F) -> F:
-        code = getattr(fn, "__code__", None)
-        line = code.co_firstlineno if code is not None else 0
+        code = getattr(fn, "__code__", None)       # a class has none: the line being run is its own
+        line = code.co_firstlineno if code is not None else sys._getframe(1).f_lineno
         key = (fn.__module__, fn.__qualname__)
         _DECLARED[key] = Declaration(clauses=ids, module=fn.__module__, name=fn.__qualname__, line=line)
         return fn
