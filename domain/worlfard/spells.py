@@ -2,6 +2,7 @@
 Long Spells staying, and instant casts (W-10.5)."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -18,6 +19,7 @@ from .targets import options, still_correct
 from .vocabulary import Phase
 
 
+@implements("W-2.5")
 def spell_skill(d: CardDef) -> tuple[int, Skill] | None:
     """The ○ skill (W-2.5); a Long Spell may have none."""
     for index, skill in enumerate(d.skill):
@@ -34,12 +36,14 @@ def targeting_skill(d: CardDef) -> Skill | None:
     return None
 
 
+@implements("W-10.5")
 def extra_cost(d: CardDef) -> int:
     """{コスト:〔n〕} on the spell skill: paid on top of the LV, even when cast instantly (W-10.5)."""
     found = spell_skill(d)
     return found[1].cost if found else 0
 
 
+@implements("W-6.5")
 def spell_cost(state: State, seat: int, card: int, line: int) -> int:
     """The cost of casting ``card`` to table spot ``line``: its LV less the element effect (W-6.5),
     plus any extra cost."""
@@ -47,6 +51,7 @@ def spell_cost(state: State, seat: int, card: int, line: int) -> int:
     return cast_cost(card_facts(state, card), None if top is None else card_facts(state, top))
 
 
+@implements("W-6.5")
 def cast_cost(spell: Facts, top: Facts | None) -> int:
     """``spell_cost`` from the card's facts and those of the top card of the tower on the spot's
     line: W-6.5 takes 1 off the LV (not off the extra cost) when the two share an element."""
@@ -54,11 +59,13 @@ def cast_cost(spell: Facts, top: Facts | None) -> int:
     return max(0, spell.lv - discount) + spell.extra
 
 
+@implements("W-10.2")
 def may_cast_now(state: State, seat: int, d: CardDef) -> str | None:
     """Why ``seat`` may not cast ``d`` now (W-10.2), or None if it may."""
     return cast_refused(state, seat, d.type == "SS")
 
 
+@implements("W-10.2", "W-13.1")
 def cast_refused(state: State, seat: int, short: bool) -> str | None:
     """``may_cast_now`` for a Short Spell (``short``) or any other spell: the card matters only
     by that, so the decision lists ask once for each kind."""
@@ -73,6 +80,7 @@ def cast_refused(state: State, seat: int, short: bool) -> str | None:
     return "W-10.2"
 
 
+@implements("W-3.2", "W-3.3", "W-10.1", "W-13.3", "W-Q7")
 def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
          targets: tuple[int, ...], heart: bool, heart_soul: int | None) -> None:
     state = draft.state
@@ -107,6 +115,7 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
         resolve_spell(draft, seat, line, cast_seq)
 
 
+@implements("W-10.4")
 def check_targets(state: State, seat: int, card: int, d: CardDef, targets: tuple[int, ...], line: int = 0) -> None:
     skill = targeting_skill(d)
     if skill is None:
@@ -129,6 +138,7 @@ def on_own_spot(skill: Skill, line: int, target: int) -> bool:
     return skill.target is not None and skill.target.kind == "hand_spell" and target % 10 == line
 
 
+@implements("W-10.1", "W-10.3", "W-10.4")
 def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
     """Resolve the spell on ``seat``'s table spot ``line``: re-check targets (W-10.4), apply the
     spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
@@ -155,6 +165,7 @@ def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tupl
         draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
 
 
+@implements("W-10.5")
 def free_castable(state: State, seat: int, card: int) -> bool:
     """W-10.5: an instant cast still pays extra costs and needs its targets to exist."""
     d = definition(state, card)
@@ -166,6 +177,7 @@ def free_castable(state: State, seat: int, card: int) -> bool:
     return skill is None or bool(options(state, skill, seat, card))
 
 
+@implements("W-10.5")
 def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> None:
     """即時詠唱: no LV cost; the extra cost is paid with the first legal payment (an
     interpretation: the seed does not say who picks it); targets are then chosen as a choice."""

@@ -9,6 +9,8 @@ spot) and forced moves (to an adjacent empty spot).
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
+
 from .cards import definition
 from .geometry import adjacent, lines
 from .skills import Skill, Target
@@ -67,6 +69,7 @@ def _unit_aim(skill: Skill) -> tuple[bool, bool]:
 _aims: dict[int, tuple[Skill, bool, bool]] = {}     # each entry keeps its skill alive: its id stays its own
 
 
+@implements("W-Q17")
 def options(state: State, skill: Skill, seat: int, source: int | None) -> list[int]:
     """Every correct choice for ``skill``'s target, for its controller ``seat``."""
     spec = skill.target
@@ -112,6 +115,7 @@ def options(state: State, skill: Skill, seat: int, source: int | None) -> list[i
     return out
 
 
+@implements("W-10.4")
 def still_correct(state: State, skill: Skill, seat: int, source: int | None, chosen: tuple[int, ...]) -> bool:
     """W-10.4: at resolution the targets must still be choosable correctly."""
     if skill.target is None:

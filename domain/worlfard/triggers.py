@@ -5,6 +5,7 @@ one with no correct target does nothing (W-Q18).
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -26,6 +27,7 @@ def _skills(state: State, card: int) -> tuple[Skill, ...]:
     return definition(state, card).skill
 
 
+@implements("W-9.4", "W-14.6")
 def unit_skill_active(state: State, card: int) -> bool:
     """A cursed unit's skills are all negated (W-9.4, W-14.6)."""
     where = unit_line(state, card)
@@ -34,6 +36,7 @@ def unit_skill_active(state: State, card: int) -> bool:
     return not all_negated(state, *where)
 
 
+@implements("W-2.5", "W-Q8")
 def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int = 0, other: int = 0,
          zone: str = "stage") -> None:
     """Queue every ``when`` skill of ``card`` (controlled by ``seat``)."""
@@ -70,6 +73,7 @@ def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:
         fire(draft, seat, unit.card, "summon", cause, line=line)
 
 
+@implements("W-2.4", "W-10.3", "W-13.2", "W-Q8", "W-Q18")
 def process_next(draft: WDraft, cause: int) -> None:
     """Resolve the oldest waiting trigger, or stop to wait for its controller's choice."""
     state = draft.state
@@ -122,6 +126,7 @@ def resolve_trigger(draft: WDraft, trigger: Trigger, targets: tuple[int, ...], c
                                                        targets=targets))
 
 
+@implements("W-2.4", "W-10.4")
 def choose(draft: WDraft, seat: int, targets: tuple[int, ...]) -> None:
     """The controller's answer to a waiting choice: targets (or, for できる with no target, yes)."""
     choice = draft.state.choice
