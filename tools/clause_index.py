@@ -47,7 +47,7 @@ def indexes() -> list[Index]:
     return found
 
 
-def test_names(tests_root: Path) -> list[tuple[str, str]]:
+def named_tests(tests_root: Path) -> list[tuple[str, str]]:
     """(test id, function name) of every test function under ``tests_root``, in file order."""
     out: list[tuple[str, str]] = []
     for path in sorted(tests_root.rglob("test_*.py")):
@@ -102,14 +102,14 @@ def render(found: dict[str, list[str]]) -> str:
 
 def stale(tests_root: Path = CHECKOUT / "tests") -> list[Path]:
     """The index files whose content differs from what the tests under ``tests_root`` give."""
-    tests = test_names(tests_root)
+    tests = named_tests(tests_root)
     return [i.path for i in indexes()
             if not i.path.is_file() or i.path.read_text("utf-8") != render(build(i, tests))]
 
 
 def write(tests_root: Path = CHECKOUT / "tests") -> list[Path]:
     """Rewrite every stale index; returns the files written."""
-    tests = test_names(tests_root)
+    tests = named_tests(tests_root)
     written = []
     for i in indexes():
         text = render(build(i, tests))
@@ -149,9 +149,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
 
 def reference_of(ruleset: str) -> RulesReference | None:
     """The ``RulesReference`` behind a registered ruleset's ``clauses`` (None for another kind)."""
@@ -188,3 +185,7 @@ def coverage_report(ruleset: str) -> Report:
                   tested=cov.tested, headings=list(cov.headings), not_declared=list(cov.not_declared),
                   mentioned_only={c: list(named[c]) for c in cov.not_declared if c in named},
                   not_tested=list(cov.not_tested))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
