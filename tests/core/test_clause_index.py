@@ -18,7 +18,7 @@ from kifu.tools.clause_index import CHECKOUT, Index, build, indexes, named_for, 
 
 
 def test_the_committed_test_indexes_are_current() -> None:
-    """Regenerate with ``python -m kifu.tools.clause_index`` (or ``make clause-index``)."""
+    """Regenerate with ``python -m kifu.tools.clause_index`` (or ``make clauses``)."""
     assert stale() == [], "stale test index: run python -m kifu.tools.clause_index"
 
 
