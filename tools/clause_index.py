@@ -17,6 +17,7 @@ import ast
 import json
 import re
 import sys
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -29,11 +30,13 @@ from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 CHECKOUT = Path(__file__).resolve().parents[1]
 
 
+@dataclass(frozen=True)
 class Index:
-    """One reference's test index: its clause ids and the file it is written to."""
+    """One reference's test index: its clause prefix and ids, and the file it is written to."""
 
-    def __init__(self, prefix: str, ids: list[str], path: Path) -> None:
-        self.prefix, self.ids, self.path = prefix, ids, path
+    prefix: str
+    ids: list[str]
+    path: Path
 
 
 def indexes() -> list[Index]:
