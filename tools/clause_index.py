@@ -17,15 +17,17 @@ import ast
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from kifu.domain.core.commit import CORE_CLAUSES
 from kifu.domain.core.reference import CORE_PACKAGE, TESTED_INDEX, RulesReference, coverage
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import ClauseEntry, find_ruleset, ruleset_names
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 
@@ -153,9 +155,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 
+def clauses_of(ruleset: str) -> Callable[[], dict[str, ClauseEntry]]:
+    """A registered ruleset's ``clauses`` hook, flat on the ruleset or grouped under ``content``."""
+    found = find_ruleset(ruleset)
+    holder: Any = getattr(found, "content", found)
+    hook: Callable[[], dict[str, ClauseEntry]] = holder.clauses
+    return hook
+
+
 def reference_of(ruleset: str) -> RulesReference | None:
     """The ``RulesReference`` behind a registered ruleset's ``clauses`` (None for another kind)."""
-    ref = getattr(find_ruleset(ruleset).clauses, "__self__", None)
+    ref = getattr(clauses_of(ruleset), "__self__", None)
     return ref if isinstance(ref, RulesReference) else None
 
 
@@ -179,7 +189,7 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
 
 def coverage_report(ruleset: str) -> Report:
     """The coverage of a registered ruleset's reference (its clauses and the core's)."""
-    cov = coverage(find_ruleset(ruleset).clauses())
+    cov = coverage(clauses_of(ruleset)())
     ref = reference_of(ruleset)
     named = dict(mentions(CORE_PACKAGE, "K"))
     if ref is not None:

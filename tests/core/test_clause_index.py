@@ -12,7 +12,7 @@ import pytest
 
 from kifu.domain.core import clauses
 from kifu.domain.core.reference import coverage
-from kifu.domain.core.ruleset import ClauseEntry, find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import ClauseEntry, ruleset_names
 from kifu.tools import clause_index
 from kifu.tools.clause_index import CHECKOUT, Index, build, indexes, named_for, named_tests, stale, stem, unknown
 
@@ -97,7 +97,7 @@ def test_every_ruleset_reference_comes_from_declarations_in_its_own_package_or_t
         ref = clause_index.reference_of(name)
         if ref is None:
             continue
-        for entry in find_ruleset(name).clauses().values():
+        for entry in clause_index.clauses_of(name)().values():
             for where in entry.implemented_in:
                 module = where.split(":")[0]
                 assert module == ref.package or module.startswith((ref.package + ".", "kifu.domain.core.")), where
