@@ -21,7 +21,7 @@ from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import explain
 from kifu.projections.recordfile import find_records, read_record, write_match
 from kifu.projections.timeline import Timeline
-from kifu.tools.clause_index import coverage_report
+from kifu.tools.clause_index import coverage_report, source_lines
 
 from . import render
 from .context import Kifu, pass_kifu
@@ -370,6 +370,7 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
         click.echo(json.dumps([msgspec.to_builtins(e) for e in entries], ensure_ascii=False))
         return
     con = render.console()
+    lines = source_lines(ruleset) if clause else {}
     for e in entries:
         con.print(f"[bold green]{e.id}[/] [bold]{e.title}[/]")
         con.print(f"  {escape(render.clause_body(e.title, e.text))}")
@@ -378,7 +379,8 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
         if e.interpretation:
             con.print(f"  [yellow]interpretation:[/] {e.interpretation}")
         if e.implemented_in:
-            con.print(f"  [cyan]declared on:[/] {escape(', '.join(e.implemented_in))}")
+            places = [f"{w} ({lines[w]})" if w in lines else w for w in e.implemented_in]
+            con.print(f"  [cyan]declared on:[/] {escape(', '.join(places))}")
         if e.tested_in:
             shown = e.tested_in if clause else e.tested_in[:1]
             more = f" (+{len(e.tested_in) - len(shown)} more)" if len(shown) < len(e.tested_in) else ""

@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import declared
 from kifu.domain.core.commit import CORE_CLAUSES
 from kifu.domain.core.reference import CORE_PACKAGE, TESTED_INDEX, RulesReference, coverage
 from kifu.domain.core.ruleset import ClauseEntry, find_ruleset, ruleset_names
@@ -167,6 +168,21 @@ def reference_of(ruleset: str) -> RulesReference | None:
     """The ``RulesReference`` behind a registered ruleset's ``clauses`` (None for another kind)."""
     ref = getattr(clauses_of(ruleset), "__self__", None)
     return ref if isinstance(ref, RulesReference) else None
+
+
+def source_lines(ruleset: str) -> dict[str, str]:
+    """``module:name`` -> ``file:line`` of every declaration a ruleset's reference may show (its
+    package's and the core's), the file relative to the checkout when it lies inside it."""
+    ref = reference_of(ruleset)
+    packages = [CORE_PACKAGE] + ([ref.package] if ref is not None else [])
+    out = {}
+    for package in packages:
+        for decls in declared(package).values():
+            for d in decls:
+                path = Path(getattr(sys.modules.get(d.module), "__file__", None) or d.module)
+                shown = path.relative_to(CHECKOUT) if path.is_relative_to(CHECKOUT) else path
+                out[d.where] = f"{shown.as_posix()}:{d.line}"
+    return out
 
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):

@@ -180,7 +180,7 @@ def test_human_seat_is_prompted_with_legal_decisions(runner: CliRunner) -> None:
 def test_rules_reference_lists_clause(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["rules", "worlfard", "W-6.4"])
     assert result.exit_code == 0 and "HT4" in result.output
-    assert "declared on: kifu.domain.worlfard.payment:check_payment" in result.output
+    assert "declared on: kifu.domain.worlfard.payment:check_payment (domain/worlfard/payment.py:" in result.output
     assert "tested by: tests/worlfard/" in result.output
 
 
