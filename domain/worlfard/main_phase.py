@@ -5,10 +5,10 @@ from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
-from . import triggers
 from .draft import WDraft
 from .evolve import evolve
 from .field import has, tower_height
+from .firing import fire_summon
 from .geometry import adjacent, lines
 from .hearts import check_source, heart_cast, reveal_next
 from .payment import canonical_payment, check_payment
@@ -78,7 +78,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
                                           src="heart" if heart else "hand"))
     if heart:   # the cast heart went straight to the stage (every card stays in one zone); the next turns up
         reveal_next(draft, seat, declared)
-    triggers.fire_summon(draft, seat, line, summoned)
+    fire_summon(draft, seat, line, summoned)
 
 
 @implements("W-6.2", "W-6.3")
