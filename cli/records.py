@@ -16,12 +16,12 @@ from rich.text import Text
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import ruleset_names
 from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import explain
 from kifu.projections.recordfile import find_records, read_record, write_match
 from kifu.projections.timeline import Timeline
-from kifu.tools.clause_index import coverage_report, source_lines
+from kifu.tools.clause_index import clauses_of, coverage_report, source_lines
 
 from . import render
 from .context import Kifu, pass_kifu
@@ -361,7 +361,7 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
     if coverage:
         _coverage(ruleset, as_json)
         return
-    entries = list(find_ruleset(ruleset).clauses().values())
+    entries = list(clauses_of(ruleset)().values())
     if clause:
         key = clause.upper()
         entries = [e for e in entries if e.id.upper() == key or e.id.upper().startswith(key + ".")]
