@@ -17,11 +17,11 @@ DIGEST = ROOT.parent / "shared" / "rules" / "RULES-DIGEST.md"
 
 
 def _novel() -> dict:
-    return {k: v for k, v in RULES.clauses().items() if k.startswith("N-")}
+    return {k: v for k, v in RULES.content.clauses().items() if k.startswith("N-")}
 
 
 def test_every_clause_is_declared_on_code_and_tested_by_name():
-    cov = coverage(RULES.clauses())
+    cov = coverage(RULES.content.clauses())
     assert list(cov.not_declared) == [] and list(cov.not_tested) == []
 
 
