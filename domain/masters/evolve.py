@@ -7,6 +7,7 @@ from typing import Any, Callable
 from msgspec.structs import replace
 
 from kifu.domain.core import priority as prio
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
@@ -59,6 +60,7 @@ def _opened(seat: int) -> prio.Priority:
     return _OPENED.get(seat) or prio.opened(seat)
 
 
+@implements("M-Q6")
 def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
     if not amount:

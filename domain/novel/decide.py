@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.ruleset import Outcome
@@ -57,6 +58,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 # -- setup --------------------------------------------------------------------------------------
+@implements("N-5.1")
 def begin(header: Any, state: State, draft: D) -> None:
     """N-5.1: the first phase: both seats choose up to 6 cost, a character among them."""
     cause = draft.setup("N-5.1", ev.PhaseBegun(phase="first", turn=0))
@@ -64,6 +66,7 @@ def begin(header: Any, state: State, draft: D) -> None:
 
 
 # -- deciding -----------------------------------------------------------------------------------
+@implements("N-4", "N-5.1", "N-5.2.1", "N-6.5", "N-Q6")
 def decide(state: State, seat: int, command: Command, draft: D) -> None:
     if state.ended is not None:
         raise Illegal("N-4", "the match is over")
@@ -176,6 +179,7 @@ def _lit_and_acting(state: State) -> list[int]:
 
 
 # -- turn start and end ---------------------------------------------------------------------------
+@implements("N-4.2", "N-Q7", "N-C10")
 def _check_can_play(draft: D, cause: int, clause: str) -> None:
     """N-4.2 / N-Q7: a seat with no card it can play at the start of a turn loses (both: a draw)."""
     state = draft.state
@@ -187,11 +191,13 @@ def _check_can_play(draft: D, cause: int, clause: str) -> None:
         draft.rule("N-4.2", cause, ev.MatchEnded(termination="nothing to play", winner=winner))
 
 
+@implements("N-5.2", "N-Q7")
 def _begin_turn(draft: D, cause: int, turn: int) -> None:
     c = draft.rule("N-5.2", cause, ev.PhaseBegun(phase="select", turn=turn))
     _check_can_play(draft, c, "N-Q7")
 
 
+@implements("N-5.2.5", "N-6.1")
 def _end_phase(draft: D, cause: int) -> None:
     state = draft.state
     c = draft.rule("N-5.2.5", cause, ev.PhaseBegun(phase="end", turn=state.turn))
@@ -213,6 +219,7 @@ def _end_phase(draft: D, cause: int) -> None:
     _judge(draft, c)
 
 
+@implements("N-4.1", "N-4.3", "N-5.3", "N-Q10", "N-C10")
 def _judge(draft: D, cause: int) -> None:
     """N-4.1 at the end of the turn, then the turn limit N-4.3 / N-Q10."""
     state = draft.state
@@ -231,6 +238,7 @@ def _judge(draft: D, cause: int) -> None:
 
 
 # -- summon ---------------------------------------------------------------------------------------
+@implements("N-3.2", "N-5.2.2", "N-Q6")
 def _summon(draft: D, cause: int) -> None:
     """N-5.2.2: every chosen card enters at once (seat 1's then seat 2's events; nothing acts between)."""
     state = draft.state
@@ -255,6 +263,7 @@ def _summon(draft: D, cause: int) -> None:
     _settle(draft, c)
 
 
+@implements("N-3.2", "N-Q11")
 def _equip(draft: D, cause: int, seat: int, cid: int, target: int, d: CardDef) -> None:
     """N-3.2: equipment goes under its character and adds its numbers (kept after death, N-6.2)."""
     t = draft.state.card(target)
@@ -269,6 +278,7 @@ def _equip(draft: D, cause: int, seat: int, cid: int, target: int, d: CardDef) -
 
 
 # -- skills ---------------------------------------------------------------------------------------
+@implements("N-5.2.4", "N-6.1")
 def _skill_phase(draft: D, cause: int) -> None:
     state = draft.state
     c = draft.rule("N-5.2.4", cause, ev.PhaseBegun(phase="skill", turn=state.turn))
@@ -281,6 +291,7 @@ def _skill_phase(draft: D, cause: int) -> None:
     _next_group(draft, c)
 
 
+@implements("N-5.2.4", "N-6.5", "N-7.2")
 def _next_group(draft: D, cause: int) -> None:
     """N-5.2.4 AGI order; N-6.5 equal AGI: light the group, each seat picks one of its own."""
     while True:
@@ -304,6 +315,7 @@ def _next_group(draft: D, cause: int) -> None:
             return
 
 
+@implements("N-Q1")
 def _resolve_group(draft: D, cause: int) -> None:
     """N-6.5: the chosen skills of both seats fire together, from one snapshot (mutual kills)."""
     snap = draft.state

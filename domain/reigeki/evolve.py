@@ -5,6 +5,8 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
+from kifu.domain.core.clauses import implements
+
 from . import events as e
 from .state import Battle, Mod, Result, Side, State, Unit
 
@@ -98,6 +100,7 @@ def _discarded(s: State, ev: e.Discarded) -> State:
     return _side(s, ev.seat, reiryoku=_without(side.reiryoku, ev.cards), exdiscard=side.exdiscard + ev.cards)
 
 
+@implements("R-Q5", "R-Q15")
 def _played(s: State, ev: e.Played) -> State:
     """R-Q5: a character enters reloaded (it may attack this turn); an LvEx takes its Lv3's state (R-Q15)."""
     side = s.side(ev.seat)
@@ -107,6 +110,7 @@ def _played(s: State, ev: e.Played) -> State:
     return _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), stage=_stage(side, ev.place, unit))
 
 
+@implements("R-Q9")
 def _cast(s: State, ev: e.SpellCast) -> State:
     """R-Q9: the spell and every 霊力 card paid (spells and 霊撃) go to the Ex discard."""
     side = s.side(ev.seat)
