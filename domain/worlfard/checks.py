@@ -188,9 +188,11 @@ def vanishes(vit: int) -> bool:
     return vit <= 0
 
 
-@implements("W-1.1")
+@implements("W-1.1", "W-Q15")
 def check_losses(draft: WDraft, cause: int) -> bool:
-    """W-1.1: life 0 or less loses; both at once is a draw. Returns True if the match ended."""
+    """W-1.1: life 0 or less loses; both at once is a draw. Returns True if the match ended.
+
+    W-Q15: this is the only way a match ends (no turn limit, and no hand limit anywhere)."""
     state = draft.state
     if state.outcome is not None:
         return True
