@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from kifu.domain.core.clauses import implements
+
 from .vocabulary import BOARD_COLS, BOARD_ROWS, TERRITORY_ROWS
 
 
@@ -62,6 +64,7 @@ def _parse(text: str) -> int:
 _SQUARE_OF: dict[str, int] = {name(sq): sq for sq in SQUARES}   # the board's names, read back without parsing
 
 
+@implements("M-Q1")
 def _territory(seat: int) -> frozenset[int]:
     rows = range(1, TERRITORY_ROWS + 1) if seat == 1 else range(BOARD_ROWS - TERRITORY_ROWS + 1, BOARD_ROWS + 1)
     return frozenset(square(r, c) for r in rows for c in range(1, BOARD_COLS + 1))
@@ -72,11 +75,13 @@ def territory(seat: int) -> frozenset[int]:
     return _TERRITORIES[seat - 1] if seat == 1 or seat == 2 else _territory(seat)
 
 
+@implements("M-1.4", "M-Q1")
 def master_start(seat: int) -> int:
     """M-1.4 with M-Q1: the centre of the owner's back row (自陣中央)."""
     return square(1 if seat == 1 else BOARD_ROWS, (BOARD_COLS + 1) // 2)
 
 
+@implements("M-Q4", "M-Q5")
 def _around(sq: int) -> tuple[int, ...]:
     out = []
     for dr in (-1, 0, 1):
@@ -116,11 +121,13 @@ steps: Callable[[int], tuple[int, ...]] = _Table(_steps).__getitem__
 """M-Q2: the orthogonal neighbours of a square (a table read)."""
 
 
+@implements("M-Q3")
 def distance(a: int, b: int) -> int:
     """Orthogonal path length between two squares, occupancy ignored (M-Q3)."""
     return abs(row_of(a) - row_of(b)) + abs(col_of(a) - col_of(b))
 
 
+@implements("M-Q2")
 def paths(start: int, mov: int, occupied: dict[int, int], seat: int,
           label: Mapping[int, Any] | Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
     """M-Q2: the moves a piece of ``seat`` at ``start`` with MOV ``mov`` can make, as paths (the
@@ -156,6 +163,7 @@ def paths(start: int, mov: int, occupied: dict[int, int], seat: int,
     return out
 
 
+@implements("M-Q2")
 def path_ok(start: int, path: tuple[int, ...], mov: int, occupied: dict[int, int], seat: int) -> str:
     """Why ``path`` is not a legal move (M-Q2), or "" when it is."""
     if not path:
