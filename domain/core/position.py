@@ -219,8 +219,20 @@ def parse(ruleset: Ruleset[Any, Any, Any], text: str) -> Any:
 
 def _where(exc: msgspec.ValidationError) -> str:
     """msgspec's message, with its ``$`` path read as the field it names."""
-    message = str(exc)
-    return message.replace(" - at `$.", " (at ").replace("`", ")") if " - at `$." in message else message
+    message, _, path = str(exc).partition(" - at `$.")
+    return f"{message} (at {path.rstrip('`')})" if path else message
+
+
+def playable(ruleset: Ruleset[Any, Any, Any], state: Any) -> None:
+    """A position a match can start from: not over, and every awaited seat has a decision to take
+    (a position taken inside a decision's consequences, where the rules are not at rest, has none)."""
+    outcome = ruleset.decider.outcome(state)
+    if outcome is not None:
+        raise BadPosition(f"the match is over there ({outcome.describe()}): nothing to play from it")
+    for seat in sorted(ruleset.decider.awaiting(state)):
+        if not ruleset.decider.legal(state, seat):
+            raise BadPosition(f"seat {seat} is awaited but has no legal decision there "
+                              "(the rules are not at rest: take the position after the decision)")
 
 
 def _known_fields(raw: Any, value: Any, path: str) -> None:
