@@ -30,6 +30,8 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from enum import Enum
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -94,9 +96,32 @@ def to_text(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int | None = None
 _GONE = object()
 
 
-def _builtins(state: Any) -> Any:
-    """The state as dicts, lists and atoms (msgspec leaves tuples as tuples: JSON makes them lists)."""
-    return msgspec.json.decode(msgspec.json.encode(state))
+def _builtins(value: Any) -> Any:
+    """The state as dicts, lists and atoms, each struct's fields in declaration order with those at
+    their default left out (whether or not the struct omits them when encoded): the text of a
+    state says only what differs from a fresh one."""
+    if isinstance(value, msgspec.Struct):
+        config = value.__struct_config__
+        out: dict[str, Any] = {config.tag_field: config.tag} if config.tag_field else {}
+        for info in _fields(type(value)):
+            item = getattr(value, info.name)
+            default = info.default if info.default is not msgspec.NODEFAULT else \
+                info.default_factory() if info.default_factory is not msgspec.NODEFAULT else _GONE
+            if default is _GONE or item != default:
+                out[info.encode_name] = _builtins(item)
+        return out
+    if isinstance(value, (tuple, list)):
+        return [_builtins(v) for v in value]
+    if isinstance(value, dict):
+        return {_builtins(k): _builtins(v) for k, v in value.items()}
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+@cache
+def _fields(struct: type) -> tuple[msgspec.structs.FieldInfo, ...]:
+    return msgspec.structs.fields(struct)
 
 
 def _seats(awaited: list[int]) -> str:
@@ -333,8 +358,9 @@ def _word(text: str) -> Any:
 
 
 # -- checks the rulesets share -----------------------------------------------------------------------------
-def conserved(cards: list[int], known: set[int], where: str = "") -> None:
-    """Every card of ``known`` in exactly one place of ``cards`` (the cards of every zone), none other."""
+def conserved(cards: list[int], known: set[int], where: str = "", *, complete: bool = True) -> None:
+    """Every card of ``known`` in exactly one place of ``cards`` (the cards of every zone), none
+    other; with ``complete`` False (a setup still dealing) some may be in no zone yet."""
     seen: set[int] = set()
     for card in cards:
         if card not in known:
@@ -343,7 +369,7 @@ def conserved(cards: list[int], known: set[int], where: str = "") -> None:
             raise BadPosition(f"cards not conserved: card {card} is in two places{where}")
         seen.add(card)
     missing = sorted(known - seen)
-    if missing:
+    if missing and complete:
         raise BadPosition(f"cards not conserved: card {missing[0]} is nowhere"
                           + (f" ({len(missing)} cards missing)" if len(missing) > 1 else "") + where)
 

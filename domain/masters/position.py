@@ -21,7 +21,7 @@ def check(state: State) -> None:
     cards += [item.card for item in state.stack if item.kind == "spell"]
     known = {seat * 100 + i for seat in (1, 2) for i in range(len(state.names[seat - 1]))}
     conserved(cards, known)
-    squares = [p.square for p in state.pieces] + [side.master for side in state.sides]
+    squares = [p.square for p in state.pieces] + [side.master for side in state.sides if side.master]
     if len(set(squares)) != len(squares):
         raise BadPosition("two pieces or masters on one square")
 

@@ -11,7 +11,8 @@ VERSION = "reigeki-pos/1"
 
 def check(state: State) -> None:
     """Every card of a seat's ``keys`` (card id seat*100+index, index 0 unused) in exactly one of
-    its zones, every key one of the card set's, six stage places (R-2.1)."""
+    its zones (but for the leader while the setup deals), every key one of the card set's, six
+    stage places (R-2.1)."""
     for seat, side in enumerate(state.sides, 1):
         where = f" (seat {seat})"
         known_names(side.keys, catalog(), where)
@@ -22,7 +23,8 @@ def check(state: State) -> None:
         for unit in side.stage:
             if unit is not None:
                 cards += [unit.card] + ([unit.under] if unit.under else [])
-        conserved(cards, {seat * 100 + i for i in range(1, len(side.keys))}, where)
+        conserved(cards, {seat * 100 + i for i in range(1, len(side.keys))}, where,
+                  complete=state.phase != "setup")   # the setup places the leader after the shuffle
         if not set(side.flipped) <= set(side.damage):
             raise BadPosition(f"seat {seat}: a flipped card is not in its damage zone (R-7.3)")
 
