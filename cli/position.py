@@ -2,7 +2,8 @@
 a match from (``kifu play RULESET --position``, ``kifu fork SOURCE --position``)."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -11,6 +12,8 @@ from kifu.domain.core.ruleset import Ruleset
 from kifu.projections.timeline import Timeline
 
 from .context import Kifu, pass_kifu
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.command()
@@ -29,7 +32,8 @@ def position(kifu: Kifu, source: str, at: int | None, seat: int | None) -> None:
     click.echo(notation.to_text(ruleset, state, seat))
 
 
-def position_option() -> Any:
+def position_option() -> Callable[[F], F]:
+    """The ``--position TEXT`` option of ``play`` and ``fork``."""
     return click.option("--position", "position_text", metavar="TEXT", default=None,
                         help="Start from this position (the text `kifu position` prints, judge's form).")
 

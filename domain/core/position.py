@@ -143,8 +143,8 @@ def _part(value: Any, masks: list[Any], seat_form: bool, depth: int) -> tuple[st
     if not _hidden(value, masks):
         return _plain(value, depth), False
     if isinstance(value, dict) and all(isinstance(m, dict) and set(m) == set(value) for m in masks):
-        parts = [f"{_atom(k)}:{_write(v, [m[k] for m in masks], seat_form, depth + 1)}" for k, v in value.items()]
-        return "{" + " ".join(parts) + "}", False
+        pairs = [f"{_atom(k)}:{_write(v, [m[k] for m in masks], seat_form, depth + 1)}" for k, v in value.items()]
+        return "{" + " ".join(pairs) + "}", False
     if isinstance(value, list) and value and all(isinstance(m, list) and len(m) == len(value) for m in masks):
         parts = [_part(v, [m[i] for m in masks], seat_form, depth + 1) for i, v in enumerate(value)]
         if not all(whole for _, whole in parts):
@@ -328,7 +328,7 @@ class _Tokens:
         if text == HIDDEN_MARK:
             return self.value()
         if text == "[":
-            items = []
+            items: list[Any] = []
             while self._peek() != "]":
                 if self._peek() == "*" and items:
                     self._at += 1
