@@ -45,7 +45,7 @@ NONE, TRUE, FALSE, HIDDEN_MARK = "~", "true", "false", "?"
 _BARE = re.compile(r"[^\s{}\[\]:\"?~*#,]+")
 _NUMBER = re.compile(r"-?\d+")
 _TOKEN = re.compile(r"\s*(?:(?P<punct>[{}\[\]:?*])|(?P<string>\"(?:[^\"\\]|\\.)*\")|(?P<word>[^\s{}\[\]:\"?*]+))")
-_WIDTH = 100          # a list longer than this is written one element a line
+_WIDTH = 120          # a list of structs longer than this is written on lines of this width
 
 
 class BadPosition(Malformed):
@@ -174,10 +174,16 @@ def _plain(value: Any, depth: int) -> str:
 
 def _list(items: list[str], depth: int) -> str:
     """Elements space-separated, a run of equal atoms as ``atom*N``; a long list of structs at the
-    top, one a line."""
+    top goes on lines of its own, as many elements a line as fit in ``_WIDTH``."""
     items = _runs(items)
     if depth == 0 and sum(len(i) + 1 for i in items) > _WIDTH and any(i.startswith(("{", "?{")) for i in items):
-        return "[\n" + "".join(f"  {i}\n" for i in items) + "]"
+        lines: list[str] = []
+        for item in items:
+            if lines and len(lines[-1]) + 1 + len(item) <= _WIDTH:
+                lines[-1] += " " + item
+            else:
+                lines.append("  " + item)
+        return "[\n" + "\n".join(lines) + "\n]"
     return "[" + " ".join(items) + "]"
 
 
