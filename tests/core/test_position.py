@@ -116,3 +116,16 @@ def test_novel_refuses_a_row_listing_a_card_that_is_not_there() -> None:
     bad = re.sub(r"front:\[(\d+)", r"front:[\1 81", text, count=1)
     with pytest.raises(BadPosition, match="cards not conserved: card 81 is listed on seat 1's front"):
         position.parse(ruleset, bad)
+
+
+def test_a_ruleset_without_a_notation_group_gets_the_default_one() -> None:
+    """secretbid gives no ``Notation``: its text is ``secretbid-pos/1`` and reads back unchecked."""
+    ruleset = find_ruleset("secretbid")
+    decks = [ruleset.content.load_deck(p) for p in ruleset.content.presets()[:2]]
+    match = Match.create(ruleset, match_id="m", seed=3, decks=decks, players=("a", "b"))
+    while match.outcome is None:
+        seat = min(match.awaiting)
+        match.submit(seat, ruleset.decider.legal(match.state, seat)[0])
+        text = position.to_text(ruleset, match.state)
+        assert text.startswith("secretbid-pos/1 await:")
+        assert position.parse(ruleset, text) == match.state
