@@ -28,45 +28,21 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
-from .errors import Malformed
-
-if TYPE_CHECKING:
-    from .ruleset import Ruleset
+from .notation import BadPosition
+from .ruleset import Ruleset
 
 NONE, TRUE, FALSE, HIDDEN_MARK = "~", "true", "false", "?"
 _BARE = re.compile(r"[^\s{}\[\]:\"?~*#,]+")
 _NUMBER = re.compile(r"-?\d+")
 _TOKEN = re.compile(r"\s*(?:(?P<punct>[{}\[\]:?*])|(?P<string>\"(?:[^\"\\]|\\.)*\")|(?P<word>[^\s{}\[\]:\"?*]+))")
 _WIDTH = 120          # a list of structs longer than this is written on lines of this width
-
-
-class BadPosition(Malformed):
-    """A position text that is not one: bad syntax, a bad field, or an impossible position."""
-
-    def __init__(self, what: str) -> None:
-        super().__init__(what, "position")
-
-
-# -- the ruleset's part ------------------------------------------------------------------------------------
-def no_check(state: Any) -> None:
-    """The default: a position that decodes to the State struct is taken as it is."""
-
-
-@dataclass(frozen=True, slots=True)
-class Notation:
-    """A ruleset's position notation: its version (bumped when the text of a state changes) and
-    the checks ``parse`` runs on a decoded state, raising ``BadPosition`` with a one-line reason."""
-
-    version: str = ""                                   # e.g. "worlfard-pos/1"; "" is "<name>-pos/1"
-    check: Callable[[Any], None] = no_check             # refuses an impossible position
 
 
 def version(ruleset: Ruleset[Any, Any, Any]) -> str:
@@ -361,27 +337,3 @@ def _word(text: str) -> Any:
     if _NUMBER.fullmatch(text):
         return int(text)
     return {NONE: None, TRUE: True, FALSE: False}.get(text, text)
-
-
-# -- checks the rulesets share -----------------------------------------------------------------------------
-def conserved(cards: list[int], known: set[int], where: str = "", *, complete: bool = True) -> None:
-    """Every card of ``known`` in exactly one place of ``cards`` (the cards of every zone), none
-    other; with ``complete`` False (a setup still dealing) some may be in no zone yet."""
-    seen: set[int] = set()
-    for card in cards:
-        if card not in known:
-            raise BadPosition(f"unknown card {card}{where}")
-        if card in seen:
-            raise BadPosition(f"cards not conserved: card {card} is in two places{where}")
-        seen.add(card)
-    missing = sorted(known - seen)
-    if missing and complete:
-        raise BadPosition(f"cards not conserved: card {missing[0]} is nowhere"
-                          + (f" ({len(missing)} cards missing)" if len(missing) > 1 else "") + where)
-
-
-def known_names(names: Any, catalog: Any, where: str = "") -> None:
-    """Every card name of the match is one of the card set's."""
-    for name in names:
-        if name and name not in catalog:
-            raise BadPosition(f"unknown card {name!r}{where}")

@@ -49,7 +49,7 @@ from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
 from .layout import Layout
-from .position import Notation
+from .notation import Notation
 
 S = TypeVar("S")
 C = TypeVar("C")

@@ -1,7 +1,7 @@
 """masters' position notation: its version and what makes a position impossible."""
 from __future__ import annotations
 
-from kifu.domain.core.position import BadPosition, Notation, conserved, known_names
+from kifu.domain.core.notation import BadPosition, Notation, conserved, known_names
 
 from .cards import catalog
 from .state import State

@@ -1,7 +1,7 @@
 """novel's position notation: its version and what makes a position impossible (N-3 zones)."""
 from __future__ import annotations
 
-from kifu.domain.core.position import BadPosition, Notation, known_names
+from kifu.domain.core.notation import BadPosition, Notation, known_names
 
 from .cards import catalog
 from .state import State

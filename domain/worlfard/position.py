@@ -1,7 +1,7 @@
 """WORLFARD's position notation: its version and what makes a position impossible (W-3 areas)."""
 from __future__ import annotations
 
-from kifu.domain.core.position import BadPosition, Notation, conserved, known_names
+from kifu.domain.core.notation import BadPosition, Notation, conserved, known_names
 
 from .cards import catalog
 from .state import State

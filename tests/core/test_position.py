@@ -9,7 +9,7 @@ import pytest
 
 from kifu.domain.core import position
 from kifu.domain.core.match import Match
-from kifu.domain.core.position import BadPosition
+from kifu.domain.core.notation import BadPosition
 from kifu.domain.core.ruleset import Ruleset, find_ruleset
 
 RULESETS = ("worlfard", "masters", "reigeki", "alteil", "novel")
