@@ -1,6 +1,6 @@
 """Positions as text: a compact, versioned notation of a whole state, as FEN is for chess.
 
-Every ruleset gets one from its ``Notation`` group (``kifu.domain.core.ruleset``): the core writes
+Every ruleset gets one, with its ``Notation`` group (``kifu.domain.core.notation``): the core writes
 the State struct in a small bracket syntax and the ruleset adds what only it knows: the version
 string, and the checks that refuse an impossible position (an unknown card, cards not conserved,
 a broken invariant). ``docs/positions.md`` describes the syntax and shows each game's text.
