@@ -99,8 +99,8 @@ class Ruleset(Generic[S, C, E]):
     played: Callable[[Any, E], str | None] = lambda state, event: None   # the card an event puts into play
     sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
     mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
-    hidden_cards: Callable[[S, int], AbstractSet[int]] | None = None  # card ids a seat may not see now;
-    #   default: every card id ``mask`` replaces (``kifu.domain.core.visibility`` scrubs them from that seat's events)
+    hidden_cards: Callable[[S, int], AbstractSet[int]] | None = None  # card ids a seat may not see now
+    #   (``kifu.domain.core.visibility`` scrubs them from that seat's events): required with ``mask``
     card_refs: Callable[[int], Iterable[int]] = lambda value: ()  # the card ids an int of an undeclared
     #   field may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
     concede: Callable[[int], C] | None = None            # the command a seat concedes with: offered to people,
@@ -196,6 +196,9 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
             found = _LOADED.get(key)
             if found is None:
                 found = _REGISTRY[key]()
+                if found.mask is not None and found.hidden_cards is None:
+                    raise TypeError(f"ruleset {found.name} has a mask but does not declare hidden_cards: "
+                                    "which card ids a seat may not see is the ruleset's to say")
                 found.command_decoder()
                 found.envelope_decoder()
                 msgspec.json.Decoder(found.event_type)

@@ -54,7 +54,7 @@ def build() -> Ruleset[State, Command, Event]:
         card_set_digest=cards.card_set_digest, clauses=reference.clauses, command_of=command_of,
         catalogue=cards.catalogue, load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}, card_names=card_names, played=played,
-        sealed=sealed, mask=view.mask, prepared_clause="N-5.1", decide_clause="N-5.2",
+        sealed=sealed, mask=view.mask, hidden_cards=view.hidden_cards, prepared_clause="N-5.1", decide_clause="N-5.2",
         waiting_clause=waiting_clause, long_match=long_match,
     )
 

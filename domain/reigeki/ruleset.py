@@ -36,6 +36,6 @@ def build() -> Ruleset[State, Command, Event]:
         command_of=replay.command_of, catalogue=cards.catalogue, load_deck=decks.BOOK.load,
         presets=decks.BOOK.preset_names, bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
         card_names=lambda state: (lambda card: rules.card_of(state, card).key),
-        played=view.played, mask=view.mask, prepared_clause="R-5", decide_clause="R-6",
+        played=view.played, mask=view.mask, hidden_cards=view.hidden_cards, prepared_clause="R-5", decide_clause="R-6",
         waiting_clause=rules.waiting_clause,
     )

@@ -301,6 +301,11 @@ def mask(state: State, seat: int) -> State:
     return replace(state, pile=(HIDDEN,) * len(state.pile), bids=tuple(b for b in state.bids if b[0] == seat))
 
 
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The prizes still in the pile: its order is the only hidden card information."""
+    return set(state.pile) - {HIDDEN}
+
+
 # -- cards, decks, reference ----------------------------------------------------------------------
 def catalogue() -> Catalogue:
     return Catalogue(columns=(Column(key="name", title="name", kind="name"), Column(key="value", title="value"),
@@ -362,7 +367,7 @@ def build() -> Ruleset[State, Any, Any]:
     return Ruleset(
         name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
         initial_state=initial_state, begin=begin, decide=decide, evolve=evolve, legal=legal, awaiting=awaiting,
-        outcome=outcome, view=view, layout=layout, redact=redact, mask=mask, sealed=sealed,
+        outcome=outcome, view=view, layout=layout, redact=redact, mask=mask, hidden_cards=hidden_cards, sealed=sealed,
         normalize_decks=normalize,
         card_set_digest=lambda: hashlib.blake2b(repr(sorted(PRIZES.items())).encode(), digest_size=8).hexdigest(),
         clauses=REFERENCE.clauses, catalogue=catalogue, command_of=command_of, load_deck=BOOK.load,
