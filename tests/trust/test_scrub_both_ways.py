@@ -16,7 +16,7 @@ import pytest
 
 from kifu.domain.core.match import record_evolve
 from kifu.domain.core.roles import HIDDEN, target_cards
-from kifu.domain.core.ruleset import Ruleset, find_ruleset, register, ruleset_names
+from kifu.domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 from kifu.domain.core.visibility import hidden_cards, redacted
 
 from .scrub_audit import Figures, audit, measure, play
@@ -69,12 +69,15 @@ def test_novel_a_seats_own_pick_reaches_it_named() -> None:
             assert (stream[i].event.card == env.event.card) if mine else (stream[i].event.card == HIDDEN)
 
 
-def test_a_ruleset_with_a_mask_must_say_which_cards_it_hides() -> None:
+def test_a_ruleset_with_a_mask_must_say_which_cards_it_hides(monkeypatch: pytest.MonkeyPatch) -> None:
     """No core default reads hidden cards off the mask (it confused a zeroed total with a card)."""
     from dataclasses import replace
 
+    from kifu.domain.core import ruleset as registry
+
     base = find_ruleset("secretbid")
-    register("maskonly", lambda: replace(base, name="maskonly", hidden_cards=None, _decoders={}))
+    monkeypatch.setitem(registry._REGISTRY, "maskonly",   # undone after the test: others list every ruleset
+                        lambda: replace(base, name="maskonly", hidden_cards=None, _decoders={}))
     with pytest.raises(TypeError, match="hidden_cards"):
         find_ruleset("maskonly")
 
