@@ -15,8 +15,8 @@ What fails today: the seed. A seat's own ``ChoiceSealed`` carries its salt, two 
 outputs of ``Rng.for_seq(seed, seq)``; SplitMix64's output step is invertible, so one salt gives
 the generator's state and the seed. That part is ``xfail(strict=True)`` until record format 2
 (issue 25) brings the cryptographic generator and salts no seat can relate to the seed: it turns
-red once that lands, and must then be un-marked (its 2**24 brute force then runs in full: a few
-seconds with the engine's own derivation; mark it ``slow`` if the new generator is costlier).
+red once that lands, and must then be un-marked (its 2**24 brute force then runs in full: about a
+minute a ruleset in pure Python on this machine, so mark it ``slow`` then).
 """
 from __future__ import annotations
 
