@@ -181,8 +181,9 @@ def _accepted_keys(keys: tuple[str, ...], trusted: str | None, environ: Any = No
     """The keys a record must be signed by (base64 -> name): ``--key``s and a ``--trusted`` file,
     else (``environ`` given: import) the trusted-keys file ``$KIFU_TRUSTED_KEYS`` names; None
     when nothing is required."""
-    from kifu.domain.core.signing import load_trusted, parse_public
+    from kifu.domain.core.signing import parse_public
     from kifu.projections.intake import TRUSTED_KEYS_VAR
+    from kifu.store.keys import load_trusted
 
     configured = environ.get(TRUSTED_KEYS_VAR) if environ is not None else None
     if not (keys or trusted or configured):
