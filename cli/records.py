@@ -172,9 +172,9 @@ def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
     if table.row_count:
         con.print(table)
     open_ended = sum(1 for r in results if r.status not in ("unreadable", "crashed") and not r.end_mark)
+    unfinished = f"; {open_ended} with no end mark: in progress or cut" if open_ended else ""
     con.print(" · ".join(f"{n} {status}" for status, n in counts.items() if n or status == "clean")
-              + f" ({len(results)} records" + (f"; {open_ended} with no end mark: in progress or cut" if open_ended else "")
-              + ")")
+              + f" ({len(results)} records{unfinished})")
 
 
 def _accepted_keys(keys: tuple[str, ...], trusted: str | None, environ: Any = None) -> dict[str, str] | None:
@@ -185,10 +185,11 @@ def _accepted_keys(keys: tuple[str, ...], trusted: str | None, environ: Any = No
     from kifu.projections.intake import TRUSTED_KEYS_VAR
     from kifu.store.keys import load_trusted
 
-    configured = environ.get(TRUSTED_KEYS_VAR) if environ is not None else None
-    if not (keys or trusted or configured):
+    configured: str | None = environ.get(TRUSTED_KEYS_VAR) if environ is not None else None
+    path = trusted or configured
+    if not (keys or path):
         return None
-    accepted = load_trusted(trusted or configured) if (trusted or configured) else {}
+    accepted = load_trusted(path) if path else {}
     for text in keys:
         name, b64 = parse_public(text, "--key")
         accepted[b64] = name

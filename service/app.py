@@ -152,6 +152,7 @@ async def _checked_body(request: Request[Any, Any, Any]) -> Response[Any] | None
         raise Malformed("the JSON body is nested too deeply", "body") from None
     except ValueError:     # Python's int() limit: an integer of more than 4,300 digits is no JSONDecodeError
         raise Malformed("a number in the body has too many digits", "body") from None
+    return None
 
 
 def _resume_after(value: str, after: int) -> int:

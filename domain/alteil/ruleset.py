@@ -28,7 +28,8 @@ def build() -> Ruleset[State, Command, Event]:
         clauses=reference.clauses, command_of=replay.command_of, catalogue=cards.catalogue,
         load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
-        card_names=view.card_names, played=replay.played, sealed=legal.sealed, mask=view.mask, hidden_cards=view.hidden_cards,
+        card_names=view.card_names, played=replay.played, sealed=legal.sealed, mask=view.mask,
+        hidden_cards=view.hidden_cards,
         prepared_clause="A-4", decide_clause="A-5", waiting_clause=rules.waiting_clause,
         concede=lambda seat: Concede(),
     )

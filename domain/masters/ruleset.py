@@ -29,7 +29,8 @@ def build() -> Ruleset[State, Command, Event]:
         normalize_decks=decks.normalize, card_set_digest=cards.card_set_digest, clauses=reference.clauses,
         command_of=replay.command_of, catalogue=cards.catalogue, load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}, card_names=lambda state: state.name,
-        played=replay.played, mask=view.mask, hidden_cards=view.hidden_cards, prepared_clause="M-1", decide_clause="M-2.1",
+        played=replay.played, mask=view.mask, hidden_cards=view.hidden_cards, prepared_clause="M-1",
+        decide_clause="M-2.1",
         waiting_clause=waiting_clause,
     )
 
