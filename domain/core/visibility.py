@@ -16,7 +16,7 @@ that the options' number counts no hidden card; an undeclared int names what the
 ``card_refs`` decodes from it (by default none). A ruleset declares its card fields;
 ``tests/trust/test_declared_roles.py`` fails on an event field that holds ints and is neither
 declared nor reviewed, so a new event kind cannot leak by omission.
-Which cards a seat may not see, every ruleset with a ``mask`` declares (``Ruleset.hidden_cards``):
+Which cards a seat may not see, every ruleset with a ``mask`` declares (``Visibility.hidden_cards``):
 there is no default read off the mask, since a mask also zeroes numbers that are not cards (a
 spent total, a count) and a card id equal to one would be scrubbed from the seat's own stream.
 Views and prepared positions are scrubbed the same way.
@@ -52,13 +52,14 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
     if isinstance(event, ChoiceSealed):
         return replace(envelope, event=redact_sealed(event, seat))
     if isinstance(event, PositionPrepared):
-        if ruleset.mask is None:
-            return replace(envelope, event=PositionPrepared(state=ruleset.initial_state(None)))
-        masked = scrub(ruleset.mask(event.state, seat), hidden_cards(ruleset, event.state, seat), ruleset.card_refs)
+        mask = ruleset.visibility.mask
+        if mask is None:
+            return replace(envelope, event=PositionPrepared(state=ruleset.decider.initial_state(None)))
+        masked = scrub(mask(event.state, seat), hidden_cards(ruleset, event.state, seat), ruleset.visibility.card_refs)
         return replace(envelope, event=PositionPrepared(state=masked))
-    envelope = ruleset.redact(envelope, seat)
+    envelope = ruleset.visibility.redact(envelope, seat)
     if hidden:
-        scrubbed = scrub(envelope.event, hidden, ruleset.card_refs)
+        scrubbed = scrub(envelope.event, hidden, ruleset.visibility.card_refs)
         if scrubbed is not envelope.event:
             envelope = replace(envelope, event=scrubbed)
     return envelope
@@ -68,9 +69,8 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
 def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> AbstractSet[int]:
     """The card ids ``seat`` may not see in ``state``, as the ruleset declares them (a ruleset
     without a ``mask`` hides nothing; ``find_ruleset`` refuses a mask without this hook)."""
-    if ruleset.hidden_cards is None:
-        return _NOTHING
-    return ruleset.hidden_cards(state, seat)
+    declared = ruleset.visibility.hidden_cards
+    return _NOTHING if declared is None else declared(state, seat)
 
 
 # -- the scrub ----------------------------------------------------------------------------------
@@ -130,11 +130,11 @@ def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[i
 
 def seat_view(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int | None) -> Any:
     """The ruleset's view for ``seat``, scrubbed of any card the seat may not see."""
-    view = ruleset.view(state, seat)
+    view = ruleset.decider.view(state, seat)
     if seat is None:
         return view
     hidden = hidden_cards(ruleset, state, seat)
-    return scrub(view, hidden, ruleset.card_refs) if hidden else view
+    return scrub(view, hidden, ruleset.visibility.card_refs) if hidden else view
 
 
 class SeatStream:

@@ -86,12 +86,12 @@ def counted(value: Any) -> int:
 
 
 def play(rules: Ruleset[Any, Any, Any], seed: int, limit: int = 3000) -> Match[Any, Any, Any]:
-    presets = rules.presets()
+    presets = rules.content.presets()
     rng = random.Random(seed)
-    decks = [rules.load_deck(d) for d in DECKS.get(rules.name) or (rng.choice(presets), rng.choice(presets))]
+    decks = [rules.content.load_deck(d) for d in DECKS.get(rules.name) or (rng.choice(presets), rng.choice(presets))]
     match = Match.create(rules, match_id=f"audit-{seed}", seed=seed, players=("ann", "bob"), decks=decks)
     try:
-        drive(match, {s: rules.bots["random"](seed * 2 + s) for s in (1, 2)}, limit=limit)
+        drive(match, {s: rules.content.bots["random"](seed * 2 + s) for s in (1, 2)}, limit=limit)
     except DecisionLimit:
         pass       # a long match: what it played so far is as good a sample
     return match
@@ -99,7 +99,7 @@ def play(rules: Ruleset[Any, Any, Any], seed: int, limit: int = 3000) -> Match[A
 
 def audit(rules: Ruleset[Any, Any, Any], match: Match[Any, Any, Any], figures: Figures) -> None:
     """Add one match's figures: every event of both seats' streams against the judge's."""
-    initial = rules.initial_state(match.header)
+    initial = rules.decider.initial_state(match.header)
     evolve = record_evolve(rules)
     figures.matches += 1
     for seat in (1, 2):
@@ -115,7 +115,7 @@ def audit(rules: Ruleset[Any, Any, Any], match: Match[Any, Any, Any], figures: F
             if not gone:
                 continue
             figures.zeroed += len(gone)
-            seen = set(shown_cards(rules.view(before, seat))) & set(shown_cards(rules.view(state, seat)))
+            seen = set(shown_cards(rules.decider.view(before, seat))) & set(shown_cards(rules.decider.view(state, seat)))
             for card in gone:
                 if card in seen:
                     figures.over_hidden += 1

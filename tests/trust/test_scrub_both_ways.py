@@ -36,7 +36,7 @@ def test_worlfard_summoner_options_reach_the_opponent_as_the_options_it_may_see(
     seat learns that a choice is pending and sees the options it may see, never their number."""
     rules = find_ruleset("worlfard")
     match = play(rules, 58)
-    initial = rules.initial_state(match.header)
+    initial = rules.decider.initial_state(match.header)
     evolve = record_evolve(rules)
     streams = {s: redacted(rules, initial, match.envelopes, s) for s in (1, 2)}
     state, checked = initial, 0
@@ -59,7 +59,7 @@ def test_novel_a_seats_own_pick_reaches_it_named() -> None:
     """N-5.2: a seat's own pick is its own card; only the other seat's copy hides it."""
     rules = find_ruleset("novel")
     match = play(rules, 58)
-    initial = rules.initial_state(match.header)
+    initial = rules.decider.initial_state(match.header)
     picks = [(i, e) for i, e in enumerate(match.envelopes) if type(e.event).__name__ == "Picked"]
     assert picks
     for seat in (1, 2):
@@ -77,7 +77,7 @@ def test_a_ruleset_with_a_mask_must_say_which_cards_it_hides(monkeypatch: pytest
 
     base = find_ruleset("secretbid")
     monkeypatch.setitem(registry._REGISTRY, "maskonly",   # undone after the test: others list every ruleset
-                        lambda: replace(base, name="maskonly", hidden_cards=None, _decoders={}))
+                        lambda: replace(base, name="maskonly", visibility=replace(base.visibility, hidden_cards=None)))
     with pytest.raises(TypeError, match="hidden_cards"):
         find_ruleset("maskonly")
 
@@ -91,7 +91,7 @@ def test_a_prepared_position_is_scrubbed_like_an_event() -> None:
 
     rules: Ruleset[Any, Any, Any] = find_ruleset("worlfard")
     match = play(rules, 58)
-    state, evolve = rules.initial_state(match.header), record_evolve(rules)
+    state, evolve = rules.decider.initial_state(match.header), record_evolve(rules)
     for env in match.envelopes:
         state = evolve(state, env.event)
         if getattr(state, "choice", None) is not None and state.choice.options:

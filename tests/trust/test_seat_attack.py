@@ -57,7 +57,7 @@ def play_served(name: str, seed: int, decisions: int = 400) -> tuple[bytes, list
     with TestClient(create_app("memory", environ={})) as api:
         created = api.post("/matches", json={"ruleset": name, "players": ["ann", "bob"]}).json()
         mid, tokens = created["match_id"], created["tokens"]
-        bots = {s: rules.bots["random"](seed * 2 + s) for s in (1, 2)}
+        bots = {s: rules.content.bots["random"](seed * 2 + s) for s in (1, 2)}
         for _ in range(decisions):
             answers = {}
             for s in (1, 2):
@@ -70,7 +70,7 @@ def play_served(name: str, seed: int, decisions: int = 400) -> tuple[bytes, list
                 break
             seat = rng.choice(view["awaiting"])
             mine = answers[seat]
-            legal = [msgspec.convert(c, rules.command_type) for c in mine["legal"]]
+            legal = [msgspec.convert(c, rules.decider.command_type) for c in mine["legal"]]
             command = msgspec.to_builtins(bots[seat].choose(Seen(seat, legal)))
             r = api.post(f"/matches/{mid}/decisions", headers=bearer(tokens[f"seat{seat}"]),
                          json={"seq": mine["seq"], "command": command})
@@ -97,7 +97,7 @@ def hidden_orders(rules: Any, record: bytes) -> list[str]:
     from kifu.domain.core.visibility import redacted
 
     header, envelopes, _ = decode_record(record)
-    mine = redacted(rules, rules.initial_state(header), envelopes, ATTACKER)
+    mine = redacted(rules, rules.decider.initial_state(header), envelopes, ATTACKER)
     out = []
     for judge, seat in zip(envelopes, mine, strict=True):
         j, s = msgspec.to_builtins(judge.event), msgspec.to_builtins(seat.event)
@@ -190,7 +190,7 @@ def decode_sealed(rules: Any, seed: int, header: Any, envelopes: list[Any]) -> i
         event = env.event
         if type(event).__name__ == "ChoiceSealed" and event.seat != ATTACKER:
             salt = _salt(seed, env.seq)
-            options = rules.legal(match.state, event.seat)
+            options = rules.decider.legal(match.state, event.seat)
             read += any(commitment(msgspec.to_builtins(c), salt) == event.commitment for c in options)
         match.extend([env])
     return read

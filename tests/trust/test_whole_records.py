@@ -35,8 +35,8 @@ def finished(name: str = "secretbid", seed: int = 5, served: bool = True) -> Mat
     nonce = "ab" * 16
     extra = dict(seed_commitment=seed_commitment(seed, nonce), seed_nonce=nonce) if served else {}
     match = Match.create(rules, match_id=str(uuid.UUID(int=seed)), seed=seed, players=("ann", "bob"),
-                         decks=[rules.load_deck(p) for p in rules.presets()[:2]], **extra)
-    drive(match, {s: rules.bots["random"](seed * 2 + s) for s in (1, 2)})
+                         decks=[rules.content.load_deck(p) for p in rules.content.presets()[:2]], **extra)
+    drive(match, {s: rules.content.bots["random"](seed * 2 + s) for s in (1, 2)})
     assert match.outcome is not None
     return match
 
