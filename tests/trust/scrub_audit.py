@@ -115,7 +115,8 @@ def audit(rules: Ruleset[Any, Any, Any], match: Match[Any, Any, Any], figures: F
             if not gone:
                 continue
             figures.zeroed += len(gone)
-            seen = set(shown_cards(rules.decider.view(before, seat))) & set(shown_cards(rules.decider.view(state, seat)))
+            view = rules.decider.view
+            seen = set(shown_cards(view(before, seat))) & set(shown_cards(view(state, seat)))
             for card in gone:
                 if card in seen:
                     figures.over_hidden += 1
