@@ -54,7 +54,7 @@ def test_the_service_keeps_its_openapi_contract(db_url: str, make_app: Callable[
             [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "--no-color", "run",
              f"{server.url}/schema/openapi.json", "--checks", "all", "--seed", str(SEED),
              "--max-examples", str(EXAMPLES), "--generation-database", "none", "--no-shrink"],
-            capture_output=True, text=True, timeout=600)
+            capture_output=True, text=True, timeout=600, cwd=tmp_path)   # its cache stays out of the tree
     summary = result.stdout[result.stdout.find("SUMMARY"):]
     print(f"\nschemathesis on {db_url.split(':')[0] if '://' in db_url else 'sqlite'}:\n{summary}")
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
