@@ -30,11 +30,11 @@ import json
 import re
 from collections.abc import Iterator
 from enum import Enum
-from functools import cache
 from typing import Any
 
 import msgspec
 
+from .memo import Memo
 from .notation import BadPosition
 from .ruleset import Ruleset
 
@@ -95,9 +95,15 @@ def _builtins(value: Any) -> Any:
     return value
 
 
-@cache
 def _fields(struct: type) -> tuple[msgspec.structs.FieldInfo, ...]:
-    return msgspec.structs.fields(struct)
+    """A struct type's fields, read off the type once."""
+    found = _FIELDS.get(struct)
+    if found is None:
+        found = _FIELDS.put(struct, msgspec.structs.fields(struct))
+    return found
+
+
+_FIELDS: Memo[type, tuple[msgspec.structs.FieldInfo, ...]] = Memo("core.position_fields", bound=1024)   # by struct type
 
 
 def _seats(awaited: list[int]) -> str:

@@ -29,7 +29,6 @@ ALLOWED: dict[str, str] = {
        for name in names},
     "worlfard/checks.py:@cache no_unit_printed_at_vit_0": LOADERS,
     "core/gloss.py:@cache glosses": "package data read once: a ruleset's glossary, by package name",
-    "core/reference.py:@cache core_tests": "the core's test names, read once per tests folder",
     "core/clauses.py:_DECLARED": "the clause declarations (@implements), an append-only table filled at import",
     "core/record.py:UPCASTERS": "the registry of record-format upcasters, filled as formats are declared",
     "core/ruleset.py:_REGISTRY": "the ruleset registry (entry points and register())",
