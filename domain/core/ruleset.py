@@ -74,9 +74,9 @@ class ClauseEntry(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     text: str
     original: str = ""
-    implemented_in: str = ""
     interpretation: str = ""
-    tested_in: str = ""
+    implemented_in: tuple[str, ...] = ()   # module:name of each definition declared for it (clauses.py)
+    tested_in: tuple[str, ...] = ()        # path::name of each test named for it
 
 
 # -- the defaults of the optional hooks ---------------------------------------------------------------
