@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.errors import Illegal, Malformed
+from kifu.domain.core.match import Match
 from kifu.projections.diff import Side
 from kifu.projections.diff import diff as compare
 from kifu.projections.fork import fork as fork_match
@@ -20,11 +21,13 @@ from kifu.projections.timeline import Timeline
 from . import render
 from .context import Kifu, pass_kifu
 from .play import make_seats, run_match, seat_option
+from .position import position_option, read_position
 
 
 @click.command()
 @click.argument("source", metavar="FILE|MATCH_ID")
-@click.option("--at", "at", type=int, required=True, help="Start from the state after event SEQ.")
+@click.option("--at", "at", type=int, default=None, help="Start from the state after event SEQ.")
+@position_option()
 @click.option("--then", "then", metavar="JSON", default=None,
               help="The next decision, as a command in JSON, e.g. '{\"type\":\"Attack\",\"line\":2}'.")
 @seat_option(1)
@@ -35,19 +38,30 @@ from .play import make_seats, run_match, seat_option
               help="Also write the new match's record to this .kifu.jsonl file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @pass_kifu
-def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, seed: int | None, stop: bool,
-         out: str | None, quiet: bool) -> None:
-    """Start a new match from the state after event SEQ of a recorded one, and play it on."""
+def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, then: str | None, p1: str, p2: str,
+         seed: int | None, stop: bool, out: str | None, quiet: bool) -> None:
+    """Start a new match from the state after event SEQ of a recorded one (--at), or from a
+    position of its game written as text (--position TEXT or @FILE, as ``kifu position`` prints
+    it: edit it to ask "what if"), and play it on with the record's decks and players."""
+    if (at is None) == (position_text is None):
+        raise click.UsageError("give one of --at SEQ and --position TEXT")
     ruleset, header, envelopes = kifu.load(source)
-    timeline = Timeline(ruleset, header, envelopes)
-    match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
+    if position_text is not None:
+        start, text = read_position(ruleset, position_text)
+        match = Match.create(ruleset, match_id=str(uuid.uuid4()), seed=header.seed if seed is None else seed,
+                             decks=list(header.decks), players=header.players, start=start, position=text,
+                             forked_from=header.match_id)
+    else:
+        assert at is not None
+        timeline = Timeline(ruleset, header, envelopes)
+        match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
     con = render.console()
     seats = make_seats(ruleset, p1, p2, match.header.seed, con, match.header.players, match)
     if then is not None:
         command = decode_command(ruleset, then)
         awaited = sorted(match.awaiting)
         if len(awaited) != 1:
-            raise click.UsageError(f"--then needs one awaited seat; at #{at} the rules await "
+            raise click.UsageError(f"--then needs one awaited seat; there the rules await "
                                    f"{' and '.join(f'seat {s}' for s in awaited) or 'nobody'}")
         seat = awaited[0]
         try:
@@ -56,7 +70,8 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, s
             raise Illegal(exc.clause, f"--then {then} for seat {seat}: {exc.reason}") from None
     kifu.store.create(match)
     if not quiet:
-        con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} at #{at} "
+        origin = f"at #{at}" if at is not None else "from the position given"
+        con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} {origin} "
                   f"(turn {ruleset.presentation.turn(match.state)}, {_awaited(match)} to decide)")
     if then is not None:
         kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.decider.outcome(state))

@@ -5,7 +5,7 @@ from operator import attrgetter
 
 from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decide, decks, legal, reference, replay, setup, view
+from . import bots, cards, decide, decks, legal, position, reference, replay, setup, view
 from .commands import Command, Concede
 from .events import Event
 from .evolve import HANDLERS, evolve
@@ -29,6 +29,7 @@ def build() -> Ruleset[State, Command, Event]:
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   concede=lambda seat: Concede()),
-        visibility=Visibility(redact=view.redact, mask=view.mask),
+        visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
+        notation=position.NOTATION,
     )

@@ -9,7 +9,7 @@ entry-point group ``kifu.rulesets``::
 As in OpenSpiel, a game is a small interface plus optional, discoverable extras. A ``Ruleset`` is
 its name and rules version, the ``Decider`` every game must define (command, event and state
 types; ``initial_state``, ``begin``, ``decide``, ``evolve``, ``legal``, ``awaiting``,
-``outcome``, ``view``, ``command_of``), and five optional groups, each with defaults that suit
+``outcome``, ``view``, ``command_of``), and six optional groups, each with defaults that suit
 a game without that concern:
 
 - ``Content``: what a match is played with besides the rules (the rules reference, the card set,
@@ -22,6 +22,8 @@ a game without that concern:
 - ``SpeedUps``: faster equivalents of the decider's own functions, used by the core's hot paths
   (``options`` for ``legal``, ``evolve_cases`` and ``evolve_run`` for ``evolve``). Default: none.
 - ``Bench``: what only ``kifu bench`` asks for (a long match). Default: none.
+- ``Notation``: the position notation's version and the checks that refuse an impossible position
+  (``kifu.domain.core.position`` writes and reads the text). Default: ``<name>-pos/1``, no checks.
 
 The core names no game: the CLI, store, service and projections reach a game only through these
 hooks. ``docs/adding-a-ruleset.md`` walks through writing one; ``tests/secretbid`` is the
@@ -47,6 +49,7 @@ from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
 from .layout import Layout
+from .notation import Notation
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -190,8 +193,8 @@ class Visibility:
     redact: Callable[[Envelope[Any], int | None], Envelope[Any]] = _shown_as_is  # the ruleset's own events
     #   as a seat may see them (the core strips sealed choices itself)
     mask: Callable[[Any, int], Any] | None = None        # the state as a seat may know it (bots simulate on it)
-    hidden_cards: Callable[[Any, int], Set[int]] | None = None  # card ids a seat may not see now;
-    #   default: every card id ``mask`` replaces (``kifu.domain.core.visibility`` scrubs them from its events)
+    hidden_cards: Callable[[Any, int], Set[int]] | None = None  # card ids a seat may not see now
+    #   (``kifu.domain.core.visibility`` scrubs them from its events): required with ``mask``, no default
     card_refs: Callable[[int], Iterable[int]] = _no_card_refs  # the card ids an int of an undeclared field
     #   may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
 
@@ -231,6 +234,7 @@ class Ruleset(Generic[S, C, E]):
     visibility: Visibility = field(default_factory=Visibility)
     speedups: SpeedUps = field(default_factory=SpeedUps)
     bench: Bench = field(default_factory=Bench)
+    notation: Notation = field(default_factory=Notation)
     _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
     def memo(self, key: str, make: Callable[[], T]) -> T:
@@ -314,6 +318,9 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
             found = _LOADED.get(key)
             if found is None:
                 found = _REGISTRY[key]()
+                if found.visibility.mask is not None and found.visibility.hidden_cards is None:
+                    raise TypeError(f"ruleset {found.name} has a mask but does not declare hidden_cards: "
+                                    "which card ids a seat may not see is the ruleset's to say")
                 found.command_decoder()
                 found.envelope_decoder()
                 msgspec.json.Decoder(found.decider.event_type)
