@@ -20,8 +20,9 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get
@@ -35,8 +36,10 @@ from .params import As, MatchId, Seq
 SOURCES_KEPT = 16
 GZIP_OVER = 1024          # bytes: smaller answers go as they are
 # The page may talk to its own origin only; the exported page to nothing at all.
-CSP_SERVED = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
-CSP_FILE = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+CSP_SERVED = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+              "img-src data:; base-uri 'none'; form-action 'none'")
+CSP_FILE = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            "img-src data:; base-uri 'none'; form-action 'none'")
 
 
 def _asset(name: str) -> str:
