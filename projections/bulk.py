@@ -6,9 +6,10 @@ it runs in worker processes, so it takes and returns plain picklable values.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -44,8 +45,8 @@ class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
         if self.status in ("unreadable", "crashed"):
             out["error"] = self.error
             return out
-        out.update(ruleset=self.ruleset, match_id=self.match_id, events=self.events, decisions=self.decisions, probes=self.probes,
-                   notes=list(self.notes))
+        out.update(ruleset=self.ruleset, match_id=self.match_id, events=self.events, decisions=self.decisions,
+                   probes=self.probes, notes=list(self.notes))
         for key in ("divergence", "refused"):
             value = getattr(self, key)
             if value is not None:

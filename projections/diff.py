@@ -52,7 +52,7 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def differs(self) -> bool:
-        return self.a != self.b
+        return bool(self.a != self.b)
 
 
 class Diff(msgspec.Struct, frozen=True, kw_only=True):
@@ -108,7 +108,7 @@ _COMPARED = ("kind", "seat", "clause", "cause", "event", "digest")
 def _content(env: Envelope[Any], shift: int) -> dict[str, Any]:
     """An envelope as compared: no chain; its cause and the seqs its event refers to (fields of
     role ``seq``) relative to the alignment point, since a fork numbers its events anew."""
-    raw = msgspec.to_builtins(env)
+    raw: dict[str, Any] = msgspec.to_builtins(env)
     raw.pop("chain", None)
     if raw.get("cause") is not None:
         raw["cause"] += shift

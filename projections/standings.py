@@ -143,7 +143,7 @@ class PostgresDb:
             self.conn.execute(f'SET search_path TO "{schema}"')
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        cursor = self.conn.execute(sql, params)  # type: ignore[arg-type]
+        cursor = self.conn.execute(sql, params)
         return cursor.fetchall() if cursor.description else []
 
     def begin(self) -> None:
@@ -246,7 +246,7 @@ class Standings:
             found = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM kifu_standings_matches WHERE match_id = %s",
                                     (match_id,))
             if found:
-                row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0])))
+                row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0], strict=True)))
         return row
 
     def _fold(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],

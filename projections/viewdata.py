@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -240,13 +241,15 @@ def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str
                 found[key] = None
                 best = 0
                 for cid, clause in clauses.items():   # the clause naming it in its title, else quoting it, else any
-                    score = 3 if key in clause.title else 2 if f"『{key}" in clause.text else 1 if key in clause.text else 0
+                    score = (3 if key in clause.title else 2 if f"『{key}" in clause.text
+                             else 1 if key in clause.text else 0)
                     if score > best:
                         best = score
                         sentence = next((s for s in SENTENCE.split(clause.text) if key in s), clause.text).strip()
                         found[key] = {"clause": cid, "title": clause.title, "text": sentence[:GLOSS_CHARS]}
-            if found[key] is not None:
-                notes.append({"term": term, **found[key]})   # type: ignore[dict-item]
+            gloss = found[key]
+            if gloss is not None:
+                notes.append({"term": term, **gloss})
         if notes:
             out[row.name] = notes
     return out
