@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -22,8 +23,10 @@ from . import render
 from .context import Kifu, pass_kifu
 from .human import HumanSeat
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def seat_option(seat: int) -> Any:
+
+def seat_option(seat: int) -> Callable[[F], F]:
     return click.option(f"--p{seat}", default="random", show_default=True,
                         help=f"Seat {seat}: 'human' or a bot of the ruleset (random, greedy).")
 
@@ -54,7 +57,8 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
     it stopped, with the seats given by --p1/--p2."""
     if resume is not None:
         if ruleset or decks or names or seed is not None or event or round_ or table:
-            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: the match's header is already written")
+            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: "
+                                   "the match's header is already written")
         resumed = kifu.store.load(kifu.resolve(resume))
         if resumed.outcome is not None:
             raise click.UsageError(f"match {resumed.header.match_id} is over ({resumed.outcome.describe()}): "

@@ -305,7 +305,8 @@ def match_row(kifu: Kifu, row: Any) -> dict[str, Any]:
 @click.command()
 @click.option("--event", default=None, help="Only matches of this event.")
 @click.option("--round", "round_", default=None, help="Only matches of this round.")
-@click.option("--status", type=click.Choice(["ongoing", "over"]), default=None, help="Only ongoing or finished matches.")
+@click.option("--status", type=click.Choice(["ongoing", "over"]), default=None,
+              help="Only ongoing or finished matches.")
 @click.option("--ruleset", default=None, help="Only matches of this ruleset.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON list, for scripts.")
 @pass_kifu
@@ -332,7 +333,8 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
     if not con.is_terminal:
         click.echo("\t".join(MATCH_FIELDS))
         for m in listed:
-            click.echo("\t".join(" vs ".join(v) if isinstance(v, list) else str(v) for v in (m[f] for f in MATCH_FIELDS)))
+            values = (m[f] for f in MATCH_FIELDS)
+            click.echo("\t".join(" vs ".join(v) if isinstance(v, list) else str(v) for v in values))
         return
     if not listed:
         click.echo("no stored match fits these filters" if stored else
@@ -341,7 +343,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
     for m in listed:     # two lines a match: legible at 80 columns, the id always whole
         date = m["date"][:16].replace("T", " ") or "—"
         con.print(Text.assemble((m["match_id"], "bold"), f"  {date:<16}  {m['ruleset']:<9} {m['turns']:>4} turns"))
-        who = " vs ".join(f"{p} ({d})" for p, d in zip(m["players"], m["decks"]))
+        who = " vs ".join(f"{p} ({d})" for p, d in zip(m["players"], m["decks"], strict=True))
         where = " ".join(x for x in (m["event"], f"round {m['round']}" if m["round"] else "",
                                      f"table {m['table']}" if m["table"] else "") if x)
         con.print(Text.assemble("  ", (m["result"], "green" if m["status"] == "over" else "yellow"),

@@ -132,7 +132,8 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
                 con.print(f"  {label}: (its record has ended)")
                 continue
             env = side.envelopes[(part.a_seq if label == "A" else part.b_seq) - 1]
-            names = side.ruleset.card_names(side.ruleset.initial_state(side.header)) if side.ruleset.card_names else None
+            rules = side.ruleset
+            names = rules.card_names(rules.initial_state(side.header)) if rules.card_names else None
             con.print(Text(f"  {label}: ") + render.event_line(env, names))
     table = Table("at the end", "A", "B")
     hidden = 0
