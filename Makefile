@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup clean check lint typecheck
+.PHONY: demo test test-fast setup clean check lint typecheck imports
 
 $(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,10 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-check: lint typecheck
+imports: $(STAMP)   # the import contracts in pyproject.toml ([tool.importlinter])
+	$(BIN)/lint-imports --no-cache
+
+check: lint typecheck imports
 
 clean:
 	rm -rf $(VENV) demo.kifu.jsonl kifu.db
