@@ -13,7 +13,13 @@ from kifu.domain.core.ruleset import Outcome
 from .cards import UNKNOWN, CardDef, catalog
 from .vocabulary import Phase
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True, gc=False)   # values: no cycles, nothing for the GC
+
+class Value(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):  # values: no cycles, nothing for the GC
+    """Every part of the state: a frozen value, fields at their defaults left out.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
+
+
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
 _TAPPED = attrgetter("tapped")
 _SQUARE = attrgetter("square")
@@ -55,7 +61,7 @@ def card_table(names: Names) -> Flat:
     return _table(names)[2]
 
 
-class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Piece(Value, frozen=True, kw_only=True):
     card: CardId
     seat: int
     square: int
@@ -66,13 +72,13 @@ class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
     shield: int = 0             # damage taken reduced, until end of turn
 
 
-class Mana(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Mana(Value, frozen=True, kw_only=True):
     card: CardId
     face_up: bool = False       # M-3.2 face-down from the deck; M-3.3 / M-7.1 a face-up piece
     tapped: bool = False
 
 
-class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Side(Value, frozen=True, kw_only=True):
     deck: tuple[CardId, ...] = ()       # top first
     hand: tuple[CardId, ...] = ()
     grave: tuple[CardId, ...] = ()
@@ -88,7 +94,7 @@ class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""
 
 
-class StackItem(msgspec.Struct, **_opts):  # type: ignore[misc]
+class StackItem(Value, frozen=True, kw_only=True):
     """A spell cast or an activated skill, waiting on the stack (M-2)."""
 
     seat: int
@@ -97,7 +103,7 @@ class StackItem(msgspec.Struct, **_opts):  # type: ignore[misc]
     target: CardId = 0          # the targeted piece, 0 if none
 
 
-class Combat(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Combat(Value, frozen=True, kw_only=True):
     """A combat begun by a move into an enemy's square (M-5.3, M-8): waits for both passes."""
 
     seat: int                   # the attacker's controller
@@ -108,7 +114,7 @@ class Combat(msgspec.Struct, **_opts):  # type: ignore[misc]
     square: int                 # the attacked square
 
 
-class State(msgspec.Struct, **_opts):  # type: ignore[misc]
+class State(Value, frozen=True, kw_only=True):
     names: Names = ((), ())
     sides: tuple[Side, Side] = (Side(), Side())
     first: int = 0

@@ -23,10 +23,9 @@ from .flow import awaiting, outcome
 from .state import BUDGET, ROW_SLOTS, TURN_LIMIT, Card, State
 
 replace = msgspec.structs.replace
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
 
 
-class CardView(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CardView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     id: CardId
     name: str = ""
     element: str = ""
@@ -43,7 +42,7 @@ class CardView(msgspec.Struct, **_opts):  # type: ignore[misc]
     face_down: bool = False
 
 
-class SideView(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SideView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     front: tuple[CardView, ...] = ()
     back: tuple[CardView, ...] = ()
@@ -59,7 +58,7 @@ class SideView(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""
 
 
-class View(msgspec.Struct, **_opts):  # type: ignore[misc]
+class View(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     viewer: int | None = None
     turn: int = 0
     phase: str = ""

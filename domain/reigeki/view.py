@@ -16,23 +16,21 @@ from . import events as e
 from .rules import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, awaiting, card_of, is_reigeki, power_graze
 from .state import PLACE_NAMES, Side, State, Unit
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
 
-
-class VCard(msgspec.Struct, **_opts):  # type: ignore[misc]
+class VCard(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     id: int = 0
     name: str = ""
     stats: str = ""
     marks: tuple[str, ...] = ()
 
 
-class VArea(msgspec.Struct, **_opts):  # type: ignore[misc]
+class VArea(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     place: int
     cards: tuple[VCard, ...]                 # bottom first (a Lv3 under its LvEx)
     leader: bool = False
 
 
-class SeatView(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SeatView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     stage: tuple[VArea, ...] = ()
     hand: tuple[VCard, ...] = ()
@@ -47,7 +45,7 @@ class SeatView(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""
 
 
-class View(msgspec.Struct, **_opts):  # type: ignore[misc]
+class View(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     viewer: int | None = None
     turn: int = 0
     active: int = 0

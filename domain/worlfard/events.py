@@ -14,12 +14,11 @@ from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, Target
 from .state import Choice, Effect, Trigger, Window
 from .vocabulary import PhaseName, StatusName
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True,
-             gc=False)   # frozen trees of numbers and strings: never in a cycle, so never traversed (see Envelope)
+# gc=False: frozen trees of numbers and strings, never in a cycle, so never traversed (see Envelope)
+class Ev(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, kw_only=True, gc=False):
+    """Every event: tagged by class name, fields at their defaults left out of the record.
 
-
-class Ev(msgspec.Struct, **_opts):  # type: ignore[misc]
-    pass
+    Subclasses repeat ``frozen`` for the type checker (msgspec inherits it)."""
 
 
 # -- setup ------------------------------------------------------------------------------------
