@@ -150,7 +150,7 @@ def passed(s: State, e: ev.PriorityPassed) -> State:
 
 
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
-    return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),  # type: ignore[arg-type]
+    return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),
                    moved_in_action=False)
 
 

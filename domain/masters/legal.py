@@ -112,7 +112,8 @@ class _Board:
     __slots__ = ("names", "pieces", "facts", "actors", "_own", "acts")
 
     def __init__(self, names: Any, pieces: tuple[Piece, ...]) -> None:
-        self.names, self.pieces, self._own = names, pieces, None
+        self.names, self.pieces = names, pieces
+        self._own: dict[tuple[int, str], list[str]] | None = None
         _, facts, ids = _match(names)
         self.facts = facts                           # the match's card facts
         if ids.isdisjoint(map(_CARD, pieces)):

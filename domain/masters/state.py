@@ -1,6 +1,7 @@
 """The state of a masters match: plain frozen Structs, folded by ``evolve``, read by the rules."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Literal
 
@@ -21,7 +22,7 @@ class Value(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):  # value
 
 
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
-_TAPPED = attrgetter("tapped")
+_TAPPED: Callable[[Mana], bool] = attrgetter("tapped")
 _SQUARE = attrgetter("square")
 _SEAT = attrgetter("seat")
 Names = tuple[tuple[str, ...], tuple[str, ...]]

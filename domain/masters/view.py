@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from kifu.domain.core.envelope import Envelope
-from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
 from kifu.domain.core.roles import HIDDEN
 
 from . import events as ev
@@ -154,7 +154,7 @@ def layout(v: View) -> Layout:
     grid = Grid(id="board", label="board", rows=BOARD_ROWS, cols=BOARD_COLS, cells=tuple(grid_cells),
                 row_labels=tuple(str(r) for r in range(BOARD_ROWS, 0, -1)),
                 col_labels=tuple("abcdefghij"[c] for c in range(BOARD_COLS)), cell_format="{col}{row}")
-    board: list = [grid, Zone(id="stack", label="stack", cards=tuple(
+    board: list[Part] = [grid, Zone(id="stack", label="stack", cards=tuple(
         _face(i.card, stats=i.kind, owner=i.seat, marks=((f"target {i.target.name}",) if i.target else ()))
         for i in v.stack))]
     if v.combat is not None:
@@ -163,7 +163,7 @@ def layout(v: View) -> Layout:
         board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {cb.before} attacks {who} on {cb.square}", tone="hot"))
     panels = []
     for side in v.sides:
-        parts: list = [Counter(id="life", label="life", value=side.life),
+        parts: list[Part] = [Counter(id="life", label="life", value=side.life),
                        Counter(id="mana", label="mana", value=side.mana_untapped, max=len(side.mana))]
         if side.doom:
             parts.append(Counter(id="doom", label="刻", value=side.doom, max=3))

@@ -70,8 +70,8 @@ def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
         effects.append((m, d, e))
     if category == 1:
         for m, d, e in effects:
-            t = draft.state.card(m.target)
-            if d.effect == "stun" and t.zone in ("front", "back"):
+            target = draft.state.card(m.target)
+            if d.effect == "stun" and target.zone in ("front", "back"):
                 draft.rule(clause, e, ev.Stunned(card=m.target))
             elif d.effect == "revive":
                 _revive(draft, e, m.target)

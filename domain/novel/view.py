@@ -232,4 +232,4 @@ def mask(state: State, seat: int) -> State:
     magic = tuple(slots.get(cid, cid) for cid in side.magic)
     sides = list(state.sides)
     sides[other - 1] = replace(side, magic=magic, picks=(), reveals=(), spent=0)
-    return replace(state, cards=tuple(cards), sides=tuple(sides))  # type: ignore[arg-type]
+    return replace(state, cards=tuple(cards), sides=tuple(sides))

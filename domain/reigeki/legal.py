@@ -107,7 +107,7 @@ def _targets(state: State, seat: int, card: Any) -> list[tuple[int, int, int]]:
         return [(0, 0, 0)]
     want = seat if skill.target == "own" else other(seat)
     stage = state.side(want).stage
-    out = []
+    out: list[tuple[int, int, int]] = []
     for p, unit in enumerate(stage, start=1):
         if unit is None or unit.leader:
             continue

@@ -69,7 +69,7 @@ def _unit(state: State, unit: Unit) -> tuple[VCard, ...]:
         return (VCard(id=unit.card, name=card_of(state, unit.card).key, stats="leader"),)
     p, g = power_graze(state, unit)
     info = card_of(state, unit.card)
-    marks = ("burst",) if unit.burst else ("reload",)
+    marks: tuple[str, ...] = ("burst",) if unit.burst else ("reload",)
     if info.highrange:
         marks += ("ハイレンジ",)
     if info.guard:

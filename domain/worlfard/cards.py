@@ -107,7 +107,8 @@ def card(name: str) -> CardDef:
 
 
 def as_dict(card: CardDef) -> dict[str, Any]:
-    return msgspec.to_builtins(card)
+    fields: dict[str, Any] = msgspec.to_builtins(card)
+    return fields
 
 
 T = TypeVar("T")

@@ -216,20 +216,23 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
             continue
         skill = f.aim
         choices: list[tuple[int, ...]] = _UNAIMED
+        placing = None                  # a spell that puts a spell on a spot: not on the one it is cast to
         if skill is not None:
             choices = [(t,) for t in options_of(state, skill, seat, card)]
             if not choices:
                 continue
+            if f.places_spell:
+                placing = skill
         if card == heart:    # (a card is in one zone: the hand or the hearts)
             extras = heart_souls(state, seat, card)
             for line, pays in paid:
-                aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
+                aimed = [t for t in choices if not on_own_spot(placing, line, t[0])] if placing else choices
                 out.add([c.Cast(card=card, line=line, towers=towers, souls=souls, targets=chosen, heart=True,
                                 heart_soul=extra)
                          for (towers, souls), chosen, extra in product(pays, aimed, extras) if extra not in souls])
         else:
             for line, pays in paid:
-                aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
+                aimed = [t for t in choices if not on_own_spot(placing, line, t[0])] if placing else choices
                 _add_paid(out, pays, "targets", aimed, c.Cast(card=card, line=line))
 
 

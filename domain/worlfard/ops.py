@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from . import events as ev
 from .cards import definition
@@ -11,6 +12,7 @@ from .field import has, stat
 from .skills import Op, Skill
 from .state import Effect
 from .targets import unit_line
+from .vocabulary import StatusName
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,8 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
             for seat, line, card in _units(draft, ctx, op):
                 unit = draft.state.sides[seat - 1].stage[line - 1]
                 old = unit.status if unit is not None and unit.status else None
-                draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=op.status or "", replaced=old))
+                given = cast(StatusName, op.status)   # (every "status" op of the card data names one)
+                draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=given, replaced=old))
         case "cure":
             for seat, line, card in _units(draft, ctx, op):
                 unit = draft.state.sides[seat - 1].stage[line - 1]

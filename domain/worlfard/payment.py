@@ -144,7 +144,7 @@ class _Paid(Sequence[Payment]):
     def __getitem__(self, index: Any) -> Any:
         listed = self._listed
         if listed.__class__ is tuple:
-            return listed[index]      # type: ignore[index]
+            return listed[index]
         if listed or isinstance(index, slice):
             return self._all()[index]
         self._listed = True

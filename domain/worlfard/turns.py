@@ -12,7 +12,7 @@ from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
-NEXT_PHASES: dict[Phase, tuple[str, ...]] = {
+NEXT_PHASES: dict[str, tuple[str, ...]] = {
     Phase.MAIN1: ("battle", "end"),
     Phase.BATTLE: ("main2", "end"),
     Phase.MAIN2: ("end",),

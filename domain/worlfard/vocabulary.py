@@ -56,7 +56,7 @@ class Status:
 
 
 def other(seat: int) -> Seat:
-    return 2 if seat == 1 else 1  # type: ignore[return-value]
+    return 2 if seat == 1 else 1
 
 
 def owner_of(card: int) -> Seat:
