@@ -7,7 +7,7 @@ influence until both are revealed. The judge (seat None) sees everything.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import msgspec
 from msgspec.structs import replace

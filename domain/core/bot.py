@@ -6,7 +6,8 @@ from what that seat is shown and asks the bot to ``choose``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 
 class Seen:

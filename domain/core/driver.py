@@ -9,7 +9,8 @@ saw, so a seat's decision is stale only when its own basis moved.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from .bot import Bot, Seen
 from .envelope import Envelope

@@ -8,7 +8,7 @@ into one ``SeatPanel`` per seat (what belongs to that player) and a shared ``boa
 """
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import msgspec
 
@@ -82,7 +82,7 @@ class Note(msgspec.Struct, tag="note", **_opts):  # type: ignore[misc]
     tone: Literal["", "good", "bad", "hot", "dim"] = ""
 
 
-Part = Union[Zone, Grid, Counter, Note]
+Part = Zone | Grid | Counter | Note
 
 
 class SeatPanel(msgspec.Struct, **_opts):  # type: ignore[misc]

@@ -18,7 +18,8 @@ sealing each decision as it is taken, without paying for it on every decision of
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import msgspec
 

@@ -20,7 +20,8 @@ ruleset's ``mask`` (every card id the mask replaced). Views are scrubbed the sam
 """
 from __future__ import annotations
 
-from typing import AbstractSet, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import AbstractSet, Any
 
 import msgspec
 from msgspec.structs import replace

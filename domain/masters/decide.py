@@ -4,7 +4,8 @@ Pure. Everything a rule does follows the decision as a rule event naming its cla
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kifu.domain.core.errors import Illegal
 

@@ -1,8 +1,9 @@
 """``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 

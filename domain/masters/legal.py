@@ -15,9 +15,10 @@ decision of random matches, to one that asks every ``may_*`` permission afresh.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, partial
 from operator import attrgetter
-from typing import Any, Sequence
+from typing import Any
 
 from kifu.domain.core.options import Options, Runs
 

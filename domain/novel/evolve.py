@@ -1,7 +1,8 @@
 """The fold: one small function per event, no checks (the decider checked)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 

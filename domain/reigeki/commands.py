@@ -1,8 +1,6 @@
 """The decisions a reigeki player takes (one tagged union, ``Command``)."""
 from __future__ import annotations
 
-from typing import Union
-
 import msgspec
 
 from kifu.domain.core.roles import CardId, Place, SeatNo
@@ -76,4 +74,4 @@ class Proceed(Cmd, frozen=True, kw_only=True):
     """End the current step or phase (step, main, battle; no more guards; no spell)."""
 
 
-Command = Union[Mulligan, Move, Play, Cast, Attack, Guard, GuardWith, Discard, Proceed]
+Command = Mulligan | Move | Play | Cast | Attack | Guard | GuardWith | Discard | Proceed

@@ -1,7 +1,8 @@
 """The fold: each event applied to the state, nothing validated (dict dispatch on the event type)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 

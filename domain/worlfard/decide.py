@@ -2,7 +2,8 @@
 seat must decide again. Pure; raises Illegal naming the clause."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kifu.domain.core.errors import Illegal
 

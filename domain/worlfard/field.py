@@ -165,7 +165,7 @@ class Field:
                             acc[card].apply(spell.since, op, op.stat, op.value, op.skill)
         _merge_negations(acc, negated)   # negations kept up by towers and Long Spells count too (W-14.6)
         # static skills of units on the stage (a negated or cursed source gives nothing)
-        for card, (seat, line) in list(where.items()):
+        for card, (seat, _line) in list(where.items()):
             if card not in statics:
                 continue
             for skill in statics[card][2]:

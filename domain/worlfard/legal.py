@@ -1,9 +1,10 @@
 """``legal``: exactly the decisions the rules allow a seat now, payments and targets included."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from itertools import product
-from typing import Any, Sequence
+from typing import Any
 
 from msgspec.structs import replace
 

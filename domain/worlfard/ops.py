@@ -132,18 +132,18 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
                     continue
                 draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=card, by="effect"))
         case "status":
-            for seat, line, card in _units(draft, ctx, op):
+            for seat, line, _card in _units(draft, ctx, op):
                 unit = draft.state.sides[seat - 1].stage[line - 1]
                 old = unit.status if unit is not None and unit.status else None
                 given = cast(StatusName, op.status)   # (every "status" op of the card data names one)
                 draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=given, replaced=old))
         case "cure":
-            for seat, line, card in _units(draft, ctx, op):
+            for seat, line, _card in _units(draft, ctx, op):
                 unit = draft.state.sides[seat - 1].stage[line - 1]
                 if unit is not None and unit.status is not None:
                     draft.rule("W-9", cause, ev.StatusRemoved(seat=seat, line=line, status=unit.status))
         case "regenerate":
-            for seat, line, card in _units(draft, ctx, op):
+            for seat, line, _card in _units(draft, ctx, op):
                 draft.rule("W-8.5", cause, ev.UnitRegenerated(seat=seat, line=line))
         case "move":
             for t in ctx.targets:

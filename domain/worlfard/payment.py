@@ -1,9 +1,10 @@
 """Paying a cost (W-6): whole towers and souls, with no redundant source (W-6.4)."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from itertools import accumulate, combinations
 from math import comb
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from kifu.domain.core.errors import Illegal
 

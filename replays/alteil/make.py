@@ -16,8 +16,9 @@ Usage (from the repository root)::
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kifu.domain.alteil import commands as c
 from kifu.domain.alteil import events as ev

@@ -15,8 +15,9 @@ Generation fails if today's engine does not show a scenario's ruling. Usage (rep
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 

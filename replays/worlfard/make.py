@@ -20,8 +20,9 @@ recorded decision); regenerate with this script what it leaves alone.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 

@@ -125,7 +125,7 @@ def test_K_seal_a_bid_is_recorded_as_a_commitment_the_other_seat_cannot_open() -
     assert other.event.choice is None and other.event.salt is None and other.event.commitment == seal.event.commitment
     assert not other.chain and other.digest is None
     assert redact(RULES, seal, 1).event.choice == seal.event.choice      # the chooser knows its own
-    for seat in (2, None):
+    for _seat in (2, None):
         assert RULES.mask(match.state, 2).bids == ()
     layout = RULES.layout(RULES.view(match.state, 2))
     assert layout.chosen == (1,) and layout.choosing == (2,)

@@ -110,7 +110,7 @@ def test_N_Q8_row_collapse_is_permanent():
           acts1=[Act(card=lancer, target=guard)])
     assert m.state.card(mage).zone == "front"
     scout = one(m.state, "風の斥候")
-    evs = select(m, [_pick_filler(m, 1)], [Pick(card=scout)])
+    select(m, [_pick_filler(m, 1)], [Pick(card=scout)])
     assert m.state.card(mage).zone == "front" and m.state.card(scout).zone == "back"
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterator
 from itertools import combinations
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import msgspec
 import pytest

@@ -4,8 +4,9 @@ database standing in for two service processes."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from httpplay import Player, awaited, bearer, create
 from litestar import Litestar

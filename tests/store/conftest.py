@@ -11,7 +11,8 @@ unless ``KIFU_TEST_PG`` is set (CI sets it), then they fail: a named database mu
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import msgspec
 import pytest

@@ -3,9 +3,10 @@ acknowledged that is not committed; many concurrent deciders lose and double not
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import msgspec
 import pytest

@@ -2,7 +2,8 @@
 since the last one, and what it serves is what a fresh fold of the whole match would serve."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

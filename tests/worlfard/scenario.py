@@ -15,7 +15,8 @@ players pass: ``passes`` does that, and ``kinds`` leaves the window bookkeeping 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from msgspec.structs import replace

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import msgspec
 from msgspec.structs import replace
@@ -44,7 +44,7 @@ class Claim(msgspec.Struct, **_cmd):  # type: ignore[misc]
     double: bool = False
 
 
-Command = Union[Bid, Claim]
+Command = Bid | Claim
 
 
 class PileShuffled(msgspec.Struct, **_ev):  # type: ignore[misc]
@@ -85,7 +85,7 @@ class GameEnded(msgspec.Struct, **_ev):  # type: ignore[misc]
     winner: SeatNo | None = None
 
 
-Event = Union[PileShuffled, PrizeRevealed, BidOpened, PrizeWon, PrizeDiscarded, Claimed, GameEnded]
+Event = PileShuffled | PrizeRevealed | BidOpened | PrizeWon | PrizeDiscarded | Claimed | GameEnded
 
 
 # -- state ----------------------------------------------------------------------------------------
