@@ -112,7 +112,7 @@ class Position:
 
     def match(self, seed: int = 1, match_id: str = "", players: tuple[str, str] = ("p1", "p2")) -> Match:
         from kifu.domain.core.ruleset import find_ruleset
-        return Match.create(find_ruleset("alteil"), match_id=match_id or f"test-{seed}", seed=seed, decks=[TEST_DECK, TEST_DECK],
-                            players=players, start=self.state)
+        return Match.create(find_ruleset("alteil"), match_id=match_id or f"test-{seed}", seed=seed,
+                            decks=[TEST_DECK, TEST_DECK], players=players, start=self.state)
 
 

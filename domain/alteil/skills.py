@@ -101,7 +101,8 @@ def apply(draft: D, seat: int, source: int, skill: Skill, target: int, clause: s
         else:
             cards = (target,) if target and state.side(seat).unit(target) else ()
         for card in cards:
-            draft.rule(clause, cause, ev.Modified(seat=seat, card=card, stat=skill.stat, amount=skill.amount), seat=seat)
+            draft.rule(clause, cause, ev.Modified(seat=seat, card=card, stat=skill.stat, amount=skill.amount),
+                       seat=seat)
     elif kind == "gain_soul":
         gain_soul(draft, seat, skill.amount, clause, cause)
     elif kind == "reduce_soul":

@@ -150,8 +150,8 @@ def layout(v: View) -> Layout:
         hand = tuple(Face(id=c.id, name=c.name) for c in side.hand) if side.hand is not None \
             else tuple(Face() for _ in range(side.hand_count))
         parts += [Zone(id="hand", label="hand", cards=hand, count=side.hand_count),
-                  Zone(id="influence", label="influence", cards=tuple(Face(id=c.id, name=c.name) for c in side.influence),
-                       count=len(side.influence)),
+                  Zone(id="influence", label="influence",
+                       cards=tuple(Face(id=c.id, name=c.name) for c in side.influence), count=len(side.influence)),
                   Zone(id="soul", label="soul power", count=side.soul_count, show="count"),
                   Zone(id="deck", label="deck", count=side.deck_count, show="count"),
                   Zone(id="senka", label="戦禍", cards=tuple(Face(id=c.id, name=c.name) for c in side.senka),

@@ -90,9 +90,11 @@ def resolve(draft: MDraft, cause: int) -> None:
     if defender is None or defender.square != combat.square:
         # M-8.6: the defender was destroyed (or moved) before the damage: the move completes
         if combat.square in state.occupied():
-            draft.rule("M-8.6", cause, ev.AttackStopped(card=attacker.card, square=name(combat.before)), seat=combat.seat)
+            draft.rule("M-8.6", cause, ev.AttackStopped(card=attacker.card, square=name(combat.before)),
+                       seat=combat.seat)
         else:
-            draft.rule("M-8.6", cause, ev.MoveCompleted(card=attacker.card, square=name(combat.square)), seat=combat.seat)
+            draft.rule("M-8.6", cause, ev.MoveCompleted(card=attacker.card, square=name(combat.square)),
+                       seat=combat.seat)
         return
     dealt = final_damage(attack_value(state, attacker, combat), reduction(state, defender))
     countered = can_counter(state, defender, combat.before)

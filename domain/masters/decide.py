@@ -112,7 +112,8 @@ def _setup_or_pending(state: State, seat: int, command: c.Command, draft: MDraft
         case c.Bottom(card=card):
             setup.bottom(draft, seat, card)
         case _ if state.phase == "mulligan":
-            raise Illegal("M-1.7", f"the game has not started: {type(command).__name__} is not possible during mulligans")
+            raise Illegal("M-1.7", f"the game has not started: {type(command).__name__} is not possible "
+                                   "during mulligans")
         case c.Draw():
             flow.draw_or_charge(draft, seat, charge=False)
         case c.Charge():

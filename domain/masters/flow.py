@@ -68,7 +68,7 @@ def after_passes(draft: MDraft, cause: int) -> None:
 
 
 _PASSED = {seat: ev.PriorityPassed(seat=seat) for seat in (1, 2)}    # events are frozen: one per seat serves
-_NEXT = dict(zip(TURN_PHASES, TURN_PHASES[1:]))
+_NEXT = dict(zip(TURN_PHASES, TURN_PHASES[1:], strict=False))   # each phase to the one after it
 _BEGAN = {(phase, seat): ev.PhaseBegan(phase=phase, seat=seat) for phase in TURN_PHASES for seat in (1, 2)}
 
 

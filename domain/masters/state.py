@@ -163,7 +163,7 @@ class State(Value, frozen=True, kw_only=True):
     def occupied(self) -> dict[int, int]:
         """Square -> the seat whose piece or master stands there."""
         pieces = self.pieces
-        occ = dict(zip(map(_SQUARE, pieces), map(_SEAT, pieces)))
+        occ = dict(zip(map(_SQUARE, pieces), map(_SEAT, pieces), strict=True))
         one, two = self.sides
         occ[one.master] = 1
         occ[two.master] = 2

@@ -101,7 +101,8 @@ def view(state: State, seat: int | None) -> View:
     for s in (1, 2):
         side = state.side(s)
         sides.append(SideView(
-            seat=s, life=side.life, master=square_name(side.master), deck_count=len(side.deck), hand_count=len(side.hand),
+            seat=s, life=side.life, master=square_name(side.master), deck_count=len(side.deck),
+            hand_count=len(side.hand),
             hand=tuple(_ref(state, c) for c in side.hand) if seat is None or seat == s else None,
             deck=tuple(_ref(state, c) for c in side.deck) if seat is None else None,
             mana=tuple(_mana_ref(state, m, seat) for m in side.mana), mana_untapped=state.untapped_mana(s),
@@ -110,8 +111,9 @@ def view(state: State, seat: int | None) -> View:
     pieces = []
     for p in state.pieces:
         d = state.card(p.card)
-        pieces.append(PieceView(card=_ref(state, p.card), seat=p.seat, square=square_name(p.square), atk=d.atk + p.atk_bonus,
-                                hp=hp_left(state, p), max_hp=d.hp, mov=d.mov, tapped=p.tapped, fresh=p.fresh))
+        pieces.append(PieceView(card=_ref(state, p.card), seat=p.seat, square=square_name(p.square),
+                                atk=d.atk + p.atk_bonus, hp=hp_left(state, p), max_hp=d.hp, mov=d.mov,
+                                tapped=p.tapped, fresh=p.fresh))
     stack = tuple(StackView(seat=i.seat, card=_ref(state, i.card), kind=i.kind,
                             target=_ref(state, i.target) if i.target else None) for i in state.stack)
     combat = None
@@ -143,8 +145,8 @@ def layout(v: View) -> Layout:
                                                     marks=marks, owner=p.seat,
                                                     tone="good" if p.seat == v.seat else ""))
     for side in v.sides:
-        cells.setdefault(parse(side.master), []).append(Face(id=0, name=f"master {side.seat}", stats=f"life {side.life}",
-                                                      owner=side.seat, tone="hot"))
+        cells.setdefault(parse(side.master), []).append(Face(id=0, name=f"master {side.seat}",
+                                                             stats=f"life {side.life}", owner=side.seat, tone="hot"))
     grid_cells = []
     for sq in SQUARES:
         owner = 1 if sq in territory(1) else 2 if sq in territory(2) else None
@@ -160,7 +162,8 @@ def layout(v: View) -> Layout:
     if v.combat is not None:
         cb = v.combat
         who = cb.defender.name if cb.defender else "the master"
-        board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {cb.before} attacks {who} on {cb.square}", tone="hot"))
+        board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {cb.before} attacks {who} on {cb.square}",
+                          tone="hot"))
     panels = []
     for side in v.sides:
         parts: list[Part] = [Counter(id="life", label="life", value=side.life),

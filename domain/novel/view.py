@@ -134,17 +134,19 @@ def _face(cv: CardView, marks_extra: tuple[str, ...] = ()) -> Face:
 
 
 def layout(v: View) -> Layout:
+    def cell(row: int, cards: tuple[CardView, ...], owner: int) -> list[Cell]:
+        cells = []
+        for col, cv in enumerate(cards, start=1):
+            lit = ("lit",) if cv.id in v.group else ()
+            under = tuple(Face(id=e.id, name=e.name, marks=("equipped",)) for e in cv.equipment)
+            cells.append(Cell(row=row, col=col, cards=(_face(cv, lit),) + under, owner=owner))
+        return cells
+
     panels = []
     for s in v.sides:
-        def cell(row: int, cards: tuple[CardView, ...]) -> list[Cell]:
-            cells = []
-            for col, cv in enumerate(cards, start=1):
-                lit = ("lit",) if cv.id in v.group else ()
-                under = tuple(Face(id=e.id, name=e.name, marks=("equipped",)) for e in cv.equipment)
-                cells.append(Cell(row=row, col=col, cards=(_face(cv, lit),) + under, owner=s.seat))
-            return cells
         rows = Grid(id=f"rows{s.seat}", label="characters", rows=2, cols=ROW_SLOTS,
-                    cells=tuple(cell(1, s.front) + cell(2, s.back)), row_labels=("前衛 front", "後衛 back"))
+                    cells=tuple(cell(1, s.front, s.seat) + cell(2, s.back, s.seat)),
+                    row_labels=("前衛 front", "後衛 back"))
         parts: list[Any] = [Counter(id="deck", label="deck", value=s.deck_count)]
         if s.status:
             parts.append(Note(id="status", text=s.status, tone="hot" if s.status == "choosing" else ""))
@@ -222,7 +224,7 @@ def mask(state: State, seat: int) -> State:
     unseen = sorted(c.id for c in state.cards if c.owner == other
                     and (c.zone == "deck" or (c.zone == "magic" and c.face_down)))
     down = [cid for cid in side.magic if state.card(cid).face_down]
-    slots = dict(zip(down, unseen))               # real face-down id -> the id it is shown under
+    slots = dict(zip(down, unseen, strict=False))   # real face-down id -> the id it is shown under (more unseen)
     shown_down = {slots[cid]: state.card(cid) for cid in down}
     cards = list(state.cards)
     for cid in unseen:

@@ -568,7 +568,8 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
         return
     graze = power_graze(s, target_unit)[1]
     success = power >= graze
-    resolved = draft.rule("R-8.6", _battle_cause(b.cause, cause, draft), e.BattleResolved(power=power, graze=graze, success=success))
+    resolved = draft.rule("R-8.6", _battle_cause(b.cause, cause, draft),
+                          e.BattleResolved(power=power, graze=graze, success=success))
     if success:
         leave(draft, defender, b.target_place, "R-8.6", resolved)
     draft.rule("R-8.7", cause, e.StepBegan(step="effect2"))

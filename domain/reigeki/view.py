@@ -108,7 +108,8 @@ def battle_text(state: State) -> str:
 
 def view(state: State, seat: int | None) -> View:
     r = state.result
-    outcome = "" if r is None else (f"seat {r.winner} wins ({r.termination})" if r.winner else f"draw ({r.termination})")
+    outcome = "" if r is None else (f"seat {r.winner} wins ({r.termination})" if r.winner
+                                    else f"draw ({r.termination})")
     return View(viewer=seat, turn=state.turn, active=state.active, phase=state.phase,
                 awaiting=tuple(sorted(awaiting(state))), battle=battle_text(state), outcome=outcome,
                 seats=tuple(_seat_view(state, s, seat) for s in (1, 2)))

@@ -112,7 +112,7 @@ class Field:
         ht_static: dict[tuple[int, int], int] = {}
         where: dict[int, tuple[int, int]] = {}
         cursed: list[int] = []
-        for seat, side in zip((1, 2), state.sides):
+        for seat, side in enumerate(state.sides, 1):
             for i, unit in enumerate(side.stage):
                 if unit is not None:
                     where[unit.card] = (seat, i + 1)
@@ -138,7 +138,7 @@ class Field:
         # static tower skills: top card only, gated by the HT (W-Q13). Skills that change a tower's
         # HT read the HT with stored modifiers only (two facing towers cannot chase each other);
         # the other tower skills read the HT those skills leave.
-        tower_skills = [(seat, i + 1, skill) for seat, side in zip((1, 2), state.sides)
+        tower_skills = [(seat, i + 1, skill) for seat, side in enumerate(state.sides, 1)
                         for i, tower in enumerate(side.towers)
                         if tower.cards and tower.cards[-1] in statics for skill in statics[tower.cards[-1]][0]]
         for seat, line, skill in tower_skills:
@@ -155,7 +155,7 @@ class Field:
                     if op.who == "keeper":
                         acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
         # Long Spells on the table
-        for seat, side in zip((1, 2), state.sides):
+        for seat, side in enumerate(state.sides, 1):
             for spell in side.table:
                 if spell is None or spell.waiting or spell.card not in statics:
                     continue
@@ -347,8 +347,9 @@ def tower_skills(d: CardDef) -> bool:
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
-    far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
-    superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
+    far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect,
+    or a lasting skill of a unit, a tower's top card or a table spell — a superset of what ``Field``
+    applies. A parameter outside it is the printed one (W-7.3 aside)."""
     try:
         k: _Kept = _per_thread.kept      # (``_kept()`` written out: this runs at every stat read)
     except AttributeError:
@@ -435,7 +436,8 @@ def _kept() -> _Kept:
     return kept
 
 
-def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
+def _row_marks(row: tuple[Any, ...], slot: int,
+               marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
     """What the marked cards of one row (slot: stage 1, stage 2, towers 1, towers 2, table 1,
     table 2) may change, and its marked units or spells with their seat (a tower's top card
     only)."""
@@ -454,7 +456,8 @@ def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str
     return marks, tuple(entries)
 
 
-def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
+def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]],
+                                  list[tuple[int, Unit, frozenset[str]]]]:
     """The table spells and stage units of ``state`` that have a lasting skill, with their seat
     and marks, seat 1 first (found by ``_touched``'s pass over the spots, so not looked for twice)."""
     _touched(state)

@@ -145,9 +145,8 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     moves: list[c.Command] = []
     sources: list[int] = []
     ready: list[int] = []
-    line = 0
-    for unit, tower in zip(stage, towers):
-        line += 1
+    for line, unit in enumerate(stage, 1):
+        tower = towers[line - 1]
         if unit is None:
             empty.append(line)
             if tower.cards and not tower.broken:

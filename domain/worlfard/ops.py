@@ -189,7 +189,8 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
                 side = draft.state.side(ctx.seat)
                 src = "hand" if card in side.hand else "soul" if card in side.soul else None
                 if src is not None and side.stage[line - 1] is None:
-                    summoned = draft.rule("W-8.5", cause, ev.UnitSummonedFree(seat=ctx.seat, card=card, line=line, src=src))
+                    summoned = draft.rule("W-8.5", cause,
+                                          ev.UnitSummonedFree(seat=ctx.seat, card=card, line=line, src=src))
                     from .triggers import fire_summon
 
                     fire_summon(draft, ctx.seat, line, summoned)

@@ -78,7 +78,7 @@ def payer(state: State, seat: int, ready: list[int] | None = None) -> Payer:
     side = state.sides[seat - 1]
     if ready is None:   # (unless the caller has read them off the rows already) W-6.3: a tower breaks
         # only whole, only while it and its keeper (if any) are ready
-        ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
+        ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage, strict=True)
                  if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]
     if ready:
         heights_now = tower_heights(state, seat)
@@ -200,7 +200,7 @@ def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
                 if n:
                     steps[t + 1] += n
                     steps[t + height + 1] -= n
-            alone = [a + b for a, b in zip(alone_above + [0] * height, accumulate(steps))]
+            alone = [a + b for a, b in zip(alone_above + [0] * height, accumulate(steps), strict=False)]
             sums = above + [0] * height
             for t, n in enumerate(above):
                 sums[t + height] += n
@@ -220,7 +220,7 @@ def _nth(ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...
     if cost <= 0:
         return (), ()
     free = len(souls)
-    value = dict(zip(ready, heights))
+    value = dict(zip(ready, heights, strict=True))
     for n in range(len(ready) + 1):
         for towers in combinations(ready, n):
             hs = [value[line] for line in towers]
@@ -286,7 +286,7 @@ def _tower_sets(ready: tuple[int, ...], heights: tuple[int, ...]) -> TowerSets:
     key = (ready, heights)
     found = _sets.get(key)
     if found is None:
-        value = dict(zip(ready, heights))
+        value = dict(zip(ready, heights, strict=True))
         found = tuple((towers, sum(hs), min(hs, default=0))
                       for n in range(len(ready) + 1) for towers in combinations(ready, n)
                       if all(hs := [value[line] for line in towers]))

@@ -68,7 +68,8 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
                       f"from {state.phase} the turn goes to {' or '.join(allowed) or 'nowhere'}, not {to}")
     if to == "battle" and is_first_turn(state):
         raise Illegal("W-5.2", "the first player cannot enter the battle phase on their first turn")
-    cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to), clause="W-5.3" if state.phase == Phase.BATTLE else "W-5.2")
+    cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to),
+                           clause="W-5.3" if state.phase == Phase.BATTLE else "W-5.2")
     if to == "end":
         end_turn(draft, cause)
     else:
