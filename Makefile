@@ -1,7 +1,8 @@
 # Two entry points a new user needs: `make demo` (a match played and replayed) and `make test`.
 # The interpreter the virtualenv is made from: Debian's own CPython 3.11 where the machine has it
-# (built with profile-guided and link-time optimisation, libpython linked in, it runs Kifu 10-20 %
-# faster than an --enable-shared build without them, such as pyenv's), else python3 on PATH.
+# (built with profile-guided and link-time optimisation, libpython linked in, it runs Kifu about 7 %
+# faster than an --enable-shared build without them, such as pyenv's: docs/performance.md), else
+# python3 on PATH.
 # `make setup PYTHON=...` chooses another (3.11 or later); `make clean` first to remake the venv.
 DEBIAN_PYTHON := /usr/bin/python3.11
 PYTHON ?= $(shell $(DEBIAN_PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 && echo $(DEBIAN_PYTHON) || echo python3)
@@ -9,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast setup clean check lint typecheck imports
+.PHONY: demo test test-fast setup clean check lint typecheck imports docs
 
 $(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +37,16 @@ typecheck: $(STAMP)
 	@mkdir -p build/typecheck/kifu
 	@for p in $(PARTS); do ln -sfn ../../../$$p build/typecheck/kifu/$$p; done
 	$(BIN)/mypy -p kifu
+
+# The documentation site (mkdocs.yml): docs/ built into build/site with --strict, so a broken link or
+# anchor fails. Its tools are an extra of their own, installed on first use: `make setup` stays as fast.
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -10,8 +10,9 @@ import click
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
 from kifu.domain.core.ruleset import Ruleset
-from kifu.domain.core.signing import Signer, signer_from
+from kifu.domain.core.signing import Signer
 from kifu.projections.recordfile import read_record
+from kifu.store.keys import signer_from
 
 if TYPE_CHECKING:   # imported when first used: most commands never open the store
     from kifu.store import MatchStore

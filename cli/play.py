@@ -12,11 +12,12 @@ import click
 
 from kifu.domain.core.bot import Bot
 from kifu.domain.core.driver import LocalTable, drive
-from kifu.domain.core.envelope import Envelope, utc_now
+from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 from kifu.domain.core.visibility import redact
 from kifu.projections.recordfile import write_match
+from kifu.store.clock import utc_now
 
 from . import decks as deck_spec
 from . import render

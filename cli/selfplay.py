@@ -15,8 +15,8 @@ from rich.table import Table
 from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
-from kifu.domain.core.signing import signer_from
 from kifu.projections.recordfile import write_match
+from kifu.store.keys import signer_from
 
 from . import render
 

@@ -7,8 +7,9 @@ import click
 import msgspec
 from rich.table import Table
 
-from kifu.projections.standings import Line, Standings
+from kifu.projections.standings import Line
 from kifu.store import MatchStore
+from kifu.store.standings import open_standings
 
 from . import render
 from .context import Kifu, pass_kifu
@@ -27,7 +28,7 @@ def stats(kifu: Kifu, db: str | None, rebuild: bool, top: int, as_json: bool) ->
     The standings live in their own tables in the store's database with the position of the
     last stored event they include; each run folds in only what was stored since."""
     store = MatchStore.open(db) if db else kifu.store
-    standings = Standings(store)
+    standings = open_standings(store)
     try:
         folded = standings.rebuild() if rebuild else standings.catch_up()
         report = standings.report(top=top)
