@@ -426,7 +426,8 @@ class _Kept:
         # per seat: the rows and the heights ``tower_heights`` last worked out from them (kept
         # alive here, so their ids stay their own); each decision changes one row of one side,
         # so the payer often asks again
-        self.heights: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
+        self.heights: list[tuple[object, object, object, object, tuple[int, ...]]] = [
+            (None, None, None, None, ()), (None, None, None, None, ())]
 
 
 _KEPT = PerThread("worlfard.field_kept", _Kept)
@@ -597,7 +598,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
             found = values[key] = _value(state, seat, line, unit.card, name)
         if found is None:
             return field_of(state).value(seat, line, name)
-        value = found
+        value: int = found
     else:
         value = getattr(_defn(state, unit.card), name)
     if name == "VIT":
@@ -605,7 +606,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     return value if name == "DEF" else max(0, value)
 
 
-_UNKNOWN = object()
+_UNKNOWN: Any = object()   # a sentinel, compared by identity only
 
 
 def _value(state: State, seat: int, line: int, card: int, name: str) -> int | None:
@@ -779,7 +780,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
                             heights[i] += op.value
     found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
     # a front tower's skill may hang on the front stage and table (its condition): not kept then
-    kept[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    kept[seat - 1] = (None, None, None, None, ()) if fronting else (towers, front_towers, state.effects, state.names,
+                                                                    found)
     return found
 
 
