@@ -37,7 +37,7 @@ from .draft import Draft
 from .draft import seal as stamp_digest
 from .envelope import DECISION, Envelope, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
-from .header import TOURNAMENT, Header, header_bytes
+from .header import Header, header_bytes
 from .rng import Rng
 from .ruleset import Outcome, Ruleset
 
@@ -117,7 +117,8 @@ class Match:
                         card_set=ruleset.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
                         seed_commitment=seed_commitment, seed_nonce=seed_nonce,
-                        **{k: v for k, v in tournament.items() if k in TOURNAMENT})
+                        event=tournament.get("event"), round=tournament.get("round"), table=tournament.get("table"),
+                        date=tournament.get("date"))
         return cls.start(ruleset, header)
 
     @classmethod
@@ -213,7 +214,8 @@ class Match:
         awaited = self._awaited
         if awaited is None:
             state = self._state
-            awaited = self._awaited = NOBODY if self.ruleset.outcome(state) is not None else self.ruleset.awaiting(state)
+            rules = self.ruleset
+            awaited = self._awaited = NOBODY if rules.outcome(state) is not None else rules.awaiting(state)
         return awaited
 
     @property

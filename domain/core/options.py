@@ -69,7 +69,7 @@ class Options(Sequence[Any]):
 
     def __iter__(self) -> Iterator[Any]:
         start = 0
-        for found, end in zip(self._blocks, self._ends):
+        for found, end in zip(self._blocks, self._ends, strict=True):
             if callable(found):
                 for i in range(end - start):
                     yield found(i)
