@@ -261,7 +261,8 @@ SCENARIOS: tuple[Scenario, ...] = (
               Step(ANY_SEAT, lambda k: c.Keep())),
              lambda es, k: sum(isinstance(e.event, ev.MulliganTaken) for e in es) == 2, prepared=False),
     Scenario("M-Q11-drawing-from-an-empty-deck-loses", "with an empty deck only draw is possible, and it loses",
-             s_empty_deck, (Refused(1, lambda k: c.Charge(), "M-Q11", "nothing to charge"), Step(1, lambda k: c.Draw())),
+             s_empty_deck, (Refused(1, lambda k: c.Charge(), "M-Q11", "nothing to charge"),
+                            Step(1, lambda k: c.Draw())),
              lambda es, k: one(es, ev.PlayerLost, seat=1) and one(es, ev.MatchEnded, winner=2)),
     Scenario("M-1.2-special-victory-by-the-third-counter", "the third 刻 counter wins the game", s_doom,
              (Step(1, _cmd(c.Cast, card="end")), PASS, PASS),
@@ -275,7 +276,8 @@ SCENARIOS: tuple[Scenario, ...] = (
              s_ambush, (Step(1, _cmd(c.Cast, card="bolt")), Step(1, _cmd(c.Summon, card="archer", square="b2")),
                         PASS, PASS),
              lambda es, k: one(es, ev.PieceSummoned, card=k["archer"], ambush=True) and cited(es, "M-Q7")),
-    Scenario("M-8.3-charge-reads-the-original-square", "【突撃】 adds the squares from the original square to the square "
+    Scenario("M-8.3-charge-reads-the-original-square",
+             "【突撃】 adds the squares from the original square to the square "
              "before the combat", s_charge, (move("rider", "a3", "a4", "b4"), PASS, PASS),
              lambda es, k: one(es, ev.CombatDamage, attacker=k["rider"], dealt=4)),
     Scenario("M-8.2-a-destroyed-piece-runs-its-when-destroyed-skill", "怨霊 destroyed in combat damages the enemy "

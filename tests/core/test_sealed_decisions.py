@@ -175,7 +175,8 @@ def test_K_reveal_every_reveal_opens_its_seal_and_its_consequences_cite_it() -> 
     reveals = [e for e in events if isinstance(e.event, ChoiceRevealed)]
     assert [r.event.seat for r in reveals] == [1, 2]
     for r in reveals:
-        assert r.clause == "K-reveal" and r.cause == seals[r.event.seat].seq and opens(seals[r.event.seat].event, r.event)
+        assert (r.clause == "K-reveal" and r.cause == seals[r.event.seat].seq
+                and opens(seals[r.event.seat].event, r.event))
     opened = [e for e in events if isinstance(e.event, BidOpened)]
     assert [o.cause for o in opened] == [r.seq for r in reveals] and all(o.kind == "rule" for o in opened)
     assert first_broken_seal(match.header, match.envelopes) is None
@@ -286,7 +287,8 @@ def test_K_seal_no_seat_payload_holds_the_other_seats_pending_choice(seed: int, 
             if isinstance(shown.event, ChoiceSealed) and shown.event.seat == chooser and env.seq > match.seq - 1:
                 assert shown.event.choice is None and shown.event.salt is None
             assert not shown.chain and shown.digest is None
-        seen = json.dumps(msgspec.to_builtins([RULES.view(match.state, other), RULES.layout(RULES.view(match.state, other)),
+        seen = json.dumps(msgspec.to_builtins([RULES.view(match.state, other),
+                                               RULES.layout(RULES.view(match.state, other)),
                                                RULES.mask(match.state, other)]))
         assert sealed.salt not in seen and sealed.commitment not in seen
         assert RULES.mask(match.state, other).bids == () and RULES.view(match.state, other).bids is None

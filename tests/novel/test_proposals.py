@@ -218,7 +218,8 @@ def test_N_C7_equal_agi_mutual_kill():
     s = position(front1=("水の槍兵",), front2=("焔の姫ホムラ",), deck1=("火球",), deck2=("火球",))
     lancer, homura = one(s, "水の槍兵"), one(s, "焔の姫ホムラ")
     m = start(_with_hp(s, {lancer: 10, homura: 10}))
-    select(m, [Pick(card=one(m.state, "火球", 1), face_down=True)], [Pick(card=one(m.state, "火球", 2), face_down=True)])
+    select(m, [Pick(card=one(m.state, "火球", 1), face_down=True)],
+           [Pick(card=one(m.state, "火球", 2), face_down=True)])
     evs = _skill(m, [Act(card=lancer, target=homura)], [Act(card=homura, target=lancer)])
     assert {e.card for e in events_of(evs, ev.Died)} == {lancer, homura}
 

@@ -106,7 +106,8 @@ def test_R_Q8_one_flip_face_up_only_never_below_1_and_flipped_cards_count() -> N
         p.damage(1)
     m = p.match()
     illegal(m, 1, c.Cast(card=lv2, flip=done), "R-Q8")
-    assert rules.spell_level(catalog()["「永夜返し」"], True) == 4 and rules.spell_level(catalog()["符の壱「投擲」"], True) == 1
+    assert rules.spell_level(catalog()["「永夜返し」"], True) == 4
+    assert rules.spell_level(catalog()["符の壱「投擲」"], True) == 1
     # six damage cards, one face down: the seventh still loses
     p2 = Pos(phase="attack")
     p2.side(1, damage=(), flipped=())
