@@ -16,11 +16,12 @@ from rich.text import Text
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import ruleset_names
 from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import explain
 from kifu.projections.recordfile import find_records, read_record, write_match
 from kifu.projections.timeline import Timeline
+from kifu.tools.clause_index import clauses_of, coverage_report, source_lines
 
 from . import render
 from .context import Kifu, pass_kifu
@@ -48,7 +49,7 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
     con = render.console()
     if warning:
         con.print(Text(warning, style="bold white on red"))
-    names = ruleset.card_names(timeline.final) if ruleset.card_names else None
+    names = ruleset.presentation.card_names(timeline.final) if ruleset.presentation.card_names else None
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
         prefix = "   " * depth + ("└─ " if depth else "")
@@ -298,7 +299,7 @@ def match_row(kifu: Kifu, row: Any) -> dict[str, Any]:
     header = match.header
     return {"match_id": row.match_id, "date": header.date or "", "ruleset": row.ruleset,
             "players": list(header.players), "decks": [_deck_name(d) for d in header.decks],
-            "turns": int(match.ruleset.turn(match.state) or 0), "events": row.seq, "status": row.status,
+            "turns": int(match.ruleset.presentation.turn(match.state) or 0), "events": row.seq, "status": row.status,
             "result": row.outcome.describe() if row.outcome else "in progress",
             "event": header.event or "", "round": header.round or "", "table": header.table or ""}
 
@@ -354,27 +355,15 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 @click.command()
 @click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
 @click.argument("clause", required=False)
-@click.option("--coverage", is_flag=True, help="Summarise how many clauses are implemented and tested.")
+@click.option("--coverage", is_flag=True,
+              help="Count the clauses declared on code and tested by name; list those lacking either.")
 @click.option("--json", "as_json", is_flag=True, help="The clauses (or the coverage) as JSON.")
 def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> None:
-    """Print a ruleset's rules reference, or one CLAUSE of it."""
-    reference = find_ruleset(ruleset).clauses()
-    entries = list(reference.values())
-    if coverage and as_json:
-        click.echo(json.dumps({"ruleset": ruleset, "clauses": len(entries),
-                               "implemented": sum(1 for e in entries if e.implemented_in),
-                               "tested": sum(1 for e in entries if e.tested_in),
-                               "not_tested": [e.id for e in entries if not e.tested_in]}))
-        return
+    """Print a ruleset's rules reference, or one CLAUSE of it (where it is declared, its tests)."""
     if coverage:
-        implemented = [e for e in entries if e.implemented_in]
-        tested = [e for e in entries if e.tested_in]
-        click.echo(f"{ruleset}: {len(entries)} clauses; implemented (cited by the engine) {len(implemented)}; "
-                   f"tested (a test named for it) {len(tested)}")
-        missing = [e.id for e in entries if not e.tested_in]
-        if missing:
-            click.echo("not tested by name: " + ", ".join(missing))
+        _coverage(ruleset, as_json)
         return
+    entries = list(clauses_of(ruleset)().values())
     if clause:
         key = clause.upper()
         entries = [e for e in entries if e.id.upper() == key or e.id.upper().startswith(key + ".")]
@@ -384,6 +373,7 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
         click.echo(json.dumps([msgspec.to_builtins(e) for e in entries], ensure_ascii=False))
         return
     con = render.console()
+    lines = source_lines(ruleset) if clause else {}
     for e in entries:
         con.print(f"[bold green]{e.id}[/] [bold]{e.title}[/]")
         con.print(f"  {escape(render.clause_body(e.title, e.text))}")
@@ -392,6 +382,29 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
         if e.interpretation:
             con.print(f"  [yellow]interpretation:[/] {e.interpretation}")
         if e.implemented_in:
-            con.print(f"  [cyan]implemented in:[/] {e.implemented_in}")
+            places = [f"{w} ({lines[w]})" if w in lines else w for w in e.implemented_in]
+            con.print(f"  [cyan]declared on:[/] {escape(', '.join(places))}")
         if e.tested_in:
-            con.print(f"  [cyan]tested by:[/] {e.tested_in}")
+            shown = e.tested_in if clause else e.tested_in[:1]
+            more = f" (+{len(e.tested_in) - len(shown)} more)" if len(shown) < len(e.tested_in) else ""
+            con.print(f"  [cyan]tested by:[/] {escape(', '.join(shown))}{more}")
+
+
+def _coverage(ruleset: str, as_json: bool) -> None:
+    report = coverage_report(ruleset)
+    if as_json:
+        click.echo(json.dumps(msgspec.to_builtins(report), ensure_ascii=False))
+        return
+    total = report.clauses
+    click.echo(f"{ruleset}: {total} clauses ({len(report.headings)} headings count through their sub-clauses)")
+    click.echo(f"  declared on code   {report.declared}/{total}")
+    click.echo(f"  tested by name     {report.tested}/{total}")
+    mentioned = report.mentioned_only
+    silent = [c for c in report.not_declared if c not in mentioned]
+    if mentioned:
+        click.echo("not declared, only mentioned in text: "
+                   + ", ".join(f"{c} ({' '.join(files)})" for c, files in mentioned.items()))
+    if silent:
+        click.echo("not declared, not mentioned: " + ", ".join(silent))
+    if report.not_tested:
+        click.echo("not tested by name: " + ", ".join(report.not_tested))

@@ -1,6 +1,6 @@
 """Game start (A-4): the state before setup, then shuffles and opening hands (A-4.1).
 
-The rest of the setup follows the mulligans in the seed's order (A-Q11, ``rules._after_mulligans``).
+The rest of the setup follows the mulligans in the seed's order (A-Q11, ``decide._after_mulligans``).
 """
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 
 from . import events as ev
@@ -27,6 +28,7 @@ def initial_state(header: Any) -> State:
     return State(names=(decks[0].cards, decks[1].cards), sides=sides)  # type: ignore[arg-type]
 
 
+@implements("A-4.1")
 def begin(header: Any, state: State, draft: Draft[State, ev.Event]) -> None:
     """A-4.1: shuffle each deck and draw 6; then each player decides its one mulligan (seat 1 first)."""
     for seat in (1, 2):

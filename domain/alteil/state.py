@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import CardData, catalog
@@ -32,6 +33,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     turn: int
 
 
+@implements("A-3.3")
 class Side(msgspec.Struct, frozen=True, kw_only=True):
     deck: tuple[int, ...] = ()
     hand: tuple[int, ...] = ()

@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from kifu.domain.core import priority as prio
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
@@ -60,6 +61,7 @@ def _opened(seat: int) -> prio.Priority:
     return _OPENED.get(seat) or prio.opened(seat)
 
 
+@implements("M-Q6")
 def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
     if not amount:
@@ -215,7 +217,7 @@ def moved(s: State, e: ev.PieceMoved) -> State:
 def attack_moved(s: State, e: ev.AttackMoved) -> State:
     p = s.piece(e.card)
     before = parse(e.path[-2]) if len(e.path) > 1 else (p.square if p is not None else 0)
-    s = _piece(s, e.card, square=before, tapped=True)
+    s = _piece(s, e.card, square=before)       # not tapped yet: M-5.2 with M-8.3 (tapped once it has moved)
     return replace(s, moved_in_action=True)
 
 
@@ -226,7 +228,8 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=_opened(s.active))
+    return replace(_piece(s, e.attacker, square=parse(e.square), tapped=True), combat=None,
+                   priority=_opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
@@ -266,11 +269,13 @@ def destroyed(s: State, e: ev.PieceDestroyed) -> State:
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
+    """M-8.3: the move is complete, so the attacker has moved, and is tapped (M-5.2)."""
+    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
+    """M-8.4: the move is cancelled and counts as made: the attacker is tapped (M-5.2)."""
+    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:
@@ -294,7 +299,9 @@ def ended(s: State, e: ev.MatchEnded) -> State:
                    outcome=Outcome(termination=e.reason, winner=e.winner, clause="M-1.2"))
 
 
-_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+# the fold table, one case per event type: public, so the core folds through it directly
+# (``SpeedUps.evolve_cases``) and a test can name it
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.CoinTossed: coin, ev.MasterPlaced: master_placed, ev.DeckShuffled: shuffled, ev.CardsDrawn: drawn,
     ev.MulliganTaken: mulligan, ev.HandReturned: returned, ev.HandKept: kept, ev.CardBottomed: bottomed,
     ev.TurnBegan: turn_began, ev.Untapped: untapped, ev.DrawChosen: draw_chosen, ev.ChargeChosen: charge_chosen,
@@ -311,5 +318,5 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 
 def evolve(state: State, event: Any) -> State:
-    handler = _HANDLERS.get(type(event))
+    handler = HANDLERS.get(type(event))
     return handler(state, event) if handler is not None else state

@@ -1,7 +1,7 @@
 """The card set as data (``data/cards.toml``): characters, spells, leaders and 霊撃 (R-3, R-C1..R-C11).
 
 Each card has its printed text in the seed's notation and a structured skill in a small
-vocabulary (``Skill``) that one interpreter (``rules.run_skill``) runs. The seed prints no card
+vocabulary (``Skill``) that one interpreter (``decide.run_skill``) runs. The seed prints no card
 list, so every number is invented and each card says which in ``invented``. The set covers a
 spread of power and graze around the leader threshold (R-C2), ハイレンジ (R-C3), ガードx on
 characters and spells (R-C4), Lv1..Lv3 and LvEx (R-C1), spells Lv1..Lv5 (R-C6), the four battle
@@ -19,6 +19,7 @@ from typing import Literal
 import msgspec
 
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.gloss import with_gloss
 
 LEVEL_EX = 4          # LvEx as a number: above Lv3, placed only by stacking (R-7.2)
@@ -75,6 +76,7 @@ class _File(msgspec.Struct, frozen=True):
 
 
 @cache
+@implements("R-C1", "R-C2", "R-C3", "R-C4")
 def catalog() -> dict[str, Card]:
     text = resources.files("kifu.domain.reigeki.data").joinpath("cards.toml").read_text("utf-8")
     cards = msgspec.convert(tomllib.loads(text), _File).card

@@ -65,8 +65,8 @@ def test_fork_and_diff(record: Path, tmp_path: Path) -> None:
     rec = read_record(record)
     timeline = Timeline(rec.ruleset, rec.header, rec.envelopes)
     at, other = next((e.seq - 1, c) for e in rec.envelopes if type(e.event).__name__ == "Claimed"
-                     for c in rec.ruleset.legal(timeline.state_at(e.seq - 1), e.event.seat)
-                     if c != rec.ruleset.command_of(e.event))
+                     for c in rec.ruleset.decider.legal(timeline.state_at(e.seq - 1), e.event.seat)
+                     if c != rec.ruleset.decider.command_of(e.event))
     out = tmp_path / "fork.kifu.jsonl"
     code, text = kifu("--db", "memory", "fork", str(record), "--at", str(at), "--then",
                       msgspec.json.encode(other).decode(), "-q", "--out", str(out))
@@ -84,7 +84,7 @@ def test_cards_rules_selfplay_bench() -> None:
     code, text = kifu("cards", "secretbid", "--where", "colour=red")
     assert code == 2 and "not a column" in text
     code, text = kifu("rules", "secretbid", "--coverage")
-    assert code == 0 and "implemented (cited by the engine) 11" in text
+    assert code == 0 and "declared on code   11/11" in text and "tested by name     11/11" in text
     code, text = kifu("selfplay", "secretbid", "--p1", "greedy", "--seeds", "1-20")
     assert code == 0 and "card coverage: 5/5" in text
     code, text = kifu("bench", "--quick", "--ruleset", "secretbid", "--json")

@@ -16,11 +16,11 @@ from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.reigeki import commands as c
 from kifu.domain.reigeki import events as e
-from kifu.domain.reigeki.rules import card_of
+from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.state import State, Unit
 
 RULES = find_ruleset("reigeki")
-DECKS = [RULES.load_deck("hakurei"), RULES.load_deck("scarlet")]
+DECKS = [RULES.content.load_deck("hakurei"), RULES.content.load_deck("scarlet")]
 
 __all__ = ["RULES", "DECKS", "Pos", "attack", "c", "e", "kinds", "of", "one", "illegal", "started"]
 
@@ -81,11 +81,13 @@ class Pos:
         self._side(seat, deck=(card,) + self.state.side(seat).deck)
         return card
 
-    def stage(self, seat: int, place: int, key: str, burst: bool = False, entered: int = 1, under: str = "") -> int:
+    def stage(self, seat: int, place: int, key: str, burst: bool = False, entered: int = 1, under: str = "",
+              under_entered: int = 0) -> int:
         card = self.take(seat, key)
         below = self.take(seat, under) if under else 0
         stage = list(self.state.side(seat).stage)
-        stage[place - 1] = Unit(card=card, under=below, burst=burst, entered=entered)
+        stage[place - 1] = Unit(card=card, under=below, burst=burst, entered=entered,
+                                under_entered=under_entered or (entered if under else 0))
         self._side(seat, stage=tuple(stage))
         return card
 

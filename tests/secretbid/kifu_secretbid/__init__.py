@@ -7,7 +7,6 @@ how to claim it (a one-seat decision). When the pile is empty the higher score w
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -15,6 +14,7 @@ from msgspec.structs import replace
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
 from kifu.domain.core.draft import Draft
@@ -24,7 +24,7 @@ from kifu.domain.core.layout import Counter, Face, Layout, SeatPanel, Zone
 from kifu.domain.core.reference import RulesReference
 from kifu.domain.core.rng import Rng
 from kifu.domain.core.roles import HIDDEN, Amount, CardId, SeatNo
-from kifu.domain.core.ruleset import Outcome, Ruleset
+from kifu.domain.core.ruleset import Content, Decider, Outcome, Presentation, Ruleset, Visibility
 
 NAME = "secretbid"
 RULES_VERSION = "1.0.0"
@@ -151,12 +151,14 @@ def evolve(state: State, event: Any) -> State:
 
 
 # -- rules ----------------------------------------------------------------------------------------
+@implements("S-2")
 def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
     order = draft.rng.shuffled(state.pile)
     cause = draft.setup("S-2", PileShuffled(order=order))
     _next_round(draft, cause)
 
 
+@implements("S-3", "S-6")
 def _next_round(draft: Draft[State, Any], cause: int) -> None:
     state = draft.state
     if not state.pile:
@@ -187,6 +189,7 @@ def legal(state: State, seat: int) -> list[Any]:
     return [Claim()] + ([Claim(double=True)] if state.chips[seat - 1] >= 1 else [])
 
 
+@implements("S-3", "S-5")
 def decide(state: State, seat: int, command: Any, draft: Draft[State, Any]) -> None:
     match command:
         case Bid(chips=chips):
@@ -210,6 +213,7 @@ def decide(state: State, seat: int, command: Any, draft: Draft[State, Any]) -> N
             raise Illegal("S-1", f"{command!r} is not a secret-bid decision")
 
 
+@implements("S-4")
 def _resolve(draft: Draft[State, Any], cause: int) -> None:
     bids = dict(draft.state.bids)
     prize = draft.state.prize
@@ -317,6 +321,7 @@ def parse_deck(text: str, source: str) -> Deck:
     return validate(deck, source)
 
 
+@implements("S-1.1")
 def validate(deck: Deck, where: str | None = None) -> Deck:
     unknown = [p for p in deck.prizes if p not in PRIZES]
     if unknown:
@@ -331,18 +336,15 @@ def normalize(decks: list[Any]) -> list[Deck]:
 
 
 BOOK = DeckBook(__name__, parse_deck, "S-1.1")
-REFERENCE = RulesReference(__name__, "S", tests_root=Path(__file__).resolve().parents[2])
+REFERENCE = RulesReference(__name__, "S")
 
 
-# -- bots -----------------------------------------------------------------------------------------
-class RandomBot:
-    def __init__(self, seed: int) -> None:
-        self.rng = Rng(seed)
-
-    def choose(self, seen: Seen) -> Any:
-        return self.rng.choice(seen.legal)
+def card_set_digest() -> str:
+    """Which prizes the game is played with (every header carries it)."""
+    return hashlib.blake2b(repr(sorted(PRIZES.items())).encode(), digest_size=8).hexdigest()
 
 
+# -- bots ("random" is the core's) -----------------------------------------------------------------
 class GreedyBot:
     """Bids a share of its chips that grows with the prize's value; claims twice over when it can."""
 
@@ -359,14 +361,18 @@ class GreedyBot:
 
 
 def build() -> Ruleset[State, Any, Any]:
+    """The decider is the game; the groups beside it are what this game has of the optional extras."""
     return Ruleset(
-        name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
-        initial_state=initial_state, begin=begin, decide=decide, evolve=evolve, legal=legal, awaiting=awaiting,
-        outcome=outcome, view=view, layout=layout, redact=redact, mask=mask, sealed=sealed,
-        normalize_decks=normalize,
-        card_set_digest=lambda: hashlib.blake2b(repr(sorted(PRIZES.items())).encode(), digest_size=8).hexdigest(),
-        clauses=REFERENCE.clauses, catalogue=catalogue, command_of=command_of, load_deck=BOOK.load,
-        presets=BOOK.preset_names, bots={"random": RandomBot, "greedy": GreedyBot},
-        card_names=lambda state: state.name, played=played, turn=lambda state: state.round,
-        decide_clause="S-1", waiting_clause=lambda state: "S-3" if state.step == "bid" else "S-5",
+        name=NAME, rules_version=RULES_VERSION,
+        decider=Decider(
+            command_type=Command, event_type=Event, state_type=State, initial_state=initial_state, begin=begin,
+            decide=decide, evolve=evolve, legal=legal, awaiting=awaiting, outcome=outcome, view=view,
+            command_of=command_of, sealed=sealed, decide_clause="S-1",
+            waiting_clause=lambda state: "S-3" if state.step == "bid" else "S-5"),
+        content=Content(
+            clauses=REFERENCE.clauses, card_set_digest=card_set_digest, normalize_decks=normalize, load_deck=BOOK.load,
+            presets=BOOK.preset_names, catalogue=catalogue, bots={"greedy": GreedyBot}),
+        presentation=Presentation(layout=layout, card_names=lambda state: state.name, played=played,
+                                  turn=lambda state: state.round),
+        visibility=Visibility(redact=redact, mask=mask),
     )
