@@ -248,6 +248,7 @@ class Ruleset(Generic[S, C, E]):
 
     def _record_event_type(self) -> Any:
         state_type = self.decider.state_type
+        # a type built from run-time values (the game's state and event types): no static type has it
         core = tuple(PositionPrepared[state_type] if e is PositionPrepared else e  # type: ignore[valid-type]
                      for e in CORE_EVENTS)
         return Union[_union_members(self.decider.event_type) + core]  # noqa: UP007
@@ -259,14 +260,16 @@ class Ruleset(Generic[S, C, E]):
         return self.memo("envelope", lambda: msgspec.json.Decoder(self._envelope_type()))
 
     def _envelope_type(self) -> Any:
-        return Envelope[self.record_event_type]  # type: ignore[name-defined]
+        return Envelope[self.record_event_type]  # type: ignore[name-defined]   # (the same: built at run time)
 
     def envelope_converter(self, raw: Any) -> Envelope[E]:
-        return msgspec.convert(raw, self._envelope_type())  # type: ignore[no-any-return]
+        envelope: Envelope[E] = msgspec.convert(raw, self._envelope_type())
+        return envelope
 
     def command_from_builtins(self, raw: Any) -> C:
         """A command from JSON values (a sealed choice as recorded); raises msgspec.ValidationError."""
-        return msgspec.convert(raw, self.decider.command_type)  # type: ignore[no-any-return]
+        command: C = msgspec.convert(raw, self.decider.command_type)
+        return command
 
 
 def _union_members(t: Any) -> tuple[Any, ...]:

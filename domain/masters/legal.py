@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, partial
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from kifu.domain.core.options import Options, Runs
 
@@ -32,7 +32,7 @@ from .vocabulary import SKILL_PHASE
 PASS = c.Pass()
 
 
-class _Named(dict):  # type: ignore[type-arg]
+class _Named(dict[int, str]):
     """Square -> its name (board.name), each worked out once."""
 
     def __missing__(self, sq: int) -> str:
@@ -125,9 +125,10 @@ class _Board:
             for p in pieces:
                 if p.card in ids and 1 <= p.seat <= 2:
                     f = facts[p.card]
-                    actors[p.seat].append((p, f.act, f.avoid))   # type: ignore[arg-type]
+                    actors[p.seat].append((p, cast(Skill, f.act), f.avoid))   # (ids: cards with an activated skill)
             self.actors = actors
-        self.acts: list[Any] = [None, None, None]    # per seat: (mana, combat, activations) last listed
+        # per seat: (mana, combat, activations) last listed
+        self.acts: list[tuple[object, object, list[c.Command]] | None] = [None, None, None]
 
     def squares(self) -> set[int]:
         return set(map(_SQUARE, self.pieces))
@@ -230,7 +231,7 @@ def _activations(board: _Board, state: State, seat: int) -> list[c.Command]:
     mana, combat = state.sides[seat - 1].mana, state.combat
     last = board.acts[seat]
     if last is not None and last[0] is mana and last[1] is combat:
-        return last[2]  # type: ignore[no-any-return]
+        return last[2]
     out: list[c.Command] = []
     for p, skill, avoid in board.actors[seat]:
         _activate(out, board, state, seat, p, skill, avoid)

@@ -6,6 +6,7 @@ from typing import Any
 
 from . import commands as c
 from . import events as ev
+from .state import State
 
 
 def command_of(event: Any) -> c.Command | None:
@@ -39,8 +40,8 @@ def command_of(event: Any) -> c.Command | None:
     return None
 
 
-def played(state: Any, event: Any) -> str | None:
+def played(state: State, event: Any) -> str | None:
     match event:
         case ev.PieceSummoned(card=card) | ev.SpellCast(card=card):
-            return state.name(card)  # type: ignore[no-any-return]
+            return state.name(card)
     return None

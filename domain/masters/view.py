@@ -8,6 +8,8 @@ piles is public. The judge (seat None) sees everything.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from msgspec.structs import replace
 
@@ -129,7 +131,7 @@ def view(state: State, seat: int | None) -> View:
                 combat=combat, outcome=state.outcome.describe() if state.outcome else "")
 
 
-def _face(ref: CardRef, **kw) -> Face:  # type: ignore[no-untyped-def]
+def _face(ref: CardRef, **kw: Any) -> Face:
     return Face(id=ref.id, name=ref.name, **kw)
 
 

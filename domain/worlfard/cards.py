@@ -131,7 +131,7 @@ def definition(state: Any, card: int) -> CardDef:
     the match played last is answered without a dictionary lookup)."""
     names, last = state.names, _definitions.last
     if names is last[0]:
-        return last[1][card // 1000 - 1][card % 1000]  # type: ignore[no-any-return]
+        return last[1][card // 1000 - 1][card % 1000]
     return _definitions(names)[card // 1000 - 1][card % 1000]
 
 

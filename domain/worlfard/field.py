@@ -12,7 +12,7 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import ByIdentity, Memo, PerThread
@@ -94,7 +94,8 @@ class Field:
         profile (its keywords and negations) when only the number is wanted."""
         p = self.units.get((seat, line))
         if p is not None:
-            return getattr(p, name)  # type: ignore[no-any-return]
+            printed: int = getattr(p, name)
+            return printed
         unit = self.state.sides[seat - 1].stage[line - 1]
         assert unit is not None, f"no unit of seat {seat} on line {line}"
         a = self._acc[unit.card]
@@ -440,7 +441,8 @@ _KEPT = PerThread("worlfard.field_kept", _Kept)
 
 def _kept() -> _Kept:
     try:
-        return _KEPT.local.value  # type: ignore[no-any-return]
+        kept: _Kept = _KEPT.local.value
+        return kept
     except AttributeError:
         return _KEPT.get()
 
@@ -543,7 +545,7 @@ def _skills(state: State, seat: int, line: int, card: int) -> frozenset[str] | N
             ops = [op for op in skill.ops if op.who == "keeper" and op.skill and op.op in _SKILL_OPS]
             if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
                 for op in ops:
-                    (grants if op.op == "grant" else negates).add(op.skill)  # type: ignore[arg-type]
+                    (grants if op.op == "grant" else negates).add(cast(str, op.skill))
     spells, units = _marked(state)
     for source_seat, spell, marks in spells:
         if not spell.waiting and not _SKILL_MARKS.isdisjoint(marks):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 from msgspec.structs import replace
 
@@ -92,7 +92,7 @@ def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
     """The Proceed decisions to ``targets`` (a handful of phase lists recur, so each is built once)."""
     found = _PROCEEDS.get(targets)
     if found is None:
-        found = _PROCEEDS[targets] = tuple(c.Proceed(to=to) for to in targets)  # type: ignore[arg-type]
+        found = _PROCEEDS[targets] = tuple(c.Proceed(to=cast(c.Step, to)) for to in targets)
     return found
 
 
