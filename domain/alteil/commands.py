@@ -1,6 +1,8 @@
 """The decisions an alteil player takes: one tagged union, strict on unknown fields."""
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import CardId, Place
@@ -91,7 +93,7 @@ class Concede(Cmd, frozen=True, kw_only=True):
     pass                               # A-1.4
 
 
-Command = (
-    Mulligan | PlaceInfluence | NoInfluence | EndInfluence | PlaceUnit | PassSet | UseGrimoire | Pass | ChooseActor |
-    Wait | Move | UseSkill | Attack | AttackBattlefield | DiscardForSoul | EndDiscards | DiscardToLimit | Concede
-)
+Command = Union[
+    Mulligan, PlaceInfluence, NoInfluence, EndInfluence, PlaceUnit, PassSet, UseGrimoire, Pass, ChooseActor, Wait,
+    Move, UseSkill, Attack, AttackBattlefield, DiscardForSoul, EndDiscards, DiscardToLimit, Concede,
+]

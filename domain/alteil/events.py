@@ -5,6 +5,8 @@ made them (in the envelope). Card fields are ``CardId`` so the core can render a
 """
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, Place, SeatNo
@@ -270,12 +272,11 @@ class PlayerLost(Ev, frozen=True, kw_only=True):
     reason: str
 
 
-Event = (
-    DeckShuffled | CardsDrawn | MulliganDecided | HandReturned | FirstPlayerDecided | BattlefieldSet | OpeningStarted |
-    OpeningInfluence | SoulGained | SoulPaid | SoulReduced | TurnBegan | PhaseBegan | UnitsUntapped | DrawFailed |
-    InfluencePlaced | InfluenceEnded | UnitPlaced | SetPassed | SkillFired | NextScheduled | WindowOpened |
-    WindowPassed | GrimoireUsed | CardDiscarded | TieChoice | ActorChosen | ActorNamed | UnitWaited | UnitMoved |
-    SkillUsed | Attacked | BattlefieldAttacked | BattlefieldDestroyed | DamageDealt | Healed | Modified | UnitDied |
-    InfluenceDiscarded | DiscardedForSoul | DiscardsEnded | DiscardedToLimit | HandChecked | EffectsEnded | Conceded |
-    PlayerLost
-)
+Event = Union[
+    DeckShuffled, CardsDrawn, MulliganDecided, HandReturned, FirstPlayerDecided, BattlefieldSet, OpeningStarted,
+    OpeningInfluence, SoulGained, SoulPaid, SoulReduced, TurnBegan, PhaseBegan, UnitsUntapped, DrawFailed,
+    InfluencePlaced, InfluenceEnded, UnitPlaced, SetPassed, SkillFired, NextScheduled, WindowOpened, WindowPassed,
+    GrimoireUsed, CardDiscarded, TieChoice, ActorChosen, ActorNamed, UnitWaited, UnitMoved, SkillUsed, Attacked,
+    BattlefieldAttacked, BattlefieldDestroyed, DamageDealt, Healed, Modified, UnitDied, InfluenceDiscarded,
+    DiscardedForSoul, DiscardsEnded, DiscardedToLimit, HandChecked, EffectsEnded, Conceded, PlayerLost,
+]

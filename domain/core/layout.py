@@ -8,7 +8,7 @@ into one ``SeatPanel`` per seat (what belongs to that player) and a shared ``boa
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Union
 
 import msgspec
 
@@ -80,7 +80,7 @@ class Note(msgspec.Struct, tag="note", frozen=True, kw_only=True, omit_defaults=
     tone: Literal["", "good", "bad", "hot", "dim"] = ""
 
 
-Part = Zone | Grid | Counter | Note
+Part = Union[Zone, Grid, Counter, Note]
 
 
 class SeatPanel(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -3,6 +3,8 @@
 Squares are named as people say them: ``"c4"`` is column c, row 4 (board.name / board.parse)."""
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import CardId, PlaceName
@@ -78,7 +80,6 @@ class Discard(Cmd, frozen=True, kw_only=True):
     card: CardId
 
 
-Command = (
-    Mulligan | Keep | Bottom | Draw | Charge | ChargePiece | MoveMaster | Summon | Cast | Activate | Move | Pass |
-    Discard
-)
+Command = Union[
+    Mulligan, Keep, Bottom, Draw, Charge, ChargePiece, MoveMaster, Summon, Cast, Activate, Move, Pass, Discard,
+]

@@ -10,7 +10,6 @@ from typing import Any
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
-from kifu.domain.core.priority import Priority
 
 from . import combat, flow, setup
 from . import commands as c
@@ -86,7 +85,8 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
                 flow.pass_priority(draft, seat)     # (which says why not)
             else:
                 cause = draft.decision(seat, _PASSED.get(seat) or flow.passed_event(seat), "M-2.1")
-                if typing.cast(Priority, draft.state.priority).passes >= 2:  # else prio.verdict's "continue"
+                # the pass just recorded keeps the round open; no cast here: this runs for most decisions
+                if draft.state.priority.passes >= 2:  # type: ignore[union-attr]  # else prio.verdict's "continue"
                     flow.after_passes(draft, cause)
         else:
             _PLAY[kind](draft, seat, command)   # what the ``match`` below does with these, without its tests

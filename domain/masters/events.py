@@ -5,6 +5,8 @@ numbers a ruling produced ``Amount``.
 """
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, PlaceName, SeatNo
@@ -255,11 +257,10 @@ class MatchEnded(Ev, frozen=True, kw_only=True):
     reason: str = ""
 
 
-Event = (
-    CoinTossed | MasterPlaced | DeckShuffled | CardsDrawn | MulliganTaken | HandReturned | HandKept | CardBottomed |
-    TurnBegan | Untapped | DrawChosen | ChargeChosen | ManaCharged | PriorityPassed | PhaseBegan | Resolved |
-    TurnEnded | HandLimitReached | HandDiscarded | MasterMoved | PieceSummoned | SpellCast | SkillActivated |
-    PieceMoved | AttackMoved | CombatBegan | CombatAvoided | CombatDamage | PieceDamaged | PieceHealed | AtkRaised |
-    Shielded | PieceDestroyed | MoveCompleted | AttackStopped | CombatEnded | MasterDamaged | DoomAdded | PlayerLost |
-    MatchEnded
-)
+Event = Union[
+    CoinTossed, MasterPlaced, DeckShuffled, CardsDrawn, MulliganTaken, HandReturned, HandKept, CardBottomed,
+    TurnBegan, Untapped, DrawChosen, ChargeChosen, ManaCharged, PriorityPassed, PhaseBegan, Resolved, TurnEnded,
+    HandLimitReached, HandDiscarded, MasterMoved, PieceSummoned, SpellCast, SkillActivated, PieceMoved,
+    AttackMoved, CombatBegan, CombatAvoided, CombatDamage, PieceDamaged, PieceHealed, AtkRaised, Shielded,
+    PieceDestroyed, MoveCompleted, AttackStopped, CombatEnded, MasterDamaged, DoomAdded, PlayerLost, MatchEnded,
+]

@@ -24,7 +24,7 @@ class Value(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):  # value
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
 _TAPPED: Callable[[Mana], bool] = attrgetter("tapped")
 _SQUARE = attrgetter("square")
-_SEAT = attrgetter("seat")
+_SQUARE_SEAT: Callable[[Piece], tuple[int, int]] = attrgetter("square", "seat")
 Names = tuple[tuple[str, ...], tuple[str, ...]]
 Defs = tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
 Flat = dict[int, CardDef]
@@ -163,7 +163,7 @@ class State(Value, frozen=True, kw_only=True):
     def occupied(self) -> dict[int, int]:
         """Square -> the seat whose piece or master stands there."""
         pieces = self.pieces
-        occ = dict(zip(map(_SQUARE, pieces), map(_SEAT, pieces), strict=True))
+        occ: dict[int, int] = dict(map(_SQUARE_SEAT, pieces))
         one, two = self.sides
         occ[one.master] = 1
         occ[two.master] = 2

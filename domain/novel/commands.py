@@ -9,6 +9,8 @@ the summon (``view.redact`` hides the opened choice from it).
 """
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import CardId
@@ -48,4 +50,4 @@ class Act(Cmd, frozen=True, kw_only=True):
     target: CardId
 
 
-Command = Pick | Reveal | Done | Act
+Command = Union[Pick, Reveal, Done, Act]

@@ -1,6 +1,8 @@
 """The events of the novel ruleset; card fields are ``CardId``, seats ``SeatNo``, rows ``PlaceName``."""
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, PlaceName, SeatNo
@@ -152,8 +154,8 @@ class MatchEnded(Ev, frozen=True, kw_only=True):
     winner: SeatNo = 0
 
 
-Event = (
-    PhaseBegun | Picked | RevealChosen | SelectDone | Summoned | Equipped | MagicSet | MagicFlipped | MagicResolved |
-    MagicFizzled | OrderFixed | StatChanged | Moved | HpChanged | Died | Revived | Stunned | CardSpent | GroupLit |
-    Acted | CannotAct | Lost | MatchEnded
-)
+Event = Union[
+    PhaseBegun, Picked, RevealChosen, SelectDone, Summoned, Equipped, MagicSet, MagicFlipped, MagicResolved,
+    MagicFizzled, OrderFixed, StatChanged, Moved, HpChanged, Died, Revived, Stunned, CardSpent, GroupLit, Acted,
+    CannotAct, Lost, MatchEnded,
+]

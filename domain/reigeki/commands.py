@@ -1,6 +1,8 @@
 """The decisions a reigeki player takes (one tagged union, ``Command``)."""
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import CardId, Place, SeatNo
@@ -74,4 +76,4 @@ class Proceed(Cmd, frozen=True, kw_only=True):
     """End the current step or phase (step, main, battle; no more guards; no spell)."""
 
 
-Command = Mulligan | Move | Play | Cast | Attack | Guard | GuardWith | Discard | Proceed
+Command = Union[Mulligan, Move, Play, Cast, Attack, Guard, GuardWith, Discard, Proceed]

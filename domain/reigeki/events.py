@@ -1,6 +1,8 @@
 """Everything that happens in a reigeki match, as events (one tagged union, ``Event``)."""
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
@@ -216,9 +218,9 @@ class GameOver(Ev, frozen=True, kw_only=True):
     winner: SeatNo = 0            # 0: a draw
 
 
-Event = (
-    DecksShuffled | LeaderPlaced | FirstPlayer | Drew | HandReturned | HandKept | TurnBegan | PhaseBegan | Reloaded |
-    Charged | Moved | Discarded | Played | SpellCast | DamageFlipped | AttackDeclared | StepBegan | Guarded | Burst |
-    Nullified | Modified | BattleResolved | CharacterLeft | DamageTaken | ReigekiCharged | BattleEnded | EffectsEnded |
-    Lost | GameOver
-)
+Event = Union[
+    DecksShuffled, LeaderPlaced, FirstPlayer, Drew, HandReturned, HandKept, TurnBegan, PhaseBegan, Reloaded,
+    Charged, Moved, Discarded, Played, SpellCast, DamageFlipped, AttackDeclared, StepBegan, Guarded, Burst,
+    Nullified, Modified, BattleResolved, CharacterLeft, DamageTaken, ReigekiCharged, BattleEnded, EffectsEnded,
+    Lost, GameOver,
+]

@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Union
 
 import msgspec
 
@@ -127,7 +127,7 @@ class Proceed(Cmd, frozen=True, kw_only=True):
     to: Step
 
 
-Command = (
-    ChooseOrder | Mulligan | SetTower | Summon | Cast | Activate | Move | Attack | Target | Block | Evade | NoDefense |
-    Pass | Choose | Decline | Proceed
-)
+Command = Union[
+    ChooseOrder, Mulligan, SetTower, Summon, Cast, Activate, Move, Attack, Target, Block, Evade, NoDefense, Pass,
+    Choose, Decline, Proceed,
+]

@@ -5,6 +5,8 @@ Each carries the values its ruling used, so ``kifu why`` can show them.
 """
 from __future__ import annotations
 
+from typing import Union
+
 import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, TargetRef
@@ -513,16 +515,15 @@ class MatchEnded(Ev, frozen=True):
     winner: SeatNo | None = None
 
 
-Event = (
-    DeckShuffled | HeartsSet | CoinTossed | OrderChosen | CardsDrawn | MulliganTaken | MulliganDeclined |
-    HandReturned | GameBegan | TurnBegan | PhaseBegan | Recovered | DamageRemoved | HeartRecovered | FirstTurnSkips |
-    CardDrawn | DeckOut | PhaseLeft | SleepRemoved | TowerSet | SummonDeclared | CostPaid | KeeperBroken |
-    UnitSummoned | UnitMoved | UnitBroken | AttackDeclared | TargetDeclared | BlockDeclared | EvadeDeclared |
-    NoDefenseDeclared | DefenseFixed | CombatDamage | PlayerAttacked | HeartsBroken | LifeLost | UnitDestroyed |
-    UnitVanished | CombatEnded | PlayerLost | MatchEnded | SpellCast | SpellPlaced | SpellResolved | SpellFizzled |
-    SpellStays | SpellBroken | CardMoved | HeartCast | HeartRevealed | SkillActivated | SkillTriggered |
-    ChoiceAwaited | TargetsChosen | SkillDeclined | SkillResolved | SkillFizzled | TriggerResolves | EffectAdded |
-    EffectsEnded | StatusGiven | StatusRemoved | RecoveryCancelled | UnitDamaged | PlayerDamaged | DamagePrevented |
-    DestroyPrevented | LifeGained | UnitRegenerated | UnitShifted | ControlGained | UnitSummonedFree | WindowOpened |
-    Passed | ChainResolving | WindowClosed | CombatStep | CardsMilled
-)
+Event = Union[
+    DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined, HandReturned,
+    GameBegan, TurnBegan, PhaseBegan, Recovered, DamageRemoved, HeartRecovered, FirstTurnSkips, CardDrawn, DeckOut,
+    PhaseLeft, SleepRemoved, TowerSet, SummonDeclared, CostPaid, KeeperBroken, UnitSummoned, UnitMoved, UnitBroken,
+    AttackDeclared, TargetDeclared, BlockDeclared, EvadeDeclared, NoDefenseDeclared, DefenseFixed, CombatDamage,
+    PlayerAttacked, HeartsBroken, LifeLost, UnitDestroyed, UnitVanished, CombatEnded, PlayerLost, MatchEnded,
+    SpellCast, SpellPlaced, SpellResolved, SpellFizzled, SpellStays, SpellBroken, CardMoved, HeartCast,
+    HeartRevealed, SkillActivated, SkillTriggered, ChoiceAwaited, TargetsChosen, SkillDeclined, SkillResolved,
+    SkillFizzled, TriggerResolves, EffectAdded, EffectsEnded, StatusGiven, StatusRemoved, RecoveryCancelled,
+    UnitDamaged, PlayerDamaged, DamagePrevented, DestroyPrevented, LifeGained, UnitRegenerated, UnitShifted,
+    ControlGained, UnitSummonedFree, WindowOpened, Passed, ChainResolving, WindowClosed, CombatStep, CardsMilled,
+]

@@ -7,7 +7,7 @@ how to claim it (a one-seat decision). When the pile is empty the higher score w
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal
+from typing import Any, Literal, Union
 
 import msgspec
 from msgspec.structs import replace
@@ -53,7 +53,7 @@ class Claim(Cmd, frozen=True, kw_only=True):
     double: bool = False
 
 
-Command = Bid | Claim
+Command = Union[Bid, Claim]
 
 
 class PileShuffled(Ev, frozen=True, kw_only=True):
@@ -94,7 +94,7 @@ class GameEnded(Ev, frozen=True, kw_only=True):
     winner: SeatNo | None = None
 
 
-Event = PileShuffled | PrizeRevealed | BidOpened | PrizeWon | PrizeDiscarded | Claimed | GameEnded
+Event = Union[PileShuffled, PrizeRevealed, BidOpened, PrizeWon, PrizeDiscarded, Claimed, GameEnded]
 
 
 # -- state ----------------------------------------------------------------------------------------
