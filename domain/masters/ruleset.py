@@ -29,7 +29,8 @@ def build() -> Ruleset[State, Command, Event]:
             clauses=reference.clauses, card_set_digest=cards.card_set_digest, normalize_decks=decks.normalize,
             load_deck=decks.load, presets=decks.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
-        presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played),
+        presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played,
+                                  declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
     )

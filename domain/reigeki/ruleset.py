@@ -25,7 +25,8 @@ def build() -> Ruleset[State, Command, Event]:
             clauses=reference.clauses, card_set_digest=cards.card_set_digest, normalize_decks=decks.normalize,
             load_deck=decks.BOOK.load, presets=decks.BOOK.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
-        presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played),
+        presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
+                                  declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask),
         speedups=SpeedUps(evolve_cases=HANDLERS),
     )
