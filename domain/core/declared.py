@@ -33,7 +33,8 @@ def open_declaration(opens: tuple[type, ...], closes: tuple[type, ...], rulings:
             if isinstance(env.event, closes):
                 return None
             if isinstance(env.event, opens):
-                return env.seq
+                found: int = env.seq
+                return found
         return None
     return find
 
@@ -55,7 +56,8 @@ def same_card(declares: tuple[type, ...], resolves: tuple[type, ...], stacked: b
                 answered += 1
             elif isinstance(env.event, declares):
                 if not answered:
-                    return env.seq
+                    declared: int = env.seq
+                    return declared
                 answered -= 1
         return None
     return find
