@@ -64,7 +64,13 @@ def _labels(ruleset: Any, header: Any, timeline: Timeline, at: int, seat: int, c
     shown = {face.id: face.name for _, face in faces(layout) if face.id and face.name}
     names = ruleset.presentation.card_names(state) if ruleset.presentation.card_names else None
     labeller = HumanSeat(ruleset, header.players, None, names)
-    return [labeller.label(command, shown) for command in commands]
+    labels = [labeller.label(command, shown) for command in commands]
+    twice = {label for label in labels if labels.count(label) > 1}
+    if twice:            # two cards of one name (two 火の衛兵): these labels name each card by its id too
+        ids = {card: f"{name}#{card}" for card, name in shown.items()}
+        labels = [labeller.label(c, ids) if label in twice else label
+                  for c, label in zip(commands, labels, strict=True)]
+    return labels
 
 
 def origin_bots(ruleset: Any, players: tuple[str, str], p1: str | None, p2: str | None) -> tuple[str, str]:
