@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .envelope import Envelope
+from .roles import HIDDEN
 
 Declaration = Callable[[Sequence[Envelope[Any]], int], int | None]
 """(the record's envelopes, seq of an event of the ruling's chain) -> seq of its declaration."""
@@ -48,6 +49,8 @@ def same_card(declares: tuple[type, ...], resolves: tuple[type, ...], stacked: b
         if not isinstance(event, resolves):
             return None
         key = _seat_card(event)
+        if key[1] in (None, HIDDEN):     # a card this viewer may not see names no declaration
+            return None
         answered = 0
         for env in reversed(envelopes[:seq - 1]):
             if _seat_card(env.event) != key:

@@ -122,3 +122,13 @@ def test_the_viewer_frame_carries_the_declaration() -> None:
     assert [link["seq"] for link in frame["why"]] == [16, 15, 14]
     assert frame["declared"]["by"] == 1 and [link["seq"] for link in frame["declared"]["links"]] == [2]
     assert frame["declared"]["links"][0]["at"] == 1
+
+
+def test_a_seat_is_not_shown_a_hidden_pick_as_the_declaration() -> None:
+    """Seen by seat 2, seat 1's pick hides its card: the equipment's why names no pick of a hidden
+    card (it could be any), only what seat 2 saw decide it."""
+    record = read_record(REPLAYS / "novel" / "N-6.2-equipment-stays-attached-in-the-graveyard.kifu.jsonl")
+    judge = ViewSource(record.ruleset, record.header, record.envelopes, None)
+    seat = ViewSource(record.ruleset, record.header, record.envelopes, 2, timeline=judge.timeline, turns=judge.turns)
+    assert [link["seq"] for link in judge.declared(15)["links"]] == [6, 4, 2]
+    assert all(link["seq"] != 6 for link in seat.declared(15)["links"])
