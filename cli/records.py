@@ -118,7 +118,8 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
     """Re-adjudicate records (files or directories) with today's engine.
 
     Exit 0 if all are clean (or were re-recorded), 1 if any diverges, 2 if any is unreadable,
-    3 if today's engine fails on one."""
+    3 if today's engine fails on one. A record without an end mark is said to be so ("no end
+    mark: in progress or cut at seq N"): clean rulings, but nothing says the record is whole."""
     paths = find_records(files)
     if not paths:
         raise click.UsageError(f"no .kifu.jsonl records under {', '.join(files)}")
@@ -186,48 +187,74 @@ def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
         table.add_row(Text(r.status, style=style), r.file, str(r.events) if r.events else "", first)
     if table.row_count:
         con.print(table)
+    open_ended = sum(1 for r in results if r.status not in ("unreadable", "crashed") and not r.end_mark)
+    unfinished = f"; {open_ended} with no end mark: in progress or cut" if open_ended else ""
     con.print(" · ".join(f"{n} {status}" for status, n in counts.items() if n or status == "clean")
-              + f" ({len(results)} records)")
+              + f" ({len(results)} records{unfinished})")
+
+
+def _accepted_keys(keys: tuple[str, ...], trusted: str | None, environ: Any = None) -> dict[str, str] | None:
+    """The keys a record must be signed by (base64 -> name): ``--key``s and a ``--trusted`` file,
+    else (``environ`` given: import) the trusted-keys file ``$KIFU_TRUSTED_KEYS`` names; None
+    when nothing is required."""
+    from kifu.domain.core.signing import parse_public
+    from kifu.projections.intake import TRUSTED_KEYS_VAR
+    from kifu.store.keys import load_trusted
+
+    configured: str | None = environ.get(TRUSTED_KEYS_VAR) if environ is not None else None
+    path = trusted or configured
+    if not (keys or path):
+        return None
+    accepted = load_trusted(path) if path else {}
+    for text in keys:
+        name, b64 = parse_public(text, "--key")
+        accepted[b64] = name
+    return accepted
+
+
+_KEY_HELP = "A public key the record must be signed by (as `kifu keys new` prints it); repeatable."
+_TRUSTED_HELP = "A trusted-keys file: one 'NAME BASE64' per line; the record must be signed by one of them."
+_IN_PROGRESS_HELP = ("Accept a record without an end mark (an ongoing match); without it such a record is refused "
+                     "as 'in progress or cut'.")
 
 
 @click.command()
 @click.argument("file", type=click.Path())
-@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64",
-              help="A public key the record must be signed by (as `kifu keys new` prints it); repeatable.")
-@click.option("--trusted", type=click.Path(dir_okay=False), default=None,
-              help="A trusted-keys file: one 'NAME BASE64' per line; the record must be signed by one of them.")
-def verify(file: str, keys: tuple[str, ...], trusted: str | None) -> None:
-    """Check a record's hash chain, its commitments (sealed choices, the seed) and its end mark
-    and signature; an edited line or a reveal that does not open its commitment is reported by
-    its seq, a cut record as "record ends at seq N of M" (exit 1). Without --key or --trusted a
-    signature is checked but no signer is trusted; an unsigned record verifies as "unsigned"."""
-    from kifu.domain.core.signing import check, parse_public
-    from kifu.store.keys import load_trusted
+@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64", help=_KEY_HELP)
+@click.option("--trusted", type=click.Path(dir_okay=False), default=None, help=_TRUSTED_HELP)
+@click.option("--in-progress", is_flag=True, help=_IN_PROGRESS_HELP)
+def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: bool) -> None:
+    """Check a record's hash chain, its commitments (every sealed choice, and a served match's
+    seed, which its finished record must reveal) and its end mark and signature; an edited line
+    or a reveal that does not open its commitment is reported by its seq, a cut record as
+    "record ends at seq N of M" (exit 1). A record without an end mark is "no end mark: in
+    progress or cut at seq N" (exit 1 unless --in-progress): a finished record's prefix is never
+    ok. Without --key or --trusted a signature is checked but no signer is trusted; an unsigned
+    finished record verifies as "unsigned"."""
+    from kifu.domain.core.signing import check
 
-    accepted: dict[str, str] | None = None
-    if keys or trusted:
-        accepted = load_trusted(trusted) if trusted else {}
-        for text in keys:
-            name, b64 = parse_public(text, "--key")
-            accepted[b64] = name
+    accepted = _accepted_keys(keys, trusted)
     record = read_record(file)
     broken = first_broken_link(record.header, record.envelopes)
     if broken is not None:
         click.echo(f"{file}: hash chain broken at seq {broken}: that event (or the header, if seq 1) "
                    "was changed after recording", err=True)
         raise SystemExit(1)
-    sealed = first_broken_seal(record.header, record.envelopes)
+    sealed = first_broken_seal(record.header, record.envelopes, finished=record.end is not None)
     if sealed is not None:
         seq, reason = sealed
         click.echo(f"{file}: commitment broken at seq {seq}: {reason}", err=True)
         raise SystemExit(1)
-    verdict = check(record.header, record.envelopes, record.end, accepted)
+    verdict = check(record.header, record.envelopes, record.end, accepted, in_progress)
     if not verdict.ok:
         click.echo(f"{file}: {verdict.text}", err=True)
         raise SystemExit(1)
     reveals = sum(1 for env in record.envelopes if isinstance(env.event, (ChoiceRevealed, SeedRevealed)))
-    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact"
-               + (f", {reveals} reveals open their commitments" if reveals else "") + f"; {verdict.text}")
+    opened = f", {reveals} reveals open their commitments" if reveals else ""
+    if record.end is None:      # never "ok": nothing vouches for where an unfinished record ends
+        click.echo(f"{file}: {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}")
+        return
+    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}")
 
 
 @click.command()
@@ -251,31 +278,44 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE|DIR…")
+@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64",
+              help="Store only records signed by this public key (repeatable; with --trusted, by any of them).")
+@click.option("--trusted", type=click.Path(dir_okay=False), default=None,
+              help="A trusted-keys file; store only records signed by one of its keys. Default: the file "
+                   "$KIFU_TRUSTED_KEYS names, if set (an organiser's requirement).")
+@click.option("--in-progress", is_flag=True, help="Also store records without an end mark (ongoing matches).")
 @pass_kifu
-def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
+def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: str | None,
+            in_progress: bool) -> None:
     """Store .kifu.jsonl records (files, and every record under a folder), one transaction each:
     read within the limits, sizes capped, chain, commitments and end mark intact, re-adjudicated
-    clean by today's engine (as `kifu audit`). A record already stored as it is changes nothing;
-    a refused one is named with its reason on stderr and the others go on (exit 2 if any was)."""
+    clean by today's engine (as `kifu audit`), and, with --key/--trusted or $KIFU_TRUSTED_KEYS,
+    signed by a trusted key. A record without an end mark is refused unless --in-progress. A
+    record already stored as it is changes nothing; a refused one is named with its reason on
+    stderr and the others go on (exit 2 if any was)."""
+    import os
+
     from kifu.domain.core.errors import KifuError
     from kifu.projections.intake import admit, describe, same_match
     from kifu.store.errors import MatchExists
 
+    accepted = _accepted_keys(keys, trusted, os.environ)
     files = find_records(paths)
     if not files:
         raise Malformed("no .kifu.jsonl records there", ", ".join(paths))
 
     def one(file: Path) -> str:
         record = read_record(file)
-        match = admit(record, str(file))
+        match = admit(record, str(file), accepted, in_progress)
         try:
             kifu.store.create(match)
         except MatchExists:
             if same_match(kifu.store.load(match.header.match_id), record):
                 return f"match {record.header.match_id} is already stored, as in this record: nothing to do"
             raise
+        signed = f", {record.end.signer or 'signed'}'s signature trusted" if accepted is not None and record.end else ""
         return (f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
-                f"{describe(match)})")
+                f"{describe(match)}{signed})")
 
     if len(files) == 1:
         click.echo(one(files[0]))

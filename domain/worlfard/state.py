@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 
 from kifu.domain.core.clauses import implements
-from kifu.domain.core.roles import TargetRef
+from kifu.domain.core.roles import OptionRef, TargetRef
 from kifu.domain.core.ruleset import Outcome
 
 from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
@@ -73,7 +73,7 @@ class Choice(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
 
     seat: int
     trigger: Trigger
-    options: tuple[TargetRef, ...] = ()    # a card, a card*10+line, a seat or a seat*10+line
+    options: tuple[OptionRef, ...] = ()    # a card, a card*10+line, a seat or a seat*10+line
     optional: bool = False
 
 

@@ -305,6 +305,11 @@ def mask(state: State, seat: int) -> State:
     return replace(state, pile=(HIDDEN,) * len(state.pile), bids=tuple(b for b in state.bids if b[0] == seat))
 
 
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The prizes still in the pile: its order is the only hidden card information."""
+    return set(state.pile) - {HIDDEN}
+
+
 # -- cards, decks, reference ----------------------------------------------------------------------
 def catalogue() -> Catalogue:
     return Catalogue(columns=(Column(key="name", title="name", kind="name"), Column(key="value", title="value"),
@@ -374,5 +379,5 @@ def build() -> Ruleset[State, Any, Any]:
             presets=BOOK.preset_names, catalogue=catalogue, bots={"greedy": GreedyBot}),
         presentation=Presentation(layout=layout, card_names=lambda state: state.name, played=played,
                                   turn=lambda state: state.round),
-        visibility=Visibility(redact=redact, mask=mask),
+        visibility=Visibility(redact=redact, mask=mask, hidden_cards=hidden_cards),
     )
