@@ -16,7 +16,7 @@ a game without that concern:
   decks and presets, the card catalogue, bots). Default: no cards, decks as given, the core's
   random bot.
 - ``Presentation``: how front ends draw and describe it (layout, card names, what an event puts
-  into play, the turn number). Default: an empty layout, cards by number.
+  into play, the turn number, the declaration a ruling resolves). Default: an empty layout, cards by number.
 - ``Visibility``: hidden information (redaction of events, the masked state bots simulate on,
   the card ids a seat may not see). Default: nothing is hidden.
 - ``SpeedUps``: faster equivalents of the decider's own functions, used by the core's hot paths
@@ -45,6 +45,7 @@ import msgspec
 from .bot import BotFactory, RandomBot
 from .catalogue import Catalogue, Column
 from .commit import CORE_EVENTS, PREPARED_CLAUSE, PositionPrepared
+from .declared import Declaration, no_declaration
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
@@ -184,6 +185,8 @@ class Presentation:
     turn: Callable[[Any], int] = _turn_field             # the turn number a state is in
     concede: Callable[[int], Any] | None = None          # the command a seat concedes with: for people to
     #   offer, never in ``legal`` (a random bot would take it)
+    declaration: Declaration = no_declaration            # (envelopes, seq) -> the declaration a ruling
+    #   resolves (the skill on the stack, the attack, the sealed pick): ``why``'s second chain (``declared.py``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,8 @@
 """The command a decision event records: decisions are re-run from the record on audit."""
 from __future__ import annotations
 
+from kifu.domain.core.declared import open_declaration
+
 from . import commands as c
 from . import events as ev
 
@@ -52,3 +54,11 @@ def played(state: object, event: ev.Event) -> str | None:
         case ev.UnitSummoned(card=card) | ev.UnitSummonedFree(card=card) | ev.SpellPlaced(card=card):
             return state.name(card)  # type: ignore[attr-defined]
     return None
+
+
+# why's second chain: the defence, the combat's steps, passes and damage answer the attack (W-12.1)
+# until the combat ends
+declaration = open_declaration(
+    (ev.AttackDeclared,), (ev.CombatEnded, ev.TurnBegan),
+    (ev.TargetDeclared, ev.NoDefenseDeclared, ev.BlockDeclared, ev.EvadeDeclared, ev.DefenseFixed, ev.CombatStep,
+     ev.CombatDamage, ev.PlayerAttacked, ev.CombatEnded, ev.Passed))
