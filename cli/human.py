@@ -112,6 +112,14 @@ class HumanSeat:
                 continue
             picked.append((key, choice))
 
+    def label(self, command: Any, shown: dict[int, str]) -> str:
+        """A decision in full: its kind, then each field it sets (cards by name); a field left at its
+        default (no target) says nothing, as in the record."""
+        defaults = {f.name: f.default for f in msgspec.structs.fields(command)}
+        rest = [f"{name} {self._say(value, role == 'card', shown)}" for name, value, role in self._fields(command)
+                if value != defaults.get(name, msgspec.NODEFAULT)]
+        return " ".join([type(command).__name__, " · ".join(rest)]).strip()
+
     def _label(self, command: Any, picked: list[tuple[str, Any]], shown: dict[int, str]) -> str:
         done = {k for k, _ in picked}
         kind = type(command).__name__

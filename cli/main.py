@@ -9,7 +9,22 @@ import click
 from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed
 from kifu.projections.fork import ForkError
 
-from . import bench, cards, client, keys, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
+from . import (
+    bench,
+    cards,
+    client,
+    keys,
+    loadtest,
+    play,
+    position,
+    records,
+    replay,
+    selfplay,
+    serve,
+    stats,
+    viewer,
+    whatif,
+)
 from .context import Kifu
 
 USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input
@@ -102,8 +117,8 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
-                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer,
-                keys.keys):
+                whatif.legal, whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards,
+                viewer.viewer, keys.keys, position.position):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

@@ -23,6 +23,7 @@ from . import decks as deck_spec
 from . import render
 from .context import Kifu, pass_kifu
 from .human import HumanSeat
+from .position import position_option, read_position
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,16 +49,18 @@ def seat_option(seat: int) -> Callable[[F], F]:
 @click.option("--event", default=None, metavar="NAME", help="Tournament metadata for the header: the event,")
 @click.option("--round", "round_", default=None, metavar="ROUND", help="the round,")
 @click.option("--table", default=None, metavar="TABLE", help="and the table.")
+@position_option()
 @pass_kifu
 def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, p1: str, p2: str,
          decks: tuple[str, ...], names: tuple[str, ...], out: str | None, quiet: bool,
-         event: str | None, round_: str | None, table: str | None) -> None:
+         event: str | None, round_: str | None, table: str | None, position_text: str | None) -> None:
     """Play a match of RULESET into the store; humans are prompted with their legal decisions.
 
     With --resume MATCH_ID an unfinished match (a human who quit, a crash) goes on from where
-    it stopped, with the seats given by --p1/--p2."""
+    it stopped, with the seats given by --p1/--p2. With --position TEXT (or @FILE) the match starts
+    from that position (``kifu position`` prints one) instead of the setup."""
     if resume is not None:
-        if ruleset or decks or names or seed is not None or event or round_ or table:
+        if ruleset or decks or names or seed is not None or event or round_ or table or position_text:
             raise click.UsageError("--resume takes only --p1, --p2, --out and -q: "
                                    "the match's header is already written")
         resumed = kifu.store.load(kifu.resolve(resume))
@@ -74,13 +77,14 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
     if ruleset is None:
         raise click.UsageError("give a RULESET (or --resume MATCH_ID)")
     rules = find_ruleset(ruleset)
+    start, position_text = (None, None) if position_text is None else read_position(rules, position_text)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     specs = default_decks(rules, decks)
     players = (names[0] if names else p1, names[1] if len(names) > 1 else p2)
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
                          decks=[deck_spec.load(rules, s) for s in specs], players=players,
-                         event=event, round=round_, table=table, date=utc_now())
+                         start=start, position=position_text, event=event, round=round_, table=table, date=utc_now())
     con = render.console()
     seats = make_seats(rules, p1, p2, seed, con, players, match)
     kifu.store.create(match)

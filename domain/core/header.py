@@ -32,9 +32,11 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     round: str | None = None               # the round, the table,
     table: str | None = None
     date: str | None = None                # and when the match was created (ISO 8601, UTC), by the CLI or service
+    position: str | None = None            # the text of the start position a match was started from
+    #   (``kifu play --position``, ``kifu fork --position``), in its ruleset's notation
 
 
-OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date")
+OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date", "position")
 TOURNAMENT = ("event", "round", "table", "date")
 
 _encoder = msgspec.json.Encoder()

@@ -9,19 +9,21 @@ entry-point group ``kifu.rulesets``::
 As in OpenSpiel, a game is a small interface plus optional, discoverable extras. A ``Ruleset`` is
 its name and rules version, the ``Decider`` every game must define (command, event and state
 types; ``initial_state``, ``begin``, ``decide``, ``evolve``, ``legal``, ``awaiting``,
-``outcome``, ``view``, ``command_of``), and five optional groups, each with defaults that suit
+``outcome``, ``view``, ``command_of``), and six optional groups, each with defaults that suit
 a game without that concern:
 
 - ``Content``: what a match is played with besides the rules (the rules reference, the card set,
   decks and presets, the card catalogue, bots). Default: no cards, decks as given, the core's
   random bot.
 - ``Presentation``: how front ends draw and describe it (layout, card names, what an event puts
-  into play, the turn number). Default: an empty layout, cards by number.
+  into play, the turn number, the declaration a ruling resolves). Default: an empty layout, cards by number.
 - ``Visibility``: hidden information (redaction of events, the masked state bots simulate on,
   the card ids a seat may not see). Default: nothing is hidden.
 - ``SpeedUps``: faster equivalents of the decider's own functions, used by the core's hot paths
   (``options`` for ``legal``, ``evolve_cases`` and ``evolve_run`` for ``evolve``). Default: none.
 - ``Bench``: what only ``kifu bench`` asks for (a long match). Default: none.
+- ``Notation``: the position notation's version and the checks that refuse an impossible position
+  (``kifu.domain.core.position`` writes and reads the text). Default: ``<name>-pos/1``, no checks.
 
 The core names no game: the CLI, store, service and projections reach a game only through these
 hooks. ``docs/adding-a-ruleset.md`` walks through writing one; ``tests/secretbid`` is the
@@ -43,10 +45,12 @@ import msgspec
 from .bot import BotFactory, RandomBot
 from .catalogue import Catalogue, Column
 from .commit import CORE_EVENTS, PREPARED_CLAUSE, PositionPrepared
+from .declared import Declaration, no_declaration
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
 from .layout import Layout
+from .notation import Notation
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -181,6 +185,8 @@ class Presentation:
     turn: Callable[[Any], int] = _turn_field             # the turn number a state is in
     concede: Callable[[int], Any] | None = None          # the command a seat concedes with: for people to
     #   offer, never in ``legal`` (a random bot would take it)
+    declaration: Declaration = no_declaration            # (envelopes, seq) -> the declaration a ruling
+    #   resolves (the skill on the stack, the attack, the sealed pick): ``why``'s second chain (``declared.py``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +237,7 @@ class Ruleset(Generic[S, C, E]):
     visibility: Visibility = field(default_factory=Visibility)
     speedups: SpeedUps = field(default_factory=SpeedUps)
     bench: Bench = field(default_factory=Bench)
+    notation: Notation = field(default_factory=Notation)
     _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
     def memo(self, key: str, make: Callable[[], T]) -> T:

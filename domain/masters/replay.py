@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.declared import first_of, open_declaration, same_card
+
 from . import commands as c
 from . import events as ev
 from .state import State
@@ -45,3 +47,12 @@ def played(state: State, event: Any) -> str | None:
         case ev.PieceSummoned(card=card) | ev.SpellCast(card=card):
             return state.name(card)
     return None
+
+
+# why's second chain (M-2.2): a resolving stack entry answers the skill or spell that put it there,
+# the last declared first; a combat's rulings answer the move that attacked (M-8.3)
+declaration = first_of(
+    same_card((ev.SkillActivated, ev.SpellCast), (ev.Resolved,), stacked=True),
+    open_declaration((ev.AttackMoved,), (ev.MoveCompleted, ev.AttackStopped, ev.CombatEnded, ev.CombatAvoided),
+                     (ev.CombatBegan, ev.CombatDamage, ev.CombatAvoided, ev.CombatEnded, ev.AttackStopped,
+                      ev.MoveCompleted)))

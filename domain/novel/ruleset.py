@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decks, reference, replay, view
+from . import bots, cards, decks, position, reference, replay, view
 from .commands import Command
 from .decide import awaiting, begin, decide, outcome, sealed, waiting_clause
 from .events import Event
@@ -29,8 +29,10 @@ def build() -> Ruleset[State, Command, Event]:
             clauses=reference.clauses, card_set_digest=cards.card_set_digest, normalize_decks=decks.normalize,
             load_deck=decks.load, presets=decks.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
-        presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played),
+        presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
+                                  declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=evolve_run),
         bench=Bench(long_match=long_match),
+        notation=position.NOTATION,
     )

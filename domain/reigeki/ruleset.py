@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decide, decks, legal, reference, replay, view
+from . import bots, cards, decide, decks, legal, position, reference, replay, view
 from .commands import Command
 from .events import Event
 from .evolve import HANDLERS, evolve
@@ -25,7 +25,9 @@ def build() -> Ruleset[State, Command, Event]:
             clauses=reference.clauses, card_set_digest=cards.card_set_digest, normalize_decks=decks.normalize,
             load_deck=decks.BOOK.load, presets=decks.BOOK.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
-        presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played),
+        presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
+                                  declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
+        notation=position.NOTATION,
     )

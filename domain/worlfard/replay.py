@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import cast
 
+from kifu.domain.core.declared import open_declaration
+
 from . import commands as c
 from . import events as ev
 from .state import State
@@ -55,3 +57,11 @@ def played(state: State, event: ev.Event) -> str | None:
         case ev.UnitSummoned(card=card) | ev.UnitSummonedFree(card=card) | ev.SpellPlaced(card=card):
             return state.name(card)
     return None
+
+
+# why's second chain: the defence, the combat's steps, passes and damage answer the attack (W-12.1)
+# until the combat ends
+declaration = open_declaration(
+    (ev.AttackDeclared,), (ev.CombatEnded, ev.TurnBegan),
+    (ev.TargetDeclared, ev.NoDefenseDeclared, ev.BlockDeclared, ev.EvadeDeclared, ev.DefenseFixed, ev.CombatStep,
+     ev.CombatDamage, ev.PlayerAttacked, ev.CombatEnded, ev.Passed))

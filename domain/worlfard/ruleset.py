@@ -6,7 +6,7 @@ from operator import attrgetter
 from kifu.domain.core.roles import target_cards
 from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decks, layout, legal, reference, replay, setup, view
+from . import bots, cards, decks, layout, legal, position, reference, replay, setup, view
 from .commands import Command
 from .decide import awaited, decide, waiting_clause
 from .events import Event
@@ -33,9 +33,11 @@ def build() -> Ruleset[State, Command, Event]:
             clauses=reference.clauses, card_set_digest=cards.card_set_digest, normalize_decks=decks.normalize,
             load_deck=decks.load, presets=decks.preset_names, catalogue=layout.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
-        presentation=Presentation(layout=layout.layout, card_names=attrgetter("name"), played=replay.played),
+        presentation=Presentation(layout=layout.layout, card_names=attrgetter("name"), played=replay.played,
+                                  declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards,
                               card_refs=target_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),
+        notation=position.NOTATION,
     )

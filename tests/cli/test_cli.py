@@ -84,7 +84,7 @@ def test_why_walks_back_to_the_decision(recorded: tuple[Path, Path], runner: Cli
     damage = next(e for e in lines_of(record)[1:] if e["event"]["type"] == "CombatDamage")
     result = runner.invoke(cli, ["why", str(record), str(damage["seq"]), "--json"])
     assert result.exit_code == 0, result.output
-    chain = json.loads(result.output)
+    chain = json.loads(result.output)["chain"]
     assert chain[0]["seq"] == damage["seq"] and chain[0]["clause"] == "W-12.6"
     assert chain[-1]["kind"] == "decision"
     assert all(link["clause_text"] for link in chain)
