@@ -78,8 +78,10 @@ def _labels(ruleset: Any, header: Any, timeline: Timeline, at: int, seat: int, c
 def origin_bots(ruleset: Any, players: tuple[str, str], p1: str | None, p2: str | None) -> tuple[str, str]:
     """Who plays on in a fork: as given, else the origin's player where its header names a bot of
     the ruleset (``kifu play``'s default names), else the random bot."""
-    return tuple(given if given is not None else (name if name in ruleset.content.bots else "random")  # type: ignore[return-value]
-                 for given, name in zip((p1, p2), players, strict=True))
+    def who(given: str | None, name: str) -> str:
+        return given if given is not None else (name if name in ruleset.content.bots else "random")
+
+    return who(p1, players[0]), who(p2, players[1])
 
 
 @click.command()
