@@ -7,9 +7,10 @@ TOML with errors that name the file, and finds the presets in ``<package>.data.d
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
