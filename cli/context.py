@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,14 +14,17 @@ from kifu.domain.core.signing import Signer
 from kifu.projections.recordfile import read_record
 from kifu.store.keys import signer_from
 
+if TYPE_CHECKING:   # imported when first used: most commands never open the store
+    from kifu.store import MatchStore
+
 
 class Kifu:
     def __init__(self, db: str | None) -> None:
         self.db = db
-        self._store: Any = None
+        self._store: MatchStore | None = None
 
     @property
-    def store(self) -> Any:
+    def store(self) -> MatchStore:
         if self._store is None:
             from kifu.store import MatchStore
 

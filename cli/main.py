@@ -27,19 +27,37 @@ from . import (
 )
 from .context import Kifu
 
-EXIT_CODES = {Malformed: 2, ForkError: 2, Illegal: 3, Conflict: 4}
 USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input
 
 
 class KifuFailure(click.ClickException):
-    """A Kifu error shown as one line, with an exit code by kind (2 malformed, 3 illegal, 4 conflict)."""
-
-    def __init__(self, error: KifuError) -> None:
-        super().__init__(str(error))
-        self.exit_code = next((c for t, c in EXIT_CODES.items() if isinstance(error, t)), 1)
+    """A Kifu error shown as one line; the exit code is the class's, by kind (click's ``exit_code``
+    is a class variable): 1, or 2 malformed, 3 illegal, 4 conflict."""
 
     def show(self, file: object = None) -> None:
         click.echo(f"error: {self.message}", err=True)
+
+
+class MalformedFailure(KifuFailure):
+    exit_code = 2
+
+
+class IllegalFailure(KifuFailure):
+    exit_code = 3
+
+
+class ConflictFailure(KifuFailure):
+    exit_code = 4
+
+
+FAILURES: dict[type[Exception], type[KifuFailure]] = {
+    Malformed: MalformedFailure, ForkError: MalformedFailure, Illegal: IllegalFailure, Conflict: ConflictFailure}
+
+
+def failure(error: KifuError) -> KifuFailure:
+    """The click exception that shows ``error`` and exits with its kind's code."""
+    kind = next((f for t, f in FAILURES.items() if isinstance(error, t)), KifuFailure)
+    return kind(str(error))
 
 
 class KifuGroup(click.Group):
@@ -47,7 +65,7 @@ class KifuGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KifuError as exc:
-            raise KifuFailure(exc) from None
+            raise failure(exc) from None
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -99,8 +117,8 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
-                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer,
-                keys.keys, position.position):
+                whatif.legal, whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards,
+                viewer.viewer, keys.keys, position.position):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

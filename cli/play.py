@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -24,8 +25,10 @@ from .context import Kifu, pass_kifu
 from .human import HumanSeat
 from .position import position_option, read_position
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def seat_option(seat: int) -> Any:
+
+def seat_option(seat: int) -> Callable[[F], F]:
     return click.option(f"--p{seat}", default="random", show_default=True,
                         help=f"Seat {seat}: 'human' or a bot of the ruleset (random, greedy).")
 

@@ -7,7 +7,8 @@ counters, zones and grids, a shared board), and events from the roles their fiel
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 from rich import box
@@ -65,7 +66,8 @@ def _fields(obj: Any, names: Callable[[int], str] | None) -> str:
         if key in cards:
             if isinstance(value, (list, tuple)):
                 shown = [card_name(names, v) for v in value]
-                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
+                more = f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else ""
+                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + more + "]"
             elif isinstance(value, int):
                 text = card_name(names, value)
             else:

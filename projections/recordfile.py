@@ -4,7 +4,7 @@ from __future__ import annotations
 import gzip
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -29,7 +29,7 @@ class Record(msgspec.Struct, frozen=True):
 
     @property
     def rules(self) -> Ruleset[Any, Any, Any]:
-        return self.ruleset
+        return cast("Ruleset[Any, Any, Any]", self.ruleset)
 
 
 def is_record(path: Path) -> bool:

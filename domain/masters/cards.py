@@ -94,7 +94,7 @@ def card_set_digest() -> str:
     return hashlib.blake2b(_source().encode(), digest_size=8).hexdigest()
 
 
-def catalogue():  # type: ignore[no-untyped-def]
+def catalogue() -> Catalogue:
     columns = (Column(key="number", title="no."), Column(key="name", title="name", kind="name"),
                Column(key="kind", title="kind"), Column(key="cost", title="cost"), Column(key="atk", title="ATK"),
                Column(key="hp", title="HP"), Column(key="mov", title="MOV"),
