@@ -6,17 +6,17 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
-from kifu.domain.core.ruleset import ruleset_names
 from kifu.tools.bench import Report, fmt, run
 from kifu.tools.bench_compare import BENCH_FLOOR, Change, bench_points, compare, read_report
 
 from . import render
+from .names import RulesetName
 
 
 @click.command()
 @click.option("--quick", is_flag=True, help="A smoke run in under 30 s (CI); its figures are only indicative.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--ruleset", default="worlfard", show_default=True, type=click.Choice(ruleset_names()),
+@click.option("--ruleset", default="worlfard", show_default=True, type=RulesetName(),
               help="Which ruleset's matches to measure.")
 @click.option("--compare", "baseline", metavar="FILE", default=None,
               help="A saved `kifu bench --json` report: print each figure against it, marking the ones "

@@ -10,7 +10,6 @@ machine could see them in the process list).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import click
@@ -20,8 +19,10 @@ from kifu.domain.core.layout import Layout
 from kifu.domain.core.ruleset import find_ruleset
 
 from . import decks as deck_spec
-from . import render
+from . import output, render
 from .human import HumanSeat
+from .output import OutPath
+from .render import plural
 
 _server = click.option("--server", envvar="KIFU_SERVER", metavar="URL", default=None,
                        help="The service, e.g. http://127.0.0.1:8080 (env KIFU_SERVER).")
@@ -187,18 +188,27 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
 @_server
 @_match
 @_token
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: MATCH_ID.kifu.jsonl")
+@click.option("--out", type=OutPath(), default=None, help="Default: MATCH_ID.kifu.jsonl; - for stdout.")
 @click.pass_context
 def record(ctx: click.Context, server: str | None, match_id: str | None, token: str | None, out: str | None) -> None:
     """Download a match's .kifu.jsonl record (judge token), e.g. for `kifu audit`."""
     from kifu.service.client import KifuClient
 
     server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
+    path = out or f"{match_id}.kifu.jsonl"
+    output.check(path)
     with KifuClient(server, token) as http:
         data = http.record(match_id)
-    path = Path(out or f"{match_id}.kifu.jsonl")
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-    events = data.count(b"\n") - 1
-    click.echo(f"{path}: {events} events, {len(data)} bytes")
+    output.write_out(path, data)
+    events = record_events(data)
+    output.quiet_echo(path, f"{path}: {plural(events, 'event')}, {len(data)} bytes")
+
+
+def record_events(data: bytes) -> int:
+    """How many events a record holds, as ``kifu verify`` counts them: its lines less the header
+    and, on a finished match's record, the end mark (a line with no ``seq``)."""
+    lines = [line for line in data.splitlines() if line.strip()]
+    body = lines[1:]
+    if body and body[-1].startswith(b'{"kifu"'):
+        body = body[:-1]
+    return len(body)

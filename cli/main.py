@@ -6,14 +6,21 @@ from typing import Any
 
 import click
 
-from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed
+from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, UnknownMatch, UnknownRuleset
 from kifu.projections.fork import ForkError
+from kifu.store.errors import BadStoreAddress
 
 from . import bench, cards, client, keys, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
-from .context import Kifu
+from .context import Interrupted, Kifu, ctrl_c
+from .output import CannotWrite
 
-EXIT_CODES = {Malformed: 2, ForkError: 2, Illegal: 3, Conflict: 4}
+# Exit codes (the README's table): 1 general; 2 usage or malformed input (a bad option, path, name,
+# deck, --db address, an unknown match or ruleset); 3 an illegal decision; 4 a conflict; 130 Ctrl-C.
+EXIT_CODES: dict[type[KifuError], int] = {
+    Malformed: 2, ForkError: 2, InvalidDeck: 2, UnknownRuleset: 2, UnknownMatch: 2, CannotWrite: 2,
+    BadStoreAddress: 2, Illegal: 3, Conflict: 4, Interrupted: 130}
 USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process stopped by Ctrl-C
 
 
 class KifuFailure(click.ClickException):
@@ -48,12 +55,16 @@ class KifuGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except (click.Abort, EOFError):
+        except (click.Abort, EOFError, KeyboardInterrupt) as exc:
+            if ctrl_c(exc):
+                click.echo("error: interrupted", err=True)
+                sys.exit(INTERRUPTED)
             click.echo("error: aborted (no more input)", err=True)
             sys.exit(1)
-        except KeyboardInterrupt:
-            click.echo("error: interrupted", err=True)
-            sys.exit(130)
+        except OSError as exc:     # a path the user gave that the system refused: one line, never a traceback
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(USAGE if exc.filename else 1)
         sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -16,14 +16,17 @@ from rich.text import Text
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import find_ruleset
 from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import explain
-from kifu.projections.recordfile import find_records, read_record, write_match
+from kifu.projections.recordfile import find_records, match_bytes, read_record
 from kifu.projections.timeline import Timeline
 
-from . import render
+from . import output, render
 from .context import Kifu, pass_kifu
+from .names import RulesetName
+from .output import OutPath
+from .render import plural
 from .tui.model import integrity
 
 
@@ -215,9 +218,10 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None) -> None:
 
 @click.command()
 @click.argument("match_id")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: MATCH_ID.kifu.jsonl")
-@click.option("--html", type=click.Path(dir_okay=False), default=None,
-              help="Write the viewer page instead: one self-contained HTML file (MATCH_ID may be a record file).")
+@click.option("--out", type=OutPath(), default=None, help="Default: MATCH_ID.kifu.jsonl; - for stdout.")
+@click.option("--html", type=OutPath(), default=None,
+              help="Write the viewer page instead: one self-contained HTML file (MATCH_ID may be a record file; "
+                   "- for stdout).")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="With --html: only what this seat could see.")
 @pass_kifu
 def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: int | None) -> None:
@@ -226,10 +230,12 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
         from .web import export_html
 
         return export_html(kifu, match_id, html, seat)
-    match = kifu.store.load(kifu.resolve(match_id))
+    match = kifu.existing.load(kifu.resolve(match_id))
     path = out or f"{match.header.match_id}.kifu.jsonl"
-    size = write_match(path, match, kifu.signer)
-    click.echo(f"{path}: {len(match.envelopes)} events, {size} bytes")
+    output.check(path)
+    data = match_bytes(path, match, kifu.signer)
+    output.write_out(path, data)
+    output.quiet_echo(path, f"{path}: {plural(len(match.envelopes), 'event')}, {len(data)} bytes")
 
 
 @click.command("import")
@@ -323,7 +329,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
         header = kifu.store.header(r.match_id)
         return (event is None or (header.event or "") == event) and (round_ is None or (header.round or "") == round_)
 
-    stored = kifu.store.list_matches()
+    stored = kifu.existing.list_matches()
     listed = [match_row(kifu, r) for r in stored if wanted(r)]
     if as_json:
         click.echo(json.dumps(listed, ensure_ascii=False))
@@ -349,7 +355,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 
 
 @click.command()
-@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.argument("ruleset", type=RulesetName())
 @click.argument("clause", required=False)
 @click.option("--coverage", is_flag=True, help="Summarise how many clauses are implemented and tested.")
 @click.option("--json", "as_json", is_flag=True, help="The clauses (or the coverage) as JSON.")

@@ -14,11 +14,13 @@ from rich.table import Table
 
 from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.core.signing import signer_from
 from kifu.projections.recordfile import write_match
 
 from . import render
+from .names import RulesetName, unknown_name
+from .output import OutPath
 
 
 def _seed_range(text: str) -> range:
@@ -32,12 +34,13 @@ def _seed_range(text: str) -> range:
 
 
 @click.command()
-@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.argument("ruleset", type=RulesetName())
 @click.option("--p1", default="random", show_default=True, help="Bot for seat 1.")
 @click.option("--p2", default="random", show_default=True, help="Bot for seat 2.")
 @click.option("--seeds", default="20", show_default=True, help="How many seeds (N) or which (A-B).")
 @click.option("--deck", "decks", multiple=True, help="Decks to rotate through (default: every preset).")
-@click.option("--out-dir", type=click.Path(file_okay=False), default=None, help="Write each record here.")
+@click.option("--out-dir", type=OutPath(folder=True), default=None,
+              help="Write each record into this folder (it must exist).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...], out_dir: str | None,
              as_json: bool) -> None:
@@ -46,7 +49,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
     rules = find_ruleset(ruleset)
     for kind, flag in ((p1, "--p1"), (p2, "--p2")):
         if kind not in rules.bots:
-            raise click.BadParameter(f"{kind!r}: choose one of {', '.join(sorted(rules.bots))}", param_hint=flag)
+            raise click.BadParameter(unknown_name(kind, rules.bots, "bot"), param_hint=flag)
     names = list(decks) or rules.presets()
     lists = {n: rules.load_deck(n) for n in names}
     pairs = list(itertools.product(names, names))
@@ -71,9 +74,6 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
                 if name:
                     played[name] += 1
             if out_dir:
-                from pathlib import Path
-
-                Path(out_dir).mkdir(parents=True, exist_ok=True)
                 write_match(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match, signer)
     elapsed = time.perf_counter() - started
     n = len(span)

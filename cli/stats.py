@@ -8,7 +8,6 @@ import msgspec
 from rich.table import Table
 
 from kifu.projections.standings import Line, Standings
-from kifu.store import MatchStore
 
 from . import render
 from .context import Kifu, pass_kifu
@@ -26,7 +25,9 @@ def stats(kifu: Kifu, db: str | None, rebuild: bool, top: int, as_json: bool) ->
 
     The standings live in their own tables in the store's database with the position of the
     last stored event they include; each run folds in only what was stored since."""
-    store = MatchStore.open(db) if db else kifu.store
+    if db:
+        kifu = Kifu(db)
+    store = kifu.existing
     standings = Standings(store)
     try:
         folded = standings.rebuild() if rebuild else standings.catch_up()
@@ -34,7 +35,7 @@ def stats(kifu: Kifu, db: str | None, rebuild: bool, top: int, as_json: bool) ->
     finally:
         standings.close()
         if db:
-            store.close()
+            kifu.close()
     if as_json:
         out = msgspec.to_builtins(report)
         out["folded"] = folded

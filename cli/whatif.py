@@ -14,12 +14,12 @@ from kifu.domain.core.errors import Illegal, Malformed
 from kifu.projections.diff import Side
 from kifu.projections.diff import diff as compare
 from kifu.projections.fork import fork as fork_match
-from kifu.projections.recordfile import write_match
 from kifu.projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu
-from .play import make_seats, run_match, seat_option
+from .output import STDOUT, OutPath
+from .play import DEFAULT_SEAT, make_seats, run_match, seat_option, write_record_of
 
 
 @click.command()
@@ -31,18 +31,20 @@ from .play import make_seats, run_match, seat_option
 @seat_option(2)
 @click.option("--seed", type=int, default=None, help="Seed of the new match (default: the origin's).")
 @click.option("--stop", is_flag=True, help="Stop after --then: leave the new match open in the store.")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also write the new match's record to this .kifu.jsonl file.")
+@click.option("--out", type=OutPath(), default=None,
+              help="Also write the new match's record to this .kifu.jsonl file (- for stdout).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @pass_kifu
-def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, seed: int | None, stop: bool,
+def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str | None, p2: str | None, seed: int | None,
+         stop: bool,
          out: str | None, quiet: bool) -> None:
     """Start a new match from the state after event SEQ of a recorded one, and play it on."""
     ruleset, header, envelopes = kifu.load(source)
     timeline = Timeline(ruleset, header, envelopes)
     match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
-    con = render.console()
-    seats = make_seats(ruleset, p1, p2, match.header.seed, con, match.header.players, match)
+    con = render.console(err=out == STDOUT)
+    seats = make_seats(ruleset, p1 or DEFAULT_SEAT, p2 or DEFAULT_SEAT, match.header.seed, con,
+                       match.header.players, match)
     if then is not None:
         command = decode_command(ruleset, then)
         awaited = sorted(match.awaiting)
@@ -70,8 +72,7 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str, p2: str, s
         con.print(f"{outcome.describe() if outcome else 'in progress'}: stored as match "
                   f"{match.header.match_id} in {kifu.store.where}")
         if out:
-            write_match(out, match, kifu.signer)
-            con.print(f"record written to {out}")
+            write_record_of(con, kifu, match, out, kifu.signer)
         return
     run_match(con, kifu, match, seats, quiet=quiet, out=out)
 

@@ -12,6 +12,8 @@ from typing import Iterator
 
 import pytest
 
+os.environ.setdefault("KIFU_TEST_RULESETS", "1")   # the test ruleset (secretbid) is offered to the tests only
+
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 
 

@@ -32,9 +32,11 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     round: str | None = None               # the round, the table,
     table: str | None = None
     date: str | None = None                # and when the match was created (ISO 8601, UTC), by the CLI or service
+    seats: tuple[str, str] | None = None   # who decides at each seat: "human" or a bot's name (kifu play);
+                                           # a decision taken by someone else says so in its envelope's ``by``
 
 
-OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date")
+OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date", "seats")
 TOURNAMENT = ("event", "round", "table", "date")
 
 _encoder = msgspec.json.Encoder()

@@ -119,6 +119,8 @@ class Ruleset(Generic[S, C, E]):
     evolve_run: Callable[[S, Sequence[E], Callable[[S, E], S]], S] | None = None  # (state, events, fold) -> the
     #   state ``fold`` (``evolve`` with the core's events) makes of the events one at a time, where a ruleset can
     #   do once a run what ``evolve`` must do every event (novel: its card tuple); ``Match.fold`` reads with it
+    test_only: bool = False                              # a ruleset for Kifu's own tests: not offered to users
+                                                         # (``offered_rulesets``) unless they ask for test rulesets
     _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- the record's event union: the ruleset's events plus the core's ----------------------------
@@ -206,3 +208,14 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
 def ruleset_names() -> list[str]:
     _discover()
     return sorted(_REGISTRY)
+
+
+TEST_RULESETS_ENV = "KIFU_TEST_RULESETS"
+
+
+def offered_rulesets(environ: Mapping[str, str]) -> list[str]:
+    """The rulesets a user is offered (``kifu play``, ``GET /rulesets``): every one but the
+    test-only ones, which only ``KIFU_TEST_RULESETS=1`` in ``environ`` adds (the caller passes its
+    environment in: the rules read none). A test ruleset's records still read everywhere."""
+    tests = environ.get(TEST_RULESETS_ENV) == "1"
+    return [name for name in ruleset_names() if tests or not find_ruleset(name).test_only]

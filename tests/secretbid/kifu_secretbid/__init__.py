@@ -369,4 +369,5 @@ def build() -> Ruleset[State, Any, Any]:
         presets=BOOK.preset_names, bots={"random": RandomBot, "greedy": GreedyBot},
         card_names=lambda state: state.name, played=played, turn=lambda state: state.round,
         decide_clause="S-1", waiting_clause=lambda state: "S-3" if state.step == "bid" else "S-5",
+        test_only=True,
     )
