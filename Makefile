@@ -27,7 +27,7 @@ demo: $(STAMP)
 	$(BIN)/kifu audit demo.kifu.jsonl
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto   # every test and the replays corpus, on all cores (pytest-xdist)
+	$(BIN)/python -m pytest -n auto -rs   # every test and the replays corpus, on all cores (pytest-xdist); -rs: why any was skipped
 
 # mypy knows no package-dir mapping: it checks the package through a tree of links named as
 # installed (build/typecheck/kifu/domain -> domain/, ...).

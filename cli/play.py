@@ -155,7 +155,8 @@ def make_seats(rules: Ruleset[Any, Any, Any], p1: str, p2: str, seed: int, con: 
 def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quiet: bool,
               out: str | None = None, kinds: tuple[str, str] | None = None) -> int:
     """Drive a stored match to its end (bots choose, humans are asked), storing every decision;
-    print the summary, export to ``out`` if given. Returns the number of decisions taken.
+    print the summary, export to ``out`` if given. Returns the record's number of decisions (a
+    fork's --then and a resumed match's earlier ones included, as ``kifu diff`` and ``audit`` count).
 
     ``kinds``: who plays each seat now; a decision taken by another kind than the header seats
     there records it (``by``). Ctrl-C (or the end of a human's input) stops with the match id
@@ -184,12 +185,13 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
 
     started = time.perf_counter()
     try:
-        decisions = drive(LocalTable(match, submit), seats, shown=shown)
+        drive(LocalTable(match, submit), seats, shown=shown)
     except (KeyboardInterrupt, click.Abort, EOFError) as exc:
         raise stopped(kifu, match, by_ctrl_c=ctrl_c(exc)) from None
     elapsed = time.perf_counter() - started
     outcome = match.outcome
     assert outcome is not None
+    decisions = sum(1 for env in match.envelopes if env.kind == "decision")   # the record's, as diff counts
     con.print(f"[bold]{outcome.describe()}[/] after turn {rules.turn(match.state)}: "
               f"{plural(decisions, 'decision')}, {plural(match.seq, 'event')} in {elapsed:.2f}s")
     con.print(f"stored as match {match.header.match_id} in {store.where}")

@@ -10,7 +10,6 @@ import msgspec
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
@@ -19,12 +18,13 @@ from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import explain
-from kifu.projections.recordfile import find_records, match_bytes, read_record
+from kifu.projections.recordfile import find_records, match_bytes, read_record, stray_files
 from kifu.projections.timeline import Timeline
 
 from . import output, render
 from .context import Kifu, pass_kifu
 from .names import RulesetName
+from .names import offered, unknown_name
 from .output import OutPath
 from .render import plural
 from .tui.model import integrity
@@ -107,6 +107,7 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
     Exit 0 if all are clean (or were re-recorded), 1 if any diverges, 2 if any is unreadable,
     3 if today's engine fails on one."""
     paths = find_records(files)
+    _say_strays(files)
     if not paths:
         raise click.UsageError(f"no .kifu.jsonl records under {', '.join(files)}")
     progress = Progress(SpinnerColumn(), TextColumn("[bold]auditing[/]"), BarColumn(), MofNCompleteColumn(),
@@ -128,6 +129,14 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
             _print_summary(con, results, verbose)
     if worst:
         raise SystemExit(worst)
+
+
+def _say_strays(paths: tuple[str, ...]) -> None:
+    """A folder's ``*.jsonl`` files that are not records are named, never skipped silently."""
+    strays = stray_files(paths)
+    if strays:
+        shown = ", ".join(str(p) for p in strays[:3]) + (", …" if len(strays) > 3 else "")
+        click.echo(f"note: {plural(len(strays), 'file')} not named *.kifu.jsonl left out: {shown}", err=True)
 
 
 EXIT_STATUS = {"clean": 0, "rerecorded": 0, "diverged": 1, "unreadable": 2, "crashed": 3}
@@ -163,18 +172,18 @@ def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
 
 def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
     counts = {status: sum(1 for r in results if r.status == status) for status in EXIT_STATUS}
-    table = Table("status", "record", "events", "first divergence", title="audit summary", title_justify="left")
+    rows = []
     for r in results:
         if r.status == "clean" and not verbose:
             continue
         d = r.divergence
         first = (f"#{d.seq} {d.clause or '-'}: {d.reason}" if d is not None else r.error or "")
         style = {"clean": "green", "rerecorded": "yellow"}.get(r.status, "red")
-        table.add_row(Text(r.status, style=style), r.file, str(r.events) if r.events else "", first)
-    if table.row_count:
-        con.print(table)
+        rows.append((Text(r.status, style=style), r.file, str(r.events) if r.events else "", first))
+    if rows:
+        render.show_table(con, ("status", "record", "events", "first divergence"), rows, title="audit summary")
     con.print(" · ".join(f"{n} {status}" for status, n in counts.items() if n or status == "clean")
-              + f" ({len(results)} records)")
+              + f" ({plural(len(results), 'record')})")
 
 
 @click.command()
@@ -251,6 +260,7 @@ def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
     from kifu.store.errors import MatchExists
 
     files = find_records(paths)
+    _say_strays(paths)
     if not files:
         raise Malformed("no .kifu.jsonl records there", ", ".join(paths))
 
@@ -262,7 +272,8 @@ def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
         except MatchExists:
             if same_match(kifu.store.load(match.header.match_id), record):
                 return f"match {record.header.match_id} is already stored, as in this record: nothing to do"
-            raise
+            raise Malformed(f"a different match is stored under id {match.header.match_id}: "
+                            "refused (the stored one is kept)", str(file)) from None
         return (f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
                 f"{describe(match)})")
 
@@ -308,6 +319,25 @@ def match_row(kifu: Kifu, row: Any) -> dict[str, Any]:
             "event": header.event or "", "round": header.round or "", "table": header.table or ""}
 
 
+def _check_filters(kifu: Kifu, stored: list[Any], given: dict[str, str | None]) -> None:
+    """A filter value that no stored match has is a typo, refused with "did you mean" (exit 2),
+    not an empty listing; a ruleset may also be any Kifu knows (nothing of it stored yet)."""
+    if not stored or not any(given.values()):
+        return
+    rulesets = {r.ruleset for r in stored}
+    ruleset = given["--ruleset"]
+    if ruleset is not None and ruleset not in rulesets | set(offered()):
+        raise click.BadParameter(unknown_name(ruleset, rulesets | set(offered()), "ruleset"), param_hint="--ruleset")
+    for flag, field in (("--event", "event"), ("--round", "round")):
+        value = given[flag]
+        if value is None:
+            continue
+        values = {getattr(kifu.store.header(r.match_id), field) or "" for r in stored} - {""}
+        if value not in values:
+            raise click.BadParameter(unknown_name(value, values, field).replace(f"no {field} ", f"no stored match has {field} ", 1),
+                                     param_hint=flag)
+
+
 @click.command()
 @click.option("--event", default=None, help="Only matches of this event.")
 @click.option("--round", "round_", default=None, help="Only matches of this round.")
@@ -330,6 +360,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
         return (event is None or (header.event or "") == event) and (round_ is None or (header.round or "") == round_)
 
     stored = kifu.existing.list_matches()
+    _check_filters(kifu, stored, {"--ruleset": ruleset, "--event": event, "--round": round_})
     listed = [match_row(kifu, r) for r in stored if wanted(r)]
     if as_json:
         click.echo(json.dumps(listed, ensure_ascii=False))

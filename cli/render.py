@@ -7,8 +7,7 @@ counters, zones and grids, a shared board), and events from the roles their fiel
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Callable, Iterable, Sequence
 
 import msgspec
 from rich import box
@@ -271,6 +270,28 @@ def console(err: bool = False) -> Console:
     if not con.is_terminal:
         con.soft_wrap = True
     return con
+
+
+def show_table(con: Console, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str | None = None,
+               **options: Any) -> None:
+    """Every table the CLI prints: on a terminal drawn by rich; piped, never box-drawn or cut — a
+    tab-separated header line, then one line a row with every cell whole (a ``# title`` line
+    first when the table has a title, so several tables in one stream stay apart)."""
+    rows = list(rows)
+    if con.is_terminal:
+        table = Table(*columns, title=title, title_justify="left", **options)
+        for row in rows:
+            table.add_row(*row)
+        con.print(table)
+        return
+
+    def cell(value: Any) -> str:
+        text = value.plain if isinstance(value, Text) else str(value)
+        return " ".join(text.replace("\t", " ").splitlines())
+
+    lines = ([f"# {title}"] if title else []) + ["\t".join(columns)] + ["\t".join(cell(v) for v in row) for row in rows]
+    con.file.write("\n".join(lines) + "\n")
+    con.file.flush()
 
 
 def panel(body: Any, title: str) -> Panel:

@@ -10,7 +10,6 @@ from collections import Counter
 
 import click
 import msgspec
-from rich.table import Table
 
 from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
@@ -90,10 +89,9 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
             ensure_ascii=False))
         return
     con = render.console()
-    table = Table("matches", "results", "decisions", "events/match", "seconds", "matches/s")
-    table.add_row(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
-                  f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")
-    con.print(table)
+    render.show_table(con, ("matches", "results", "decisions", "events/match", "seconds", "matches/s"),
+                      [(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
+                        f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")])
     con.print(f"deck pairings: {covered} of {len(pairs)} ordered pairings played, one match per seed in rotation"
               + ("" if covered == len(pairs) else f" (give at least {len(pairs)} seeds for all)"))
     con.print(f"card coverage: {len(in_decks) - len(never)}/{len(in_decks)} cards in these decks were played"

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 import msgspec
-from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.errors import Illegal, Malformed
@@ -17,6 +16,7 @@ from kifu.projections.fork import fork as fork_match
 from kifu.projections.timeline import Timeline
 
 from . import render
+from .render import plural
 from .context import Kifu, pass_kifu
 from .output import STDOUT, OutPath
 from .play import DEFAULT_SEAT, make_seats, run_match, seat_option, write_record_of
@@ -100,6 +100,9 @@ def diff(kifu: Kifu, a: str, b: str, show_all: bool, as_json: bool) -> None:
     for name in (a, b):
         ruleset, header, envelopes = kifu.load(name)
         sides.append(Side(name, ruleset, header, envelopes))
+    if sides[0].ruleset.name != sides[1].ruleset.name:
+        raise click.UsageError(f"A is a {sides[0].ruleset.name} match and B a {sides[1].ruleset.name} one: "
+                               "diff compares two records of one ruleset")
     result = compare(sides[0], sides[1])
     if as_json:
         out = msgspec.to_builtins(result)
@@ -135,17 +138,18 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
             env = side.envelopes[(part.a_seq if label == "A" else part.b_seq) - 1]
             names = side.ruleset.card_names(side.ruleset.initial_state(side.header)) if side.ruleset.card_names else None
             con.print(Text(f"  {label}: ") + render.event_line(env, names))
-    table = Table("at the end", "A", "B")
+    rows = []
     hidden = 0
     for row in result.outcome:
         if not (show_all or row.differs or row.what in ALWAYS_SHOWN):
             hidden += 1
             continue
         style = "bold yellow" if row.differs else "dim"
-        table.add_row(Text(row.what, style=style), _cell(row.a), _cell(row.b))
-    con.print(table)
+        rows.append((Text(row.what, style=style), _cell(row.a), _cell(row.b)))
+    render.show_table(con, ("at the end", "A", "B"), rows)
     if hidden:
-        con.print(f"{hidden} more rows are the same in both (--all shows them)", style="dim")
+        con.print(f"{plural(hidden, 'more row')} {'is' if hidden == 1 else 'are'} the same in both (--all shows them)",
+                  style="dim")
 
 
 def _cell(value: Any) -> str:

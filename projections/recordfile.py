@@ -48,6 +48,13 @@ def find_records(paths: list[str] | tuple[str, ...]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def stray_files(paths: list[str] | tuple[str, ...]) -> list[Path]:
+    """``*.jsonl`` files under the directories given that ``find_records`` passes over (not named
+    ``*.kifu.jsonl``): said, so a folder import or audit never skips a file silently."""
+    return sorted(q for name in paths if Path(name).is_dir()
+                  for q in Path(name).rglob("*.jsonl*") if not is_record(q) and q.is_file())
+
+
 def read_record(path: str | Path, limits: Limits | None = None) -> Record:
     """Read a record streaming, within ``limits`` (line length, decompressed size, JSON depth:
     ``Limits.from_env()`` by default): a hostile file is a ``Malformed`` naming what is wrong,

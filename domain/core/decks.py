@@ -6,6 +6,7 @@ TOML with errors that name the file, and finds the presets in ``<package>.data.d
 """
 from __future__ import annotations
 
+import difflib
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -57,7 +58,10 @@ class DeckBook(Generic[D]):
     def preset(self, name: str) -> D:
         path = self._folder().joinpath(f"{name}.toml")
         if not path.is_file():
-            raise InvalidDeck(self.clause, f"no preset deck {name!r}; presets: {', '.join(self.preset_names())}")
+            names = self.preset_names()
+            close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InvalidDeck(self.clause, f"no preset deck {name!r}{hint}; presets: {', '.join(names)}")
         return self.parse(path.read_text("utf-8"), f"{name}.toml")
 
     def load(self, spec: str) -> D:

@@ -1,7 +1,7 @@
 """Fixtures for the service tests: an app per backend, a real uvicorn server, match helpers.
 
 Store-backed tests run on SQLite and on PostgreSQL. PostgreSQL uses ``$KIFU_TEST_PG`` (default
-``postgresql://postgres@127.0.0.1:5432/test``), each test in a fresh schema dropped afterwards;
+``postgresql://postgres@127.0.0.1:5432/kifu_test``, made on first use), each test in a fresh schema dropped afterwards;
 unreachable: skipped saying why, unless ``KIFU_TEST_PG`` is set (CI sets it), then failed.
 """
 from __future__ import annotations
