@@ -34,8 +34,22 @@ def ctrl_c(exc: BaseException) -> bool:
 
 class Kifu:
     def __init__(self, db: str | None) -> None:
+        self._db: str | None = None
         self.db = db
         self._store: Any = None
+
+    @property
+    def db(self) -> str | None:
+        return self._db
+
+    @db.setter
+    def db(self, value: str | None) -> None:
+        """Every command checks ``--db`` the same way, before it does anything (a missing folder,
+        a bare word, a mistyped name: ``kifu.store.config`` says why), never at first use."""
+        from kifu.store.config import resolve
+
+        resolve(value)
+        self._db = value
 
     @property
     def existing(self) -> Any:

@@ -84,7 +84,8 @@ def check(path: str, *, flag: str = "--out") -> None:
 def write_out(path: str, data: bytes) -> None:
     """``data`` to stdout (``-``) or to ``path`` as ``write_file`` writes; trouble is one line."""
     if path == STDOUT:
-        stream = click.get_binary_stream("stdout")
+        stream = sys.stdout.buffer
+        sys.stdout.flush()
         stream.write(data)
         stream.flush()
         return
