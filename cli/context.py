@@ -11,8 +11,9 @@ from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import KifuError, UnknownMatch
 from kifu.domain.core.header import Header
 from kifu.domain.core.ruleset import Ruleset
-from kifu.domain.core.signing import Signer, signer_from
+from kifu.domain.core.signing import Signer
 from kifu.projections.recordfile import read_record
+from kifu.store.keys import signer_from
 
 MIN_PREFIX = 4    # a shorter prefix of a match id names too many matches to be worth guessing
 

@@ -9,8 +9,9 @@ import click
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import first_broken_link
-from kifu.domain.core.signing import fingerprint, load_signer, new_signer, private_pem
+from kifu.domain.core.signing import fingerprint, new_signer, private_pem
 from kifu.projections.recordfile import match_bytes, read_record
+from kifu.store.keys import load_signer
 
 from . import output
 from .output import OutPath

@@ -10,7 +10,7 @@ import click
 
 from kifu.domain.core.bot import Bot
 from kifu.domain.core.driver import LocalTable, drive
-from kifu.domain.core.envelope import Envelope, utc_now
+from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import KifuError
 from kifu.domain.core.header import Header
 from kifu.domain.core.match import Match
@@ -18,6 +18,7 @@ from kifu.domain.core.ruleset import Ruleset, find_ruleset
 from kifu.domain.core.visibility import redact
 from kifu.projections.limits import over_limits
 from kifu.projections.recordfile import match_bytes
+from kifu.store.clock import utc_now
 
 from . import decks as deck_spec
 from . import render

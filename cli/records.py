@@ -197,7 +197,8 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None) -> None:
     and signature; an edited line or a reveal that does not open its commitment is reported by
     its seq, a cut record as "record ends at seq N of M" (exit 1). Without --key or --trusted a
     signature is checked but no signer is trusted; an unsigned record verifies as "unsigned"."""
-    from kifu.domain.core.signing import check, load_trusted, parse_public
+    from kifu.domain.core.signing import check, parse_public
+    from kifu.store.keys import load_trusted
 
     accepted: dict[str, str] | None = None
     if keys or trusted:

@@ -7,6 +7,7 @@ import os
 import time
 import uuid
 from collections import Counter
+from pathlib import Path
 
 import click
 import msgspec
@@ -14,8 +15,8 @@ import msgspec
 from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
-from kifu.domain.core.signing import signer_from
 from kifu.projections.recordfile import write_match
+from kifu.store.keys import signer_from
 
 from . import render
 from .names import RulesetName, unknown_name

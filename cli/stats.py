@@ -6,7 +6,8 @@ import json
 import click
 import msgspec
 
-from kifu.projections.standings import Line, Standings
+from kifu.projections.standings import Line
+from kifu.store.standings import open_standings
 
 from . import render
 from .render import plural
@@ -28,7 +29,7 @@ def stats(kifu: Kifu, db: str | None, rebuild: bool, top: int, as_json: bool) ->
     if db:
         kifu = Kifu(db)
     store = kifu.existing
-    standings = Standings(store)
+    standings = open_standings(store)
     try:
         folded = standings.rebuild() if rebuild else standings.catch_up()
         report = standings.report(top=top)

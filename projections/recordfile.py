@@ -57,9 +57,10 @@ def stray_files(paths: list[str] | tuple[str, ...]) -> list[Path]:
 
 def read_record(path: str | Path, limits: Limits | None = None) -> Record:
     """Read a record streaming, within ``limits`` (line length, decompressed size, JSON depth:
-    ``Limits.from_env()`` by default): a hostile file is a ``Malformed`` naming what is wrong,
-    found before it costs more than the limits allow."""
+    ``Limits.from_env(os.environ)`` by default): a hostile file is a ``Malformed`` naming what is
+    wrong, found before it costs more than the limits allow."""
     p = Path(path)
+    limits = limits or Limits.from_env(os.environ)
     try:
         with p.open("rb") as f:
             lines = record_lines(iter(lambda: f.read(READ_CHUNK), b""), str(p), limits)

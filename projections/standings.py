@@ -1,7 +1,8 @@
 """Tournament standings: a read model of results per player and deck, cards played and match length.
 
 It pulls the store's notification log (every stored header and event of every match, in commit
-order) and keeps, in its own tables of the same database, one row per match, the cards played,
+order) and keeps, in its own tables of the same database (``kifu.store.standings`` opens it: this
+read model knows only the ``Log`` and ``Db`` protocols below), one row per match, the cards played,
 and the position of the last notification it folded in. Rows and position change in one
 transaction, so a crash or a restart resumes exactly where the last commit stopped and nothing
 is counted twice; two processes catching up at once take turns (the position row is locked).
@@ -16,8 +17,8 @@ Forks and prepared positions (scenarios) are kept but left out of the standings.
 """
 from __future__ import annotations
 
-import sqlite3
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -27,7 +28,6 @@ from kifu.domain.core.header import Header
 from kifu.domain.core.match import Match, record_evolve
 from kifu.domain.core.roles import fields_with
 from kifu.domain.core.ruleset import find_ruleset
-from kifu.store import MatchStore, StoreConfig
 
 NAME = "standings"
 UNREADABLE = "unreadable"   # a match's termination when its stored events cannot be folded
@@ -102,6 +102,11 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
 
 # -- the database ---------------------------------------------------------------------------------
 class Db(Protocol):
+    """The standings' tables: SQL with ``%s`` parameters; ``lock_row`` is what locks a selected
+    row until commit (" FOR UPDATE" on PostgreSQL; "" where ``begin`` already takes the lock)."""
+
+    lock_row: str
+
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
     def begin(self) -> None: ...
     def commit(self) -> None: ...
@@ -109,68 +114,34 @@ class Db(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteDb:
-    def __init__(self, path: str) -> None:
-        self.conn = sqlite3.connect(path, isolation_level=None, timeout=30, uri=path.startswith("file:"))
+class Notice(Protocol):
+    """One row of the store's notification log (``kifu.store.Notice``)."""
 
-    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        return self.conn.execute(sql.replace("%s", "?"), params).fetchall()
-
-    def begin(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")   # the writer lock first: a second catcher-up waits
-
-    def commit(self) -> None:
-        self.conn.execute("COMMIT")
-
-    def rollback(self) -> None:
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
-
-    def close(self) -> None:
-        self.conn.close()
+    @property
+    def id(self) -> int: ...
+    @property
+    def match_id(self) -> str: ...
+    @property
+    def item(self) -> Header | Envelope[Any]: ...
 
 
-class PostgresDb:
-    def __init__(self, env: dict[str, str]) -> None:
-        import psycopg
+class Log(Protocol):
+    """What the standings read of the store: its notification log, and a match's header and events
+    (to refold a match in progress after a restart)."""
 
-        self.conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
-                                    port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                                    password=env.get("POSTGRES_PASSWORD") or None, autocommit=True,
-                                    connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5")))
-        schema = env.get("POSTGRES_SCHEMA")
-        if schema:
-            self.conn.execute(f'SET search_path TO "{schema}"')
-
-    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        cursor = self.conn.execute(sql, params)  # type: ignore[arg-type]
-        return cursor.fetchall() if cursor.description else []
-
-    def begin(self) -> None:
-        self.conn.execute("BEGIN")
-
-    def commit(self) -> None:
-        self.conn.execute("COMMIT")
-
-    def rollback(self) -> None:
-        self.conn.execute("ROLLBACK")
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-def open_db(config: StoreConfig) -> Db:
-    """The store's own database (its tables beside the store's); memory stores get a private one."""
-    if config.backend == "postgres":
-        return PostgresDb(config.env)
-    return SQLiteDb(config.env["SQLITE_DBNAME"] if config.backend == "sqlite" else ":memory:")
+    def notifications(self, start: int = 1, limit: int = 100) -> Sequence[Notice]: ...
+    def header(self, match_id: str) -> Header: ...
+    def events(self, match_id: str, after_seq: int = 0) -> list[Envelope[Any]]: ...
 
 
 # -- the projection -------------------------------------------------------------------------------
 class Standings:
-    def __init__(self, store: MatchStore, db: Db | None = None) -> None:
-        self.store = store
-        self.db = db or open_db(store.config)
+    """``log``: the store read; ``db``: the tables kept (``kifu.store.standings.open_standings``
+    opens both on one store)."""
+
+    def __init__(self, log: Log, db: Db) -> None:
+        self.store = log
+        self.db = db
         for statement in TABLES:
             self.db.execute(statement)
         self.db.execute("INSERT INTO kifu_standings_position (projection, position) VALUES (%s, 0) "
@@ -214,8 +185,7 @@ class Standings:
         self.db.begin()
         try:
             position = int(self.db.execute("SELECT position FROM kifu_standings_position WHERE projection = %s"
-                                           + (" FOR UPDATE" if isinstance(self.db, PostgresDb) else ""),
-                                           (NAME,))[0][0])
+                                           + self.db.lock_row, (NAME,))[0][0])
             notices = self.store.notifications(position + 1, limit)
             rows: dict[str, MatchRow] = {}
             plays: dict[tuple[str, int, str, str], int] = {}

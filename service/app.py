@@ -48,10 +48,10 @@ from kifu.domain.core.errors import (
     UnknownRuleset,
 )
 from kifu.domain.core.ruleset import find_ruleset, offered_rulesets
-from kifu.domain.core.signing import signer_from
 from kifu.domain.core.visibility import SeatStream
 from kifu.domain.version import ENGINE_VERSION
 from kifu.store import MatchStore, StoreError, resolve
+from kifu.store.keys import signer_from
 
 from . import api
 from .hub import Hub

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import msgspec
 
 from kifu.domain.core.commit import seed_commitment
-from kifu.domain.core.envelope import Envelope, utc_now
+from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import KifuError, Malformed, UnknownRuleset
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record
@@ -21,6 +21,7 @@ from kifu.domain.core.ruleset import Ruleset, find_ruleset
 from kifu.domain.core.signing import Signer, closing_mark
 from kifu.domain.core.visibility import SeatStream, hidden_cards, redacted, scrub, seat_view
 from kifu.store import MatchStore
+from kifu.store.clock import utc_now
 
 from . import api
 from .tokens import TokenStore, seat_of

@@ -5,21 +5,15 @@ one decoder built once. ``digest`` (state after the event) is set at least on th
 every decision; ``received`` is when a decision arrived (stamped by whoever stores it, never by
 ``decide``: audit re-runs with the recorded stamp), ``by`` who took it when that is not who
 the header seats there (a takeover); ``chain`` hash-links the record so an edited
-line (a changed time included) is caught at its seq.
+line (a changed time included) is caught at its seq. The clock itself is read outside the rules
+(``kifu.store.clock``).
 """
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
-
-
-def utc_now() -> str:
-    """Now as a record stamps it (``received``, a header's ``date``): ISO 8601 UTC to the millisecond.
-    Whoever stores a decision stamps it (the service, the CLI); ``decide`` never reads the clock."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 E = TypeVar("E")
 

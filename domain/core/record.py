@@ -13,9 +13,8 @@ format fails with a message saying which formats this Kifu reads.
 from __future__ import annotations
 
 import hashlib
-import os
 import zlib
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
 import msgspec
 
@@ -127,15 +126,15 @@ class Limits(NamedTuple):
 
     ``line``: bytes in one line (a 10,000-event WORLFARD record's longest is a few KiB);
     ``total``: bytes of the whole record once decompressed; ``depth``: JSON nesting. The
-    environment overrides them (``KIFU_MAX_LINE``, ``KIFU_MAX_RECORD``, ``KIFU_MAX_DEPTH``)."""
+    environment overrides them (``KIFU_MAX_LINE``, ``KIFU_MAX_RECORD``, ``KIFU_MAX_DEPTH``): the
+    reader of a file passes its environment to ``from_env`` (the rules never read it)."""
 
     line: int = 1 << 20
     total: int = 64 << 20
     depth: int = 64
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
-        env = os.environ if environ is None else environ
+    def from_env(cls, env: Mapping[str, str]) -> Limits:
         base = cls()
 
         def value(name: str, default: int) -> int:
@@ -207,8 +206,9 @@ def _too_big(limits: Limits) -> str:
 
 def record_lines(chunks: Iterable[bytes], source: str = "record", limits: Limits | None = None) -> list[bytes]:
     """The non-blank lines of a record read from ``chunks``, within ``limits`` (line length,
-    decompressed size, nesting depth); raises ``Malformed`` naming the line otherwise."""
-    limits = limits or Limits.from_env()
+    decompressed size, nesting depth; the defaults without them); raises ``Malformed`` naming the
+    line otherwise."""
+    limits = limits or Limits()
     lines: list[bytes] = []
     tail = b""
     number = 0

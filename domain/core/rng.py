@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Sequence, TypeVar
 
+from .memo import Memo
+
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
-_LIMITS: dict[int, int] = {}   # n -> the largest multiple of n that fits in 64 bits (below's rejection bound)
+# n -> the largest multiple of n that fits in 64 bits (below's rejection bound)
+_LIMITS: Memo[int, int] = Memo("core.rng_limits", bound=4096)
 
 
 class Rng:
@@ -43,9 +46,7 @@ class Rng:
         if limit is None:
             if n <= 0:
                 raise ValueError("below() needs n > 0")
-            limit = (1 << 64) - ((1 << 64) % n)
-            if len(_LIMITS) < 4096:
-                _LIMITS[n] = limit
+            limit = _LIMITS.put(n, (1 << 64) - ((1 << 64) % n))
         while True:
             z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK

@@ -2,15 +2,15 @@
 
 A key file is the private key as PKCS#8 PEM (``kifu keys new``); its public half travels as one
 line ``NAME BASE64`` — the form a trusted-keys file lists, one key per line (``#`` comments).
-The service signs with ``$KIFU_SIGNING_KEY``; ``kifu keys sign`` signs a record locally.
-``check`` tells a record's state: unsigned, signed by a key (trusted or not), cut, or broken.
+This module works on their bytes and text; reading the files (and ``$KIFU_SIGNING_KEY``) is
+``kifu.store.keys``'s. ``check`` tells a record's state: unsigned, signed by a key (trusted or
+not), cut, or broken.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
-from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
@@ -22,8 +22,6 @@ from .envelope import Envelope
 from .errors import Malformed
 from .header import Header
 from .ruleset import Outcome
-
-SIGNING_KEY_VAR = "KIFU_SIGNING_KEY"     # names the key file the service and a local kifu sign with
 
 
 class Signer(NamedTuple):
@@ -56,30 +54,19 @@ def private_pem(signer: Signer) -> bytes:
     return f"# kifu signing key: {signer.name}\n".encode() + pem
 
 
-def load_signer(path: str | Path) -> Signer:
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise Malformed(f"cannot read the key ({exc.strerror})", str(p)) from None
-    name = p.name.removesuffix(".key")
+def signer_from_pem(data: bytes, name: str, where: str) -> Signer:
+    """The signer in a key file's bytes (``private_pem``): its name from the comment line, else
+    ``name``; ``where`` names the file in errors."""
     first = data.split(b"\n", 1)[0]
     if first.startswith(b"# kifu signing key: "):
         name = first.removeprefix(b"# kifu signing key: ").decode("utf-8", "replace").strip() or name
     try:
         key = serialization.load_pem_private_key(data[data.find(b"-----BEGIN"):], password=None)
     except (ValueError, TypeError) as exc:
-        raise Malformed(f"not an unencrypted PEM private key ({exc})", str(p)) from None
+        raise Malformed(f"not an unencrypted PEM private key ({exc})", where) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise Malformed("not an Ed25519 key", str(p))
+        raise Malformed("not an Ed25519 key", where)
     return Signer(name, key)
-
-
-def signer_from(environ: Mapping[str, str]) -> Signer | None:
-    """The signer ``$KIFU_SIGNING_KEY`` names, or None without one: the service and every local
-    writer of a record sign with the same key, the one ``kifu keys new`` made."""
-    path = environ.get(SIGNING_KEY_VAR)
-    return load_signer(path) if path else None
 
 
 def parse_public(text: str, where: str) -> tuple[str, str]:
@@ -104,17 +91,12 @@ def fingerprint_or(b64: str, where: str) -> str:
         raise Malformed(f"{b64[:20]!r} is not a base64 Ed25519 public key", where) from None
 
 
-def load_trusted(path: str | Path) -> dict[str, str]:
-    """A trusted-keys file: one ``NAME BASE64`` per line -> {base64 key: name}."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise Malformed(f"cannot read the trusted keys ({exc})", str(p)) from None
+def parse_trusted(text: str, where: str) -> dict[str, str]:
+    """A trusted-keys file's text: one ``NAME BASE64`` per line -> {base64 key: name}."""
     out: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("#"):
-            name, b64 = parse_public(line, f"{p}: line {number}")
+            name, b64 = parse_public(line, f"{where}: line {number}")
             out[b64] = name
     return out
 

@@ -27,6 +27,7 @@ from msgspec.structs import replace
 
 from .commit import ChoiceSealed, PositionPrepared, redact_sealed
 from .envelope import Envelope
+from .memo import Memo
 from .roles import HIDDEN, roles_of, target_cards
 from .ruleset import Ruleset
 
@@ -95,7 +96,7 @@ def _masked_away(judge: Any, masked: Any, out: set[int]) -> None:
 
 
 # -- the scrub ----------------------------------------------------------------------------------
-_plan_cache: dict[type, tuple[tuple[str, str], ...]] = {}
+_plan_cache: Memo[type, tuple[tuple[str, str], ...]] = Memo("core.scrub_plans", bound=1024)   # by struct type
 
 
 def _plan(kind: type) -> tuple[tuple[str, str], ...]:
@@ -105,8 +106,8 @@ def _plan(kind: type) -> tuple[tuple[str, str], ...]:
     plan = _plan_cache.get(kind)
     if plan is None:
         roles = {f.name: f.role for f in roles_of(kind)}
-        plan = _plan_cache[kind] = tuple((name, roles.get(name, "")) for name in kind.__struct_fields__
-                                         if roles.get(name) not in _NOT_CARDS)
+        plan = _plan_cache.put(kind, tuple((name, roles.get(name, "")) for name in kind.__struct_fields__
+                                         if roles.get(name) not in _NOT_CARDS))
     return plan
 
 

@@ -19,14 +19,24 @@ these functions change in place, and makes the one tuple at the end.
 """
 from __future__ import annotations
 
-import threading
-
 from msgspec.structs import replace
+
+from kifu.domain.core.memo import PerThread
 
 from .state import Card
 
 Cards = tuple[Card, ...]
-_last = threading.local()     # .made: (the tuple last made here, its list, indices of its marked cards or None)
+
+
+class _Made:
+    __slots__ = ("made",)
+
+    def __init__(self) -> None:
+        self.made: tuple[Cards, list[Card], set[int] | None] | None = None
+
+
+# .made: (the tuple last made here, its list, indices of its marked cards or None), per thread
+_last = PerThread("novel.table_made", _Made)
 
 
 class Loose(list[Card]):
@@ -44,7 +54,7 @@ def _marked(card: Card) -> bool:
 
 def _made(cards: Cards) -> tuple[list[Card], set[int] | None]:
     """The list ``cards`` was made from and its marked indices (None: not looked for yet)."""
-    made = getattr(_last, "made", None)
+    made = _last.get().made
     if made is not None and made[0] is cards:
         return made[1], made[2]
     return list(cards), None
@@ -70,7 +80,7 @@ def with_card(cards: Cards, card: Card) -> Cards:
         else:
             marks.discard(index)
     out = tuple(work)
-    _last.made = (out, work, marks)
+    _last.get().made = (out, work, marks)
     return out
 
 
@@ -88,11 +98,11 @@ def unmarked(cards: Cards) -> Cards:
     if marks is None:
         marks = {i for i, c in enumerate(work) if _marked(c)}
     if not marks:
-        _last.made = (cards, work, marks)
+        _last.get().made = (cards, work, marks)
         return cards
     for index in marks:
         work[index] = replace(work[index], acted=False, stunned=False)
     marks.clear()
     out = tuple(work)
-    _last.made = (out, work, marks)
+    _last.get().made = (out, work, marks)
     return out

@@ -4,7 +4,6 @@ Options that differ only in which copy of the same card is used are listed once 
 so the list stays short; ``decide`` accepts any copy."""
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from . import commands as c
@@ -14,22 +13,10 @@ from .rules import (
     awaiting,
     can_attack_from,
     card_of,
-    power_graze,
-    spell_allowed,
-    spell_level,
+    cast_options,
+    distinct_cards,
 )
 from .state import State, other
-
-
-def _distinct(state: State, cards: tuple[int, ...]) -> list[int]:
-    seen: set[str] = set()
-    out = []
-    for card in cards:
-        key = card_of(state, card).key
-        if key and key not in seen:
-            seen.add(key)
-            out.append(card)
-    return out
 
 
 def legal(state: State, seat: int) -> list[Any]:
@@ -46,14 +33,14 @@ def legal(state: State, seat: int) -> list[Any]:
         return attacks(state, seat) + [c.Proceed()]
     if phase == "guard":
         side = state.side(seat)
-        out: list[Any] = [c.Guard(card=card) for card in _distinct(state, side.hand)]
+        out: list[Any] = [c.Guard(card=card) for card in distinct_cards(state, side.hand)]
         out += [c.GuardWith(place=i + 1) for i, u in enumerate(side.stage)
                 if u is not None and not u.leader and not u.burst and card_of(state, u.card).guard]
         return out + [c.Proceed()]
     if phase == "spell":
         return cast_options(state, seat) + [c.Proceed()]
     if phase == "end":
-        return [c.Discard(card=card) for card in _distinct(state, state.side(seat).hand)]
+        return [c.Discard(card=card) for card in distinct_cards(state, state.side(seat).hand)]
     return []
 
 
@@ -75,7 +62,7 @@ def plays(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     empty = [p for p in range(1, 7) if side.stage[p - 1] is None]
     counts = {p: adjacent_count(state, seat, p) for p in empty}
-    for card in _distinct(state, side.hand):
+    for card in distinct_cards(state, side.hand):
         info = card_of(state, card)
         if info.type != "character":
             continue
@@ -98,53 +85,4 @@ def attacks(state: State, seat: int) -> list[Any]:
     for i, unit in enumerate(mine):
         if unit is not None and can_attack_from(state, i + 1, unit):
             out.extend(c.Attack(attacker=i + 1, target=t) for t in targets)
-    return out
-
-
-def _targets(state: State, seat: int, card: Any) -> list[tuple[int, int, int]]:
-    skill = card.targeted
-    if skill is None:
-        return [(0, 0, 0)]
-    want = seat if skill.target == "own" else other(seat)
-    stage = state.side(want).stage
-    out = []
-    for p, unit in enumerate(stage, start=1):
-        if unit is None or unit.leader:
-            continue
-        if skill.op == "destroy" and power_graze(state, unit)[1] > skill.max_graze:
-            continue
-        if skill.op == "move":
-            out.extend((want, p, to) for to in NEIGHBOURS[p] if stage[to - 1] is None)
-        else:
-            out.append((want, p, 0))
-    return out
-
-
-def cast_options(state: State, seat: int) -> list[Any]:
-    """R-7.3: each spell in 霊力, paid with itself and level−1 others (distinct by name), with or
-    without one damage flip (R-Q8), on each valid target."""
-    if not spell_allowed(state, seat):
-        return []
-    side = state.side(seat)
-    faceup = [d for d in side.damage if d not in side.flipped]
-    out: list[Any] = []
-    for spell in _distinct(state, tuple(r for r in side.reiryoku if card_of(state, r).type == "spell")):
-        card = card_of(state, spell)
-        targets = _targets(state, seat, card)
-        if not targets:
-            continue
-        others = [r for r in side.reiryoku if r != spell]
-        flips = [0] + ([faceup[-1]] if faceup and card.lv > 1 else [])
-        for flip in flips:
-            need = spell_level(card, bool(flip)) - 1
-            if need > len(others):
-                continue
-            seen: set[tuple[str, ...]] = set()
-            for pay in combinations(others, need):
-                names = tuple(sorted(card_of(state, p).key for p in pay))
-                if names in seen:
-                    continue
-                seen.add(names)
-                out.extend(c.Cast(card=spell, pay=pay, flip=flip, target_seat=ts, target=t, to=to)
-                           for ts, t, to in targets)
     return out

@@ -5,7 +5,10 @@ digest's proposal sits behind one constant or function here, named for its R-Q c
 """
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
+
+import msgspec
 
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
@@ -13,6 +16,7 @@ from kifu.domain.core.errors import Illegal
 from . import commands as c
 from . import events as e
 from .cards import HIDDEN_CARD, Card, Skill, catalog
+from .decks import DeckList
 from .state import BACK, FRONT, LEADER_PLACE, State, Unit, other
 
 HAND = 5               # R-5.4
@@ -111,10 +115,6 @@ def waiting_clause(state: State) -> str:
 def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
     """R-5: each player shuffles the opponent's decks (R-5.1), leaders front-centre (R-5.2), a
     seeded coin decides who goes first (R-5.3), both draw 5 (R-5.4)."""
-    import msgspec
-
-    from .decks import DeckList
-
     decks = [d if isinstance(d, DeckList) else msgspec.convert(d, DeckList) for d in header.decks]
     for seat, deck in enumerate(decks, start=1):
         keys = ("",) + deck.deck + deck.ex + (deck.leader,)
@@ -520,7 +520,6 @@ def _guard_with(state: State, seat: int, cmd: c.GuardWith, draft: Draft[State, A
 
 def to_spell_step(draft: Draft[State, Any], cause: int) -> None:
     draft.rule("R-8.4", cause, e.StepBegan(step="spell"))
-    from .legal import cast_options
     defender = other(draft.state.active)
     if not spell_allowed(draft.state, defender) or not cast_options(draft.state, defender):
         after_spell_step(draft, cause)
@@ -626,6 +625,68 @@ def _proceed(state: State, seat: int, cmd: c.Proceed, draft: Draft[State, Any]) 
         to_spell_step(draft, cause)
     elif phase == "spell":
         after_spell_step(draft, cause)
+
+
+# -- what may be cast (R-7.3): the spell step asks whether the defender can cast anything (R-8.4),
+# and ``legal`` lists the same casts ---------------------------------------------------------------
+def distinct_cards(state: State, cards: tuple[int, ...]) -> list[int]:
+    seen: set[str] = set()
+    out = []
+    for card in cards:
+        key = card_of(state, card).key
+        if key and key not in seen:
+            seen.add(key)
+            out.append(card)
+    return out
+
+
+def _targets(state: State, seat: int, card: Any) -> list[tuple[int, int, int]]:
+    skill = card.targeted
+    if skill is None:
+        return [(0, 0, 0)]
+    want = seat if skill.target == "own" else other(seat)
+    stage = state.side(want).stage
+    out = []
+    for p, unit in enumerate(stage, start=1):
+        if unit is None or unit.leader:
+            continue
+        if skill.op == "destroy" and power_graze(state, unit)[1] > skill.max_graze:
+            continue
+        if skill.op == "move":
+            out.extend((want, p, to) for to in NEIGHBOURS[p] if stage[to - 1] is None)
+        else:
+            out.append((want, p, 0))
+    return out
+
+
+def cast_options(state: State, seat: int) -> list[Any]:
+    """R-7.3: each spell in 霊力, paid with itself and level−1 others (distinct by name), with or
+    without one damage flip (R-Q8), on each valid target."""
+    if not spell_allowed(state, seat):
+        return []
+    side = state.side(seat)
+    faceup = [d for d in side.damage if d not in side.flipped]
+    out: list[Any] = []
+    for spell in distinct_cards(state, tuple(r for r in side.reiryoku if card_of(state, r).type == "spell")):
+        card = card_of(state, spell)
+        targets = _targets(state, seat, card)
+        if not targets:
+            continue
+        others = [r for r in side.reiryoku if r != spell]
+        flips = [0] + ([faceup[-1]] if faceup and card.lv > 1 else [])
+        for flip in flips:
+            need = spell_level(card, bool(flip)) - 1
+            if need > len(others):
+                continue
+            seen: set[tuple[str, ...]] = set()
+            for pay in combinations(others, need):
+                names = tuple(sorted(card_of(state, p).key for p in pay))
+                if names in seen:
+                    continue
+                seen.add(names)
+                out.extend(c.Cast(card=spell, pay=pay, flip=flip, target_seat=ts, target=t, to=to)
+                           for ts, t, to in targets)
+    return out
 
 
 _NEXT = {"step": "main", "main": "battle", "attack": "battle-over", "guard": "guard-done", "spell": "spell-done"}

@@ -13,7 +13,7 @@ from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Sea
 from kifu.domain.core.roles import HIDDEN
 
 from . import events as e
-from .rules import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, awaiting, card_of, is_reigeki, power_graze
+from .rules import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, attack_power, awaiting, card_of, is_reigeki, power_graze
 from .state import PLACE_NAMES, Side, State, Unit
 
 _opts = dict(frozen=True, kw_only=True, omit_defaults=True)
@@ -102,7 +102,6 @@ def battle_text(state: State) -> str:
     if b is None:
         return ""
     att, tgt = card_of(state, b.attacker).key, card_of(state, b.target).key
-    from .rules import attack_power
     text = (f"{att} ({PLACE_NAMES[b.attacker_place]}) attacks {tgt} ({PLACE_NAMES[b.target_place]}); "
             f"guards {b.guards}, power now {attack_power(state)}; step: {state.phase}")
     return text + (" — nullified" if b.nullified else "")

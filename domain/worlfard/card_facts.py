@@ -11,9 +11,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CardDef, PerMatch, catalog
+from kifu.domain.core.memo import ByIdentity
+
+from .cards import CardDef, catalog
 from .skills import Skill
 from .state import State
+
+
+def spell_skill(d: CardDef) -> tuple[int, Skill] | None:
+    """The ○ skill (W-2.5); a Long Spell may have none."""
+    for index, skill in enumerate(d.skill):
+        if skill.mark == "○":
+            return index, skill
+    return None
+
+
+def targeting_skill(d: CardDef) -> Skill | None:
+    """The skill whose 【…】 is chosen at cast: the ○ skill, or a Long Spell's lasting one."""
+    for skill in d.skill:
+        if skill.target is not None and (skill.mark == "○" or (skill.zone == "table" and skill.static)):
+            return skill
+    return None
+
+
+def extra_cost(d: CardDef) -> int:
+    """{コスト:〔n〕} on the spell skill: paid on top of the LV, even when cast instantly (W-10.5)."""
+    found = spell_skill(d)
+    return found[1].cost if found else 0
 
 
 class Facts:
@@ -22,8 +46,6 @@ class Facts:
     __slots__ = ("card_def", "unit", "short", "lv", "elements", "aim", "extra", "places_spell", "activated")
 
     def __init__(self, d: CardDef) -> None:
-        from .spells import extra_cost, targeting_skill
-
         self.card_def = d
         self.unit: bool = d.is_unit
         self.short: bool = d.type == "SS"                        # a Short Spell (W-10.2, W-13)
@@ -37,14 +59,8 @@ class Facts:
         self.activated: tuple[tuple[int, Skill], ...] = tuple((i, s) for i, s in enumerate(d.skill) if s.mark == "!")
 
 
-_by_def: dict[int, Facts] = {}
-
-
-def _of(d: CardDef) -> Facts:
-    found = _by_def.get(id(d))
-    if found is None or found.card_def is not d:
-        found = _by_def[id(d)] = Facts(d)
-    return found
+# by printed card (the catalog keeps each alive for the process; a few hundred at most)
+_of = ByIdentity("worlfard.card_facts", Facts, bound=1024)
 
 
 Table = dict[int, Facts]
@@ -58,7 +74,7 @@ def _facts_of(names: Any) -> Table:
 
 # the facts of every card of a match, by card id, from its ``state.names``: a few dozen cards,
 # one table a match, then one dictionary lookup per card
-match_facts = PerMatch(_facts_of)
+match_facts = ByIdentity("worlfard.match_facts", _facts_of, bound=64)
 
 
 def card_facts(state: State, card: int) -> Facts:

@@ -8,11 +8,12 @@ import hashlib
 import tomllib
 from functools import cache
 from importlib import resources
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any
 
 import msgspec
 
 from kifu.domain.core.errors import Malformed
+from kifu.domain.core.memo import ByIdentity
 
 from .skills import Skill
 from .vocabulary import CardType, Element
@@ -110,61 +111,24 @@ def as_dict(card: CardDef) -> dict[str, Any]:
     return msgspec.to_builtins(card)
 
 
-T = TypeVar("T")
+def _definitions_of(names: Any) -> tuple[tuple[CardDef, ...], ...]:
+    known = catalog()
+    return tuple(tuple(known[n] for n in seat_names) for seat_names in names)
 
 
-class PerMatch(Generic[T]):
-    """A table worked out once per match from its ``names`` (the card names by seat: one tuple
-    that every state of the match shares). Kept by that tuple's identity, the entry holding it
-    alive so its id stays its own; the match asked last is answered without a lookup."""
-
-    __slots__ = ("_build", "_last", "_by_id")
-
-    def __init__(self, build: Callable[[Any], T]) -> None:
-        self._build = build
-        self._last: tuple[object, T] | None = None
-        self._by_id: dict[int, tuple[object, T]] = {}
-
-    def __call__(self, names: Any) -> T:
-        last = self._last
-        if last is not None and last[0] is names:
-            return last[1]
-        hit = self._by_id.get(id(names))
-        if hit is None or hit[0] is not names:
-            if len(self._by_id) > 64:
-                self._by_id.clear()
-            hit = self._by_id[id(names)] = (names, self._build(names))
-        self._last = hit
-        return hit[1]
-
-
-_by_names: dict[int, tuple[object, tuple[tuple[CardDef, ...], ...]]] = {}
-# the match asked about last, (names, definitions): one tuple, replaced whole, so a thread never
-# reads one match's names with another's definitions
-_last: tuple[object, tuple[tuple[CardDef, ...], ...]] = (None, ((), ()))
+# a match's printed cards by seat and index, worked out once per match from ``state.names`` (one
+# tuple every state of the match shares); the match asked last answers without a call
+_definitions = ByIdentity("worlfard.definitions", _definitions_of, bound=64)
 
 
 def definition(state: Any, card: int) -> CardDef:
     """The printed card behind a card id in a match: ``state.names`` is one tuple shared by
     every state of the match, so its definitions are looked up once per match (by identity;
     the match played last is answered without a dictionary lookup)."""
-    names, last = state.names, _last
+    names, last = state.names, _definitions.last
     if names is last[0]:
-        return last[1][card // 1000 - 1][card % 1000]
+        return last[1][card // 1000 - 1][card % 1000]  # type: ignore[no-any-return]
     return _definitions(names)[card // 1000 - 1][card % 1000]
-
-
-def _definitions(names: Any) -> tuple[tuple[CardDef, ...], ...]:
-    global _last
-    hit = _by_names.get(id(names))
-    if hit is None or hit[0] is not names:
-        known = catalog()
-        hit = (names, tuple(tuple(known[n] for n in seat_names) for seat_names in names))
-        if len(_by_names) > 64:
-            _by_names.clear()
-        _by_names[id(names)] = hit
-    _last = hit
-    return hit[1]
 
 
 @cache

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from kifu.domain.core.memo import Slot
+
 from . import events as ev
 from .cards import catalog, static_vit_reducers
 from .draft import WDraft
@@ -17,14 +19,13 @@ MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a han
 
 
 def settle(draft: WDraft, cause: int) -> None:
-    global _rest
     if not _at_rest(draft):
         for _ in range(MAX_ROUNDS):
             if not (_removals(draft, cause) | _orphaned_spells(draft, cause)):
                 break
         else:  # pragma: no cover - guard
             raise RuntimeError("state-based checks did not settle")
-    _rest = (draft, len(draft.envelopes))
+    _rest.value = (draft, len(draft.envelopes))
     state = draft.state
     s1, s2 = state.sides
     if s1.life <= 0 or s2.life <= 0 or s1.lost is not None or s2.lost is not None:   # (check_losses' own test)
@@ -32,13 +33,14 @@ def settle(draft: WDraft, cause: int) -> None:
 
 
 # Where the rules last came to rest: a draft, and how many of its events there were when its state
-# was found settled (one tuple, replaced whole). The removal checks read the units (card, damage,
-# curse), towers, table spells and stored effects; the events in HARMLESS change none of these (or
-# only lower damage, break or ready cards, end sleep), so after them the checks would read what they
-# found settled and fire nothing. A decision's first check is skipped the same way when it starts
-# on a state a decision ended at rest.
-_rest: tuple[WDraft | None, int] = (None, 0)
-_quiet_states: list[State] = []     # states decisions ended on at rest (kept alive, so identity holds)
+# was found settled (one tuple, replaced whole; a draft is decided on one thread). The removal
+# checks read the units (card, damage, curse), towers, table spells and stored effects; the events
+# in HARMLESS change none of these (or only lower damage, break or ready cards, end sleep), so
+# after them the checks would read what they found settled and fire nothing. A decision's first
+# check is skipped the same way when it starts on a state a decision ended at rest (``_quiet``:
+# the last four such states, kept alive so identity holds, one tuple replaced whole).
+_rest: Slot[tuple[WDraft | None, int]] = Slot("worlfard.rest", (None, 0))
+_quiet: Slot[tuple[State, ...]] = Slot("worlfard.quiet_states", ())
 
 HARMLESS: frozenset[type] = frozenset({
     ev.DeckShuffled, ev.HeartsSet, ev.CoinTossed, ev.OrderChosen, ev.CardsDrawn, ev.MulliganTaken,
@@ -69,7 +71,7 @@ _MOVED = ev.CardMoved
 def _at_rest(draft: WDraft) -> bool:
     """True when ``draft``'s state is known settled: the rules came to rest in it and only
     harmless events followed (``harmless``, written out: this runs after every step)."""
-    rested, count = _rest
+    rested, count = _rest.value
     if rested is not draft:
         return False
     for envelope in draft.envelopes[count:]:
@@ -82,18 +84,16 @@ def _at_rest(draft: WDraft) -> bool:
 
 def begin(draft: WDraft, state: State) -> None:
     """A decision starts on ``state``: if a decision ended on it at rest, it is settled."""
-    global _rest
-    for known in _quiet_states:
+    for known in _quiet.value:
         if known is state:
-            _rest = (draft, len(draft.envelopes))
+            _rest.value = (draft, len(draft.envelopes))
             return
 
 
 def ended(draft: WDraft) -> None:
     """A decision ended: remember its state as settled if it is known so."""
     if _at_rest(draft):
-        _quiet_states.insert(0, draft.state)
-        del _quiet_states[4:]
+        _quiet.value = (draft.state, *_quiet.value[:3])
 
 
 def _removals(draft: WDraft, cause: int) -> bool:

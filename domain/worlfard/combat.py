@@ -11,13 +11,13 @@ from . import events as ev
 from .checks import settle
 from .draft import WDraft
 from .field import all_negated, has, keywords
+from .firing import fire
 from .geometry import distance, lines
 from .ops import damage_player
 from .skills import assault_bonus
 from .state import Combat, Effect, State
 from .stats import definition, unit_stat, unit_stats
 from .targets import unit_line
-from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 DEFENSE = "防衛"

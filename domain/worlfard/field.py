@@ -11,11 +11,12 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardDef, PerMatch, catalog, definition
+from kifu.domain.core.memo import ByIdentity, Memo, PerThread
+
+from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
 from .state import State, TableSpell, Unit
 from .vocabulary import LINES, Status
@@ -231,7 +232,7 @@ def _statics(d: CardDef, zone: str) -> tuple[Skill, ...]:
     return found
 
 
-_STATICS: dict[tuple[str, str], tuple[Skill, ...]] = {}
+_STATICS: Memo[tuple[str, str], tuple[Skill, ...]] = Memo("worlfard.statics", bound=4096)
 Statics = tuple[tuple[Skill, ...], tuple[Skill, ...], tuple[Skill, ...]]
 
 
@@ -249,7 +250,8 @@ def _statics_of(names: tuple[tuple[str, ...], ...]) -> dict[int, Statics]:
     return table
 
 
-_static_cards = PerMatch(_statics_of)   # worked out once per match: all its states share ``names``
+# worked out once per match: all its states share ``names``
+_static_cards = ByIdentity("worlfard.static_cards", _statics_of, bound=64)
 
 
 def _merge_negations(acc: dict[int, _Acc], negated: dict[int, set[str]]) -> None:
@@ -303,9 +305,6 @@ def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
     return 1 if any(e in tower_elements for e in _defn(state, unit_card).elements) else 0
 
 
-_cache: list[tuple[State, Field]] = []
-
-
 @dataclass(frozen=True)
 class _Meta:
     """Which lasting skills a printed card has, by where they work, and the parameters (HT
@@ -317,7 +316,7 @@ class _Meta:
     stats: frozenset[str]
 
 
-_META: dict[str, _Meta] = {}
+_META: Memo[str, _Meta] = Memo("worlfard.meta", bound=4096)
 
 
 def _meta(d: CardDef) -> _Meta:
@@ -350,7 +349,7 @@ def _touched(state: State) -> frozenset[str]:
     far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
     superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
     try:
-        k: _Kept = _per_thread.kept      # (``_kept()`` written out: this runs at every stat read)
+        k: _Kept = _KEPT.local.value      # (``_kept()`` written out: this runs at every stat read)
     except AttributeError:
         k = _kept()
     if state is k.state:        # the state just asked about, asked again (half the calls)
@@ -406,7 +405,7 @@ class _Kept:
     several threads, and a thread must never read another's half-written answer."""
 
     __slots__ = ("state", "last", "source", "effects", "effects_marks", "spells", "units", "rows_marking",
-                 "rows", "rows_found", "values", "values_from")
+                 "rows", "rows_found", "values", "values_from", "heights")
 
     def __init__(self) -> None:
         self.state: State | None = None
@@ -423,16 +422,20 @@ class _Kept:
         # kept while ``_touched`` answers from the same ones (a third of the calls)
         self.values: dict[tuple[int, int, int, str], int | None] = {}
         self.values_from: object = None
+        # per seat: the rows and the heights ``tower_heights`` last worked out from them (kept
+        # alive here, so their ids stay their own); each decision changes one row of one side,
+        # so the payer often asks again
+        self.heights: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
 
 
-_per_thread = threading.local()
+_KEPT = PerThread("worlfard.field_kept", _Kept)
 
 
 def _kept() -> _Kept:
-    kept: _Kept | None = getattr(_per_thread, "kept", None)
-    if kept is None:
-        kept = _per_thread.kept = _Kept()
-    return kept
+    try:
+        return _KEPT.local.value  # type: ignore[no-any-return]
+    except AttributeError:
+        return _KEPT.get()
 
 
 def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
@@ -470,7 +473,8 @@ def _marking_of(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]
             for index, name in enumerate(seat_names) if (stats := _meta(defs[name]).stats)}
 
 
-_marking = PerMatch(_marking_of)   # worked out once per match: all its states share ``names``
+# worked out once per match: all its states share ``names``
+_marking = ByIdentity("worlfard.marking", _marking_of, bound=64)
 
 
 _NEGATE_ALL = "negate *"
@@ -561,7 +565,7 @@ def has(state: State, seat: int, line: int, pattern: str) -> bool:
     return any(keyword_matches(k, pattern) for k in keywords(state, seat, line))
 
 
-_KEYWORDS: dict[str, frozenset[str]] = {}
+_KEYWORDS: Memo[str, frozenset[str]] = Memo("worlfard.keywords", bound=4096)
 
 
 def printed_keywords(d: CardDef) -> frozenset[str]:
@@ -698,17 +702,8 @@ def _printed(state: State, seat: int, line: int) -> Profile:
                    AGI=max(0, d.AGI), DEF=d.DEF, keywords=frozenset(d.keywords()), negated=frozenset())
 
 
-_plain_cache: list[tuple[State, bool]] = []
-
-
-def _is_plain(state: State) -> bool:
-    for st, plain in _plain_cache:
-        if st is state:
-            return plain
-    plain = _plain(state)
-    _plain_cache.insert(0, (state, plain))
-    del _plain_cache[4:]
-    return plain
+# by state: a few states are asked about at a time (the one decided on, the one just made)
+_is_plain = ByIdentity("worlfard.plain", _plain, bound=4)
 
 
 def _shape(state: State) -> tuple[tuple[object, ...], tuple[tuple[object, ...], ...]]:
@@ -724,26 +719,22 @@ def _shape(state: State) -> tuple[tuple[object, ...], tuple[tuple[object, ...], 
     return shared, stage
 
 
-_shapes: list[tuple[tuple[object, ...], tuple[int, ...], tuple[tuple[object, ...], ...], Field]] = []
+# by what a field is computed from: the ids of the shared parts (the entry keeps them alive, so
+# the ids stay theirs) and the stage, tower tops and table spells
+_shapes: Memo[tuple[tuple[int, ...], Any], tuple[tuple[object, ...], Field]] = Memo("worlfard.field_shapes", bound=8)
 
 
-def field_of(state: State) -> Field:
-    """The field for ``state``: reused while the parts it is computed from are unchanged."""
-    for st, f in _cache:
-        if st is state:
-            return f
+def _field_for(state: State) -> Field:
     shared, stage = _shape(state)
-    ids = tuple(map(id, shared))     # the entry keeps ``shared`` alive, so these ids stay its parts'
-    for _, s_ids, s_stage, f in _shapes:
-        if s_ids == ids and s_stage == stage:
-            break
-    else:
-        f = Field(state)
-        _shapes.insert(0, (shared, ids, stage, f))
-        del _shapes[8:]
-    _cache.insert(0, (state, f))
-    del _cache[4:]
-    return f
+    key = (tuple(map(id, shared)), stage)
+    hit = _shapes.get(key)
+    if hit is None:
+        hit = _shapes.put(key, (shared, Field(state)))
+    return hit[1]
+
+
+# the field for ``state``: reused while the parts it is computed from are unchanged
+field_of = ByIdentity("worlfard.field", _field_for, bound=4)
 
 
 def profile(state: State, seat: int, line: int) -> Profile:
@@ -760,7 +751,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
     change a tower's HT (the payer asks for them at almost every decision, on a new state)."""
     towers = state.sides[seat - 1].towers
     front_towers = state.sides[2 - seat].towers
-    last = _heights_last[seat - 1]
+    kept = _kept().heights
+    last = kept[seat - 1]
     if last[0] is towers and last[1] is front_towers and last[2] is state.effects and last[3] is state.names:
         return last[4]      # the same rows as last asked (kept only when no front tower changes HT)
     heights = [len(t.cards) for t in towers]
@@ -784,13 +776,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
                             heights[i] += op.value
     found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
     # a front tower's skill may hang on the front stage and table (its condition): not kept then
-    _heights_last[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    kept[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
     return found
-
-
-# per seat: the rows and the heights last worked out from them (kept alive here, so their ids
-# stay their own); each decision changes one row of one side, so the payer often asks again
-_heights_last: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
 
 
 def _stored_ht(state: State, seat: int, line: int) -> int:

@@ -13,7 +13,7 @@ from . import combat
 from . import events as ev
 from .checks import settle
 from .draft import WDraft
-from .spells import resolve_spell
+from .ops import resolve_spell
 from .state import Window
 from .triggers import process_next
 from .vocabulary import Phase, other

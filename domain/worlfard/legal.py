@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 from msgspec.structs import replace
 
+from kifu.domain.core.memo import Memo, Slot
 from kifu.domain.core.options import Options
 
 from . import commands as c
@@ -83,7 +84,7 @@ def options(state: State, seat: int) -> Options:
 
 
 _PASS = (c.Pass(),)
-_PROCEEDS: dict[tuple[str, ...], tuple[c.Command, ...]] = {}
+_PROCEEDS: Memo[tuple[str, ...], tuple[c.Command, ...]] = Memo("worlfard.proceeds", bound=256)
 
 
 def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
@@ -98,13 +99,14 @@ def _holds_short(seat: int, hand: tuple[int, ...], facts: CardTable) -> bool:
     """Whether ``hand`` holds a Short Spell, the only kind cast in a reaction window (W-10.2). A
     window passes back and forth over the same hands, so each seat's last answer is kept by its
     hand (the same object until a card comes or goes) and the match's card table."""
-    last = _shorts[seat - 1]
+    slot = _shorts[seat - 1]
+    last = slot.value
     if last[0] is not hand or last[1] is not facts:
-        last = _shorts[seat - 1] = (hand, facts, any(facts[card].short for card in hand))
+        last = slot.value = (hand, facts, any(facts[card].short for card in hand))
     return last[2]
 
 
-_shorts: list[tuple[object, object, bool]] = [(None, None, False), (None, None, False)]   # kept alive: ids stay theirs
+_shorts = (Slot("worlfard.holds_short.1", (None, None, False)), Slot("worlfard.holds_short.2", (None, None, False)))
 
 
 class _Pays:

@@ -10,6 +10,7 @@ import msgspec
 
 from kifu.domain.core.header import Header
 from kifu.domain.core.match import Match
+from kifu.domain.core.ruleset import Ruleset
 
 from . import cards, decks
 
@@ -17,13 +18,13 @@ COPIES = 10
 LIFE = 1_000
 
 
-def long_match(seed: int) -> tuple[list[Any], Any]:
-    from .ruleset import NAME, RULES_VERSION, build
-
+def long_match(rules: Ruleset[Any, Any, Any], seed: int) -> tuple[list[Any], Any]:
+    """The two preset decks and the prepared position; ``rules`` is WORLFARD's ruleset, passed in
+    by ``ruleset.build`` (this module sits below it, so it cannot import it)."""
     base = [decks.load(name) for name in decks.preset_names()[:2]]
     big = tuple(msgspec.structs.replace(deck, cards=deck.cards * COPIES) for deck in base)
-    setup = Match.start(build(), Header(
-        match_id=str(uuid.UUID(int=10_000 + seed)), ruleset=NAME, rules_version=RULES_VERSION,
+    setup = Match.start(rules, Header(
+        match_id=str(uuid.UUID(int=10_000 + seed)), ruleset=rules.name, rules_version=rules.rules_version,
         card_set=cards.card_set_digest(), seed=seed, players=("random", "random"), decks=big))
     state = setup.state
     prepared = msgspec.structs.replace(

@@ -4,10 +4,10 @@ from __future__ import annotations
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
-from . import triggers
 from .draft import WDraft
 from .evolve import evolve
 from .field import has, tower_height
+from .firing import fire_summon
 from .geometry import adjacent, lines
 from .hearts import check_source, heart_cast, reveal_next
 from .payment import canonical_payment, check_payment
@@ -74,7 +74,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
                                           src="heart" if heart else "hand"))
     if heart:   # the cast heart went straight to the stage (every card stays in one zone); the next turns up
         reveal_next(draft, seat, declared)
-    triggers.fire_summon(draft, seat, line, summoned)
+    fire_summon(draft, seat, line, summoned)
 
 
 def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:

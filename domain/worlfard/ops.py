@@ -1,16 +1,24 @@
-"""The skill interpreter: carry out a skill's effects, one rule event per consequence (W-14)."""
+"""The skill interpreter: carry out a skill's effects, one rule event per consequence (W-14).
+
+A spell's resolution (W-10.1, W-10.3) lives here too: resolving a spell applies its skill, and a
+skill may cast a spell for free (即時詠唱, W-10.5) that resolves in turn, so the two recurse.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from . import events as ev
+from .card_facts import extra_cost, spell_skill, targeting_skill
 from .cards import definition
 from .checks import settle
 from .draft import WDraft
 from .field import has, stat
+from .firing import fire_summon
+from .main_phase import pay
+from .payment import payments
 from .skills import Op, Skill
-from .state import Effect
-from .targets import unit_line
+from .state import Effect, Trigger
+from .targets import still_correct, unit_line
 
 
 @dataclass(frozen=True)
@@ -187,12 +195,8 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
                 src = "hand" if card in side.hand else "soul" if card in side.soul else None
                 if src is not None and side.stage[line - 1] is None:
                     summoned = draft.rule("W-8.5", cause, ev.UnitSummonedFree(seat=ctx.seat, card=card, line=line, src=src))
-                    from .triggers import fire_summon
-
                     fire_summon(draft, ctx.seat, line, summoned)
         case "cast_free":
-            from .spells import cast_free
-
             for t in ctx.targets:
                 cast_free(draft, ctx.seat, t // 10, t % 10, cause)
         case "win":
@@ -225,3 +229,50 @@ def damage_player(draft: WDraft, seat: int, amount: int, cause: int, wave: bool 
         settle(draft, lost)
 
 
+def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
+    """Resolve the spell on ``seat``'s table spot ``line``: re-check targets (W-10.4), apply the
+    spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
+    spell = draft.state.sides[seat - 1].table[line - 1]
+    assert spell is not None
+    cause = spell.cast or cause   # a resolution traces back to its cast (the chain closing is between)
+    d = definition(draft.state, spell.card)
+    chosen = spell.targets if targets is None else targets
+    skill = targeting_skill(d)
+    if skill is not None and not still_correct(draft.state, skill, seat, spell.card, chosen):
+        draft.rule("W-10.4", cause, ev.SpellFizzled(seat=seat, card=spell.card, line=line,
+                                                     reason="its targets can no longer be chosen correctly"))
+        draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
+        return
+    resolved = draft.rule("W-10.1", cause, ev.SpellResolved(seat=seat, card=spell.card, line=line))
+    if d.type == "LS":
+        draft.rule("W-10.3", resolved, ev.SpellStays(seat=seat, card=spell.card, line=line, since=resolved))
+    found = spell_skill(d)
+    if found is not None:
+        index, sk = found
+        apply_skill(draft, Context(seat=seat, card=spell.card, skill=sk, skill_index=index, targets=chosen,
+                                   line=line, by="spell", clause="W-10.1"), resolved)
+    if d.type != "LS" and draft.state.outcome is None and draft.state.sides[seat - 1].table[line - 1] is not None:
+        draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
+
+
+def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> None:
+    """即時詠唱: no LV cost; the extra cost is paid with the first legal payment (an
+    interpretation: the seed does not say who picks it); targets are then chosen as a choice."""
+    state = draft.state
+    d = definition(state, card)
+    if card not in state.sides[seat - 1].hand or state.sides[seat - 1].table[line - 1] is not None:
+        return
+    extra = extra_cost(d)
+    towers, souls = next(iter(payments(state, seat, extra)), ((), ()))
+    cast_seq = draft.rule("W-10.5", cause, ev.SpellCast(seat=seat, card=card, line=line, cost=extra, towers=towers,
+                                                         souls=souls, free=True))
+    if extra:
+        pay(draft, seat, extra, towers, souls, cast_seq)
+    draft.rule("W-10.5", cast_seq, ev.SpellPlaced(seat=seat, card=card, line=line, cast=cast_seq))
+    skill = targeting_skill(d)
+    if skill is None:
+        resolve_spell(draft, seat, line, cast_seq)
+        return
+    index = d.skill.index(skill)
+    draft.rule("W-10.5", cast_seq, ev.SkillTriggered(trigger=Trigger(seat=seat, card=card, skill=index, line=line,
+                                                                      spell_line=line), when="cast"))

@@ -6,6 +6,7 @@ from math import comb
 from typing import Any, Iterator, Sequence
 
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.memo import Memo
 
 from .field import tower_height, tower_heights
 from .state import State
@@ -90,9 +91,7 @@ def payer(state: State, seat: int, ready: list[int] | None = None) -> Payer:
 def _sourced(sources: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> Payer:
     found = _by_sources.get(sources)
     if found is None:
-        if len(_by_sources) > 1024:
-            _by_sources.clear()
-        found = _by_sources[sources] = _ByCost(*sources)
+        found = _by_sources.put(sources, _ByCost(*sources))
     return found
 
 
@@ -204,13 +203,11 @@ def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
             for t, n in enumerate(above):
                 sums[t + height] += n
             found = sums, alone
-        if len(_totals) > 4096:
-            _totals.clear()
-        _totals[shape] = found
+        _totals.put(shape, found)
     return found
 
 
-_totals: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+_totals: Memo[tuple[int, ...], tuple[list[int], list[int]]] = Memo("worlfard.payment_totals", bound=4096)
 
 
 def _nth(ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...], cost: int, index: int) -> Payment:
@@ -255,7 +252,8 @@ def _nth_combination(pool: tuple[int, ...], r: int, index: int) -> tuple[int, ..
     return tuple(out)
 
 
-_by_sources: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], _ByCost] = {}
+_by_sources: Memo[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], _ByCost] = Memo(
+    "worlfard.payments_by_sources", bound=1024)
 
 
 def _enumerate(ready: tuple[int, ...], ready_heights: tuple[int, ...], souls: tuple[int, ...],
@@ -289,13 +287,11 @@ def _tower_sets(ready: tuple[int, ...], heights: tuple[int, ...]) -> TowerSets:
         found = tuple((towers, sum(hs), min(hs, default=0))
                       for n in range(len(ready) + 1) for towers in combinations(ready, n)
                       if all(hs := [value[line] for line in towers]))
-        if len(_sets) > 1024:
-            _sets.clear()
-        _sets[key] = found
+        _sets.put(key, found)
     return found
 
 
-_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], TowerSets] = {}
+_sets: Memo[tuple[tuple[int, ...], tuple[int, ...]], TowerSets] = Memo("worlfard.tower_sets", bound=1024)
 
 
 def can_pay(state: State, seat: int, cost: int) -> bool:

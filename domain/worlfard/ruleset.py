@@ -35,5 +35,6 @@ def build() -> Ruleset[State, Command, Event]:
         command_of=replay.command_of, prepared_clause="W-4", decide_clause="W-5.6", waiting_clause=waiting_clause,
         load_deck=decks.load, presets=decks.preset_names,
         bots={"random": bots.RandomBot, "greedy": bots.GreedyBot},
-        card_names=lambda state: state.name, card_refs=target_cards, played=replay.played, long_match=long_match,
+        card_names=lambda state: state.name, card_refs=target_cards, played=replay.played,
+        long_match=lambda seed: long_match(build(), seed),
     )

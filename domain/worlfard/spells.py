@@ -1,43 +1,23 @@
-"""Spells (W-10): casting to a table spot, paying (W-6, element effect W-6.5), resolving,
-Long Spells staying, and instant casts (W-10.5)."""
+"""Spells (W-10): casting to a table spot, paying (W-6, element effect W-6.5), choosing targets.
+
+Resolving, Long Spells staying and instant casts (W-10.5) are in ``ops``, with the skill
+interpreter they recurse with; a spell's printed facts (its ○ skill, extra cost) in ``card_facts``."""
 from __future__ import annotations
 
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
-from .card_facts import Facts, card_facts
+from .card_facts import Facts, card_facts, targeting_skill
 from .cards import CardDef, definition
 from .draft import WDraft
 from .hearts import check_source, heart_cast, reveal_next
 from .main_phase import pay
-from .ops import Context, apply_skill
-from .payment import can_pay, canonical_payment, check_payment, payments
+from .ops import resolve_spell
+from .payment import canonical_payment, check_payment
 from .skills import Skill
-from .state import State, Trigger
-from .targets import options, still_correct
+from .state import State
+from .targets import options
 from .vocabulary import Phase
-
-
-def spell_skill(d: CardDef) -> tuple[int, Skill] | None:
-    """The ○ skill (W-2.5); a Long Spell may have none."""
-    for index, skill in enumerate(d.skill):
-        if skill.mark == "○":
-            return index, skill
-    return None
-
-
-def targeting_skill(d: CardDef) -> Skill | None:
-    """The skill whose 【…】 is chosen at cast: the ○ skill, or a Long Spell's lasting one."""
-    for skill in d.skill:
-        if skill.target is not None and (skill.mark == "○" or (skill.zone == "table" and skill.static)):
-            return skill
-    return None
-
-
-def extra_cost(d: CardDef) -> int:
-    """{コスト:〔n〕} on the spell skill: paid on top of the LV, even when cast instantly (W-10.5)."""
-    found = spell_skill(d)
-    return found[1].cost if found else 0
 
 
 def spell_cost(state: State, seat: int, card: int, line: int) -> int:
@@ -127,63 +107,3 @@ def on_own_spot(skill: Skill, line: int, target: int) -> bool:
     cast to: it still stands there when its skill resolves, so the target would not be correct
     then (W-10.4)."""
     return skill.target is not None and skill.target.kind == "hand_spell" and target % 10 == line
-
-
-def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
-    """Resolve the spell on ``seat``'s table spot ``line``: re-check targets (W-10.4), apply the
-    spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
-    spell = draft.state.sides[seat - 1].table[line - 1]
-    assert spell is not None
-    cause = spell.cast or cause   # a resolution traces back to its cast (the chain closing is between)
-    d = definition(draft.state, spell.card)
-    chosen = spell.targets if targets is None else targets
-    skill = targeting_skill(d)
-    if skill is not None and not still_correct(draft.state, skill, seat, spell.card, chosen):
-        draft.rule("W-10.4", cause, ev.SpellFizzled(seat=seat, card=spell.card, line=line,
-                                                     reason="its targets can no longer be chosen correctly"))
-        draft.rule("W-10.3", cause, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
-        return
-    resolved = draft.rule("W-10.1", cause, ev.SpellResolved(seat=seat, card=spell.card, line=line))
-    if d.type == "LS":
-        draft.rule("W-10.3", resolved, ev.SpellStays(seat=seat, card=spell.card, line=line, since=resolved))
-    found = spell_skill(d)
-    if found is not None:
-        index, sk = found
-        apply_skill(draft, Context(seat=seat, card=spell.card, skill=sk, skill_index=index, targets=chosen,
-                                   line=line, by="spell", clause="W-10.1"), resolved)
-    if d.type != "LS" and draft.state.outcome is None and draft.state.sides[seat - 1].table[line - 1] is not None:
-        draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
-
-
-def free_castable(state: State, seat: int, card: int) -> bool:
-    """W-10.5: an instant cast still pays extra costs and needs its targets to exist."""
-    d = definition(state, card)
-    skill = targeting_skill(d)
-    if skill is not None and skill.target is not None and skill.target.kind == "hand_spell":
-        return False   # a spell that casts spells is not itself cast that way (no endless chains)
-    if not can_pay(state, seat, extra_cost(d)):
-        return False
-    return skill is None or bool(options(state, skill, seat, card))
-
-
-def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> None:
-    """即時詠唱: no LV cost; the extra cost is paid with the first legal payment (an
-    interpretation: the seed does not say who picks it); targets are then chosen as a choice."""
-    state = draft.state
-    d = definition(state, card)
-    if card not in state.sides[seat - 1].hand or state.sides[seat - 1].table[line - 1] is not None:
-        return
-    extra = extra_cost(d)
-    towers, souls = next(iter(payments(state, seat, extra)), ((), ()))
-    cast_seq = draft.rule("W-10.5", cause, ev.SpellCast(seat=seat, card=card, line=line, cost=extra, towers=towers,
-                                                         souls=souls, free=True))
-    if extra:
-        pay(draft, seat, extra, towers, souls, cast_seq)
-    draft.rule("W-10.5", cast_seq, ev.SpellPlaced(seat=seat, card=card, line=line, cast=cast_seq))
-    skill = targeting_skill(d)
-    if skill is None:
-        resolve_spell(draft, seat, line, cast_seq)
-        return
-    index = d.skill.index(skill)
-    draft.rule("W-10.5", cast_seq, ev.SkillTriggered(trigger=Trigger(seat=seat, card=card, skill=index, line=line,
-                                                                      spell_line=line), when="cast"))

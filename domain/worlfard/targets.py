@@ -9,8 +9,12 @@ spot) and forced moves (to an adjacent empty spot).
 """
 from __future__ import annotations
 
+from kifu.domain.core.memo import ByIdentity, Slot
+
+from .card_facts import extra_cost, targeting_skill
 from .cards import definition
 from .geometry import adjacent, lines
+from .payment import can_pay
 from .skills import Skill, Target
 from .state import State
 
@@ -39,32 +43,26 @@ def unit_line(state: State, card: int) -> tuple[int, int] | None:
     objects: where each unit stands is kept for the last two stage rows asked about (held here,
     so their identity stays theirs; one tuple replaced whole, so a thread never reads one pair's
     answer for another; a card is on one stage spot at most, so the order read in does not matter)."""
-    global _where
     s1, s2 = state.sides
-    kept = _where
+    kept = _where.value
     if s1.stage is not kept[0] or s2.stage is not kept[1]:
-        kept = _where = (s1.stage, s2.stage, {
+        kept = _where.value = (s1.stage, s2.stage, {
             unit.card: (seat, line) for seat, stage in ((1, s1.stage), (2, s2.stage))
             for line, unit in enumerate(stage, 1) if unit is not None})
     return kept[2].get(card)
 
 
-_where: tuple[object, object, dict[int, tuple[int, int]]] = (None, None, {})
+_where: Slot[tuple[object, object, dict[int, tuple[int, int]]]] = Slot("worlfard.unit_line", (None, None, {}))
 
 
-def _unit_aim(skill: Skill) -> tuple[bool, bool]:
+def _aim_of(skill: Skill) -> tuple[bool, bool]:
     """Whether ``skill`` moves the unit it aims at (to an adjacent empty spot) or takes control
-    of it (to the same line): read off its ops once per printed skill."""
-    found = _aims.get(id(skill))
-    if found is None or found[0] is not skill:
-        kinds = {op.op for op in skill.ops}
-        if len(_aims) > 4096:
-            _aims.clear()
-        found = _aims[id(skill)] = (skill, "move" in kinds, "control" in kinds)
-    return found[1], found[2]
+    of it (to the same line)."""
+    kinds = {op.op for op in skill.ops}
+    return "move" in kinds, "control" in kinds
 
 
-_aims: dict[int, tuple[Skill, bool, bool]] = {}     # each entry keeps its skill alive: its id stays its own
+_unit_aim = ByIdentity("worlfard.unit_aim", _aim_of, bound=4096)   # read off its ops once per printed skill
 
 
 def options(state: State, skill: Skill, seat: int, source: int | None) -> list[int]:
@@ -103,8 +101,6 @@ def options(state: State, skill: Skill, seat: int, source: int | None) -> list[i
             if _defn(state, c).is_unit and _fits(state, spec, c):
                 out.extend(c * 10 + line for line in empty)
     elif spec.kind == "hand_spell":
-        from .spells import free_castable
-
         empty = [line for line in lines() if state.side(seat).table[line - 1] is None]
         for c in state.side(seat).hand:
             if _defn(state, c).is_spell and _fits(state, spec, c) and free_castable(state, seat, c):
@@ -118,3 +114,14 @@ def still_correct(state: State, skill: Skill, seat: int, source: int | None, cho
         return True
     valid = set(options(state, skill, seat, source))
     return bool(chosen) and all(c in valid for c in chosen)
+
+
+def free_castable(state: State, seat: int, card: int) -> bool:
+    """W-10.5: an instant cast still pays extra costs and needs its targets to exist."""
+    d = definition(state, card)
+    skill = targeting_skill(d)
+    if skill is not None and skill.target is not None and skill.target.kind == "hand_spell":
+        return False   # a spell that casts spells is not itself cast that way (no endless chains)
+    if not can_pay(state, seat, extra_cost(d)):
+        return False
+    return skill is None or bool(options(state, skill, seat, card))

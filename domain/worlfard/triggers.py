@@ -8,66 +8,17 @@ from __future__ import annotations
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
-from .cards import CardDef, definition
+from .cards import definition
 from .draft import WDraft
-from .field import all_negated
-from .ops import Context, apply_skill
+from .firing import TRIGGER_CLAUSE
+from .ops import Context, apply_skill, resolve_spell
 from .skills import Skill
 from .state import Choice, State, Trigger
-from .targets import options, still_correct, unit_line
-
-TRIGGER_CLAUSE = {
-    "summon": "W-2.5", "attack": "W-12.1", "defend": "W-12.4", "after_combat": "W-12.8",
-    "after_combat_survived": "W-12.8", "start_phase": "W-11.5",
-}
+from .targets import options, still_correct
 
 
 def _skills(state: State, card: int) -> tuple[Skill, ...]:
     return definition(state, card).skill
-
-
-def unit_skill_active(state: State, card: int) -> bool:
-    """A cursed unit's skills are all negated (W-9.4, W-14.6)."""
-    where = unit_line(state, card)
-    if where is None:
-        return True   # fired as it left (after combat): its text still resolves
-    return not all_negated(state, *where)
-
-
-def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int = 0, other: int = 0,
-         zone: str = "stage") -> None:
-    """Queue every ``when`` skill of ``card`` (controlled by ``seat``)."""
-    state = draft.state
-    firing = _firing(definition(state, card), when, zone)
-    if not firing or (zone == "stage" and not unit_skill_active(state, card)):
-        return
-    for index in firing:
-        if True:
-            draft.rule(TRIGGER_CLAUSE.get(when, "W-2.5"), cause, ev.SkillTriggered(
-                trigger=Trigger(seat=seat, card=card, skill=index, line=line, other=other), when=when))
-
-
-def _firing(d: CardDef, when: str, zone: str) -> tuple[int, ...]:
-    """The indexes of ``d``'s triggered (・) skills that fire ``when``, from ``zone`` (per card,
-    by zone then timing: nested lookups, no key tuple built on every call)."""
-    by_zone = _FIRING.get(d.name)
-    if by_zone is None:
-        by_zone = _FIRING[d.name] = {}
-        for i, skill in enumerate(d.skill):
-            if skill.mark == "・":
-                by_when = by_zone.setdefault(skill.zone, {})
-                by_when[skill.when] = by_when.get(skill.when, ()) + (i,)
-    by_when = by_zone.get(zone)
-    return () if by_when is None else by_when.get(when, ())
-
-
-_FIRING: dict[str, dict[str, dict[str | None, tuple[int, ...]]]] = {}
-
-
-def fire_summon(draft: WDraft, seat: int, line: int, cause: int) -> None:
-    unit = draft.state.sides[seat - 1].stage[line - 1]
-    if unit is not None:
-        fire(draft, seat, unit.card, "summon", cause, line=line)
 
 
 def process_next(draft: WDraft, cause: int) -> None:
@@ -109,8 +60,6 @@ def _condition_holds(state: State, trigger: Trigger, skill: Skill) -> bool:
 
 def resolve_trigger(draft: WDraft, trigger: Trigger, targets: tuple[int, ...], cause: int) -> None:
     if trigger.spell_line:   # an instantly cast spell (W-10.5) resolves from its table spot
-        from .spells import resolve_spell
-
         resolve_spell(draft, trigger.seat, trigger.spell_line, cause, targets)
         return
     skill = _skills(draft.state, trigger.card)[trigger.skill]

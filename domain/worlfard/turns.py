@@ -7,8 +7,8 @@ from . import events as ev
 from .checks import end_if_decided, settle
 from .draft import WDraft
 from .field import stat
+from .firing import fire
 from .state import State
-from .triggers import fire
 from .vocabulary import Phase, Status, other
 
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds

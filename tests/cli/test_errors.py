@@ -1,4 +1,4 @@
-"""One error convention everywhere: one line on stderr, exit codes as the README's table says."""
+"""One error convention everywhere: one line on stderr, exit codes as docs/cli.md says."""
 from __future__ import annotations
 
 import socket

@@ -1,17 +1,18 @@
-"""The README's examples, run: every command of its console sessions is executed in a scratch
-folder and its output compared with the lines the README shows (``…`` stands for whatever
-varies: a whole line on its own, part of a line inside one), so the README cannot drift again.
+"""The documentation's examples, run: every command of the console sessions of README.md and of
+every page under docs/ is executed in a scratch folder and its output compared with the lines the
+page shows (``…`` stands for whatever varies: a whole line on its own, part of a line inside one),
+so no page can drift again.
 
 Shell blocks that are procedures rather than examples (set-up, regenerating the corpus, the
-whole test suite) are listed in ``NOT_RUN`` with the reason."""
+whole test suite, measurements) are listed in ``NOT_RUN`` with the reason."""
 from __future__ import annotations
 
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -19,7 +20,7 @@ from kifu.service.app import create_app
 from kifu.service.server import BackgroundServer
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text("utf-8")
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BIN = Path(sys.executable).parent
 NOT_RUN = {
     "make demo": "the quick start is what CI's set-up does",
@@ -28,6 +29,9 @@ NOT_RUN = {
     "--rerecord replays/": "rewrites the corpus in place",
     "python -m pytest": "the whole suite (CI runs it)",
     "kifu serve": "starts the service and stays (test_readme_service_session runs one in a thread)",
+    "kifu bench": "measures for minutes (tests/bench runs its --quick smoke)",
+    "kifu loadtest": "measures a running service (tests/service drives the load generator)",
+    "tests.viewer.figures": "measures the viewer in chromium for minutes (tests/viewer tests the page)",
 }
 EXITS = {"kifu diff": (0, 1)}     # diff exits 1 when the records differ, as diff(1) does
 SLOW = ("kifu import", "kifu stats", "kifu audit replays/")
@@ -40,9 +44,16 @@ class Step:
 
 
 def blocks() -> list[tuple[str, list[Step]]]:
-    """Every console session (``$ `` prompts and their output) and every runnable shell block."""
+    """Every console session (``$ `` prompts and their output) and every runnable shell block, of
+    every page, each named by its page and its place there."""
+    return [block for page in PAGES for block in page_blocks(page)]
+
+
+def page_blocks(page: Path) -> list[tuple[str, list[Step]]]:
     out = []
-    for number, (lang, body) in enumerate(re.findall(r"^```(\w*)\n(.*?)^```", README, re.S | re.M)):
+    name = page.relative_to(ROOT).as_posix()
+    text = page.read_text("utf-8")
+    for number, (lang, body) in enumerate(re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)):
         lines = body.splitlines()
         if lang in ("console", "") and lines and lines[0].startswith("$ "):
             steps: list[Step] = []
@@ -51,10 +62,10 @@ def blocks() -> list[tuple[str, list[Step]]]:
                     steps.append(Step(line[2:], []))
                 else:
                     steps[-1].expected.append(line.rstrip())
-            out.append((f"block{number}-{lang or 'text'}", steps))
+            out.append((f"{name}-block{number}-{lang or 'text'}", steps))
         elif lang == "sh":
             steps = [Step(line, []) for line in lines if line.strip() and not line.startswith("#")]
-            out.append((f"block{number}-sh", steps))
+            out.append((f"{name}-block{number}-sh", steps))
     return out
 
 

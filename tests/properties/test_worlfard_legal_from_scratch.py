@@ -18,6 +18,7 @@ from random_play import random_decisions
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.worlfard import commands as c
 from kifu.domain.worlfard.activate import why_not
+from kifu.domain.worlfard.card_facts import targeting_skill
 from kifu.domain.worlfard.cards import definition
 from kifu.domain.worlfard.combat import blockers, evader
 from kifu.domain.worlfard.combat import targets as attack_targets
@@ -25,7 +26,7 @@ from kifu.domain.worlfard.decide import awaiting
 from kifu.domain.worlfard.decks import preset_names
 from kifu.domain.worlfard.field import stat, tower_heights
 from kifu.domain.worlfard.payment import is_redundant_free, payments
-from kifu.domain.worlfard.spells import may_cast_now, targeting_skill
+from kifu.domain.worlfard.spells import may_cast_now
 from kifu.domain.worlfard.state import State
 from kifu.domain.worlfard.targets import options as targets_of
 from kifu.domain.worlfard.turns import proceed_targets

@@ -16,6 +16,7 @@ from kifu.projections.recordfile import read_record
 from kifu.projections.standings import Standings
 from kifu.projections.timeline import Timeline
 from kifu.store import MatchStore
+from kifu.store.standings import open_standings
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -44,7 +45,7 @@ def load(url: str, records: list[Path]) -> None:
 
 def report(url: str, **catch_up: int) -> tuple[int, dict]:
     with MatchStore.open(url) as store:
-        s = Standings(store)
+        s = open_standings(store)
         try:
             folded = s.catch_up(**catch_up)
             return folded, msgspec.to_builtins(s.report(top=50))
@@ -109,7 +110,7 @@ def test_a_failed_batch_leaves_nothing_behind(db_url: str, records: list[Path], 
     _, again = report(db_url)
     assert after == again and after["position"] > 0
     with MatchStore.open(db_url) as store:
-        s = Standings(store)
+        s = open_standings(store)
         try:
             assert s.rebuild() > 0 and msgspec.to_builtins(s.report(top=50)) == after
         finally:

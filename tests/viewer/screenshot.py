@@ -1,4 +1,4 @@
-"""Remake the README's screenshot of the viewer: ``.venv/bin/python -m tests.viewer.screenshot [OUT]``.
+"""Remake the viewer's screenshot in docs/viewer.md: ``.venv/bin/python -m tests.viewer.screenshot [OUT]``.
 
 Serves a recorded WORLFARD match from an in-memory store and photographs the page at 1280×800
 in Debian's chromium (a CJK font, e.g. Debian's fonts-noto-cjk, draws the card names)."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 from scenario import Position
 
-from kifu.domain.worlfard.card_facts import card_facts, match_facts
+from kifu.domain.worlfard.card_facts import card_facts, extra_cost, match_facts, targeting_skill
 from kifu.domain.worlfard.cards import catalog, definition
-from kifu.domain.worlfard.spells import extra_cost, on_own_spot, targeting_skill
+from kifu.domain.worlfard.spells import on_own_spot
 
 
 def test_every_cards_facts_are_its_definitions() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import get_args
 
 from kifu.domain.worlfard.cards import catalog
+from kifu.domain.worlfard.firing import TRIGGER_CLAUSE, _firing
 from kifu.domain.worlfard.skills import Trigger, Zone
-from kifu.domain.worlfard.triggers import TRIGGER_CLAUSE, _firing
 
 
 def test_every_cards_firing_skills_are_its_definitions() -> None:
