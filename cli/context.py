@@ -96,7 +96,7 @@ class Kifu:
 
     def resolve(self, match_id: str) -> str:
         """A stored match's full id from the id or an unambiguous prefix of it (``e79d47``)."""
-        ids = [row.match_id for row in self.existing.list_matches()]
+        ids: list[str] = [row.match_id for row in self.existing.list_matches()]
         if match_id in ids:
             return match_id
         found = [i for i in ids if i.startswith(match_id.lower())] if len(match_id) >= MIN_PREFIX else []

@@ -34,7 +34,7 @@ def offered() -> list[str]:
     return offered_rulesets(os.environ)
 
 
-class RulesetName(click.ParamType):
+class RulesetName(click.ParamType[str]):
     """A ruleset a user names: one offered here, case aside, else "did you mean" (exit 2)."""
 
     name = "ruleset"

@@ -57,7 +57,7 @@ def problem(path: str, *, folder: bool = False, stdout: bool = True) -> str | No
     return None if os.access(p.parent, os.W_OK | os.X_OK) else f"folder {p.parent} is not writable"
 
 
-class OutPath(click.ParamType):
+class OutPath(click.ParamType[str]):
     """A click type for every output option: the checks of ``problem`` before the command runs."""
 
     name = "path"

@@ -50,7 +50,8 @@ def seat_option(seat: int) -> Any:
                    "presets in alphabetical order.")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Player names, seat 1 then seat 2.")
 @click.option("--out", type=OutPath(), default=None,
-              help="Also export the finished record to this .kifu.jsonl file (- for stdout: the messages go to stderr).")
+              help="Also export the finished record to this .kifu.jsonl file (- for stdout: the messages go to "
+                   "stderr).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @click.option("--event", default=None, metavar="NAME", help="Tournament metadata for the header: the event,")
 @click.option("--round", "round_", default=None, metavar="ROUND", help="the round,")
@@ -66,7 +67,8 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
     (a bot standing in for a human is recorded on each decision it takes)."""
     if resume is not None:
         if ruleset or decks or names or seed is not None or event or round_ or table:
-            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: the match's header is already written")
+            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: the match's header is already "
+                                   "written")
         resumed = kifu.existing.load(kifu.resolve(resume))
         if resumed.outcome is not None:
             raise click.UsageError(f"match {resumed.header.match_id} is over ({resumed.outcome.describe()}): "
@@ -77,7 +79,7 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
         seats = make_seats(resumed.ruleset, *kinds, header.seed, con, header.players, resumed)
         if not quiet:
             con.print(f"resuming match [bold]{header.match_id}[/] · {header.ruleset} at event {resumed.seq} · "
-                      + " vs ".join(f"{name} ({kind})" for name, kind in zip(header.players, kinds)))
+                      + " vs ".join(f"{name} ({kind})" for name, kind in zip(header.players, kinds, strict=True)))
         run_match(con, kifu, resumed, seats, quiet=quiet, out=out, kinds=kinds)
         return
     if ruleset is None:
@@ -108,7 +110,8 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
 _LIMIT_FLAGS = {"players": "--name", "decks": "--deck", "event": "--event", "round": "--round", "table": "--table"}
 
 
-def recorded_kinds(rules: Ruleset[Any, Any, Any], header: Header, given: tuple[str | None, str | None]) -> tuple[str, str]:
+def recorded_kinds(rules: Ruleset[Any, Any, Any], header: Header,
+                   given: tuple[str | None, str | None]) -> tuple[str, str]:
     """Who plays each seat on resuming: --p1/--p2 where given, else the header's ``seats``; a
     record from before ``seats`` existed seats a bot or a human by the player's name."""
     kinds = []
@@ -207,8 +210,9 @@ def write_record_of(con: Any, kifu: Kifu, match: Match, out: str, signer: Any) -
     try:
         write_out(out, data)
     except CannotWrite as exc:
+        export = resume_command(kifu, "export", match.header.match_id)
         raise CannotWrite(f"{exc}; the match is stored as {match.header.match_id} in {kifu.store.where}: "
-                          f"export it with: {resume_command(kifu, 'export', match.header.match_id)} --out FILE") from None
+                          f"export it with: {export} --out FILE") from None
     if out != STDOUT:
         con.print(f"record written to {out} ({len(data)} bytes, {len(data) / max(1, match.seq + 1):.0f} bytes/line)")
 

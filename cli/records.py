@@ -23,8 +23,7 @@ from kifu.projections.timeline import Timeline
 
 from . import output, render
 from .context import Kifu, pass_kifu
-from .names import RulesetName
-from .names import offered, unknown_name
+from .names import RulesetName, offered, unknown_name
 from .output import OutPath
 from .render import plural
 from .tui.model import integrity
@@ -335,8 +334,8 @@ def _check_filters(kifu: Kifu, stored: list[Any], given: dict[str, str | None]) 
             continue
         values = {getattr(kifu.store.header(r.match_id), field) or "" for r in stored} - {""}
         if value not in values:
-            raise click.BadParameter(unknown_name(value, values, field).replace(f"no {field} ", f"no stored match has {field} ", 1),
-                                     param_hint=flag)
+            said = unknown_name(value, values, field).replace(f"no {field} ", f"no stored match has {field} ", 1)
+            raise click.BadParameter(said, param_hint=flag)
 
 
 @click.command()

@@ -7,7 +7,8 @@ counters, zones and grids, a shared board), and events from the roles their fiel
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import msgspec
 from rich import box

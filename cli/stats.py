@@ -10,8 +10,8 @@ from kifu.projections.standings import Line
 from kifu.store.standings import open_standings
 
 from . import render
-from .render import plural
 from .context import Kifu, pass_kifu
+from .render import plural
 
 
 @click.command()

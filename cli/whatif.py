@@ -16,10 +16,10 @@ from kifu.projections.fork import fork as fork_match
 from kifu.projections.timeline import Timeline
 
 from . import render
-from .render import plural
 from .context import Kifu, pass_kifu
 from .output import STDOUT, OutPath
 from .play import DEFAULT_SEAT, make_seats, run_match, seat_option, write_record_of
+from .render import plural
 
 
 @click.command()

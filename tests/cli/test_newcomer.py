@@ -306,8 +306,8 @@ def test_the_test_ruleset_is_offered_only_when_asked_for(monkeypatch: pytest.Mon
 
 
 # -- listings ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("flag, typed, meant", [("--ruleset", "worlfar", "worlfard"), ("--event", "Sprng Open", "Spring Open"),
-                                                ("--round", "9", None)])
+@pytest.mark.parametrize("flag, typed, meant", [("--ruleset", "worlfar", "worlfard"),
+                                                ("--event", "Sprng Open", "Spring Open"), ("--round", "9", None)])
 def test_matches_filters_are_checked_against_what_is_stored(tmp_path: Path, flag: str, typed: str,
                                                             meant: str | None) -> None:
     db = str(tmp_path / "k.db")

@@ -242,7 +242,8 @@ def test_default_decks_are_the_first_two_presets_in_alphabetical_order(tmp_path:
     from kifu.projections.recordfile import read_record
 
     out = tmp_path / "m.kifu.jsonl"
-    assert CliRunner().invoke(cli, ["--db", "memory", "play", "worlfard", "--seed", "1", "-q", "--out", str(out)]).exit_code == 0
+    played = CliRunner().invoke(cli, ["--db", "memory", "play", "worlfard", "--seed", "1", "-q", "--out", str(out)])
+    assert played.exit_code == 0, played.output
     presets = find_ruleset("worlfard").presets()
     names = [deck["name"] if isinstance(deck, dict) else deck.name for deck in read_record(out).header.decks]
     assert names == sorted(presets)[:2]
