@@ -20,6 +20,7 @@ from kifu.domain.core.ruleset import find_ruleset
 
 from . import decks as deck_spec
 from . import output, render
+from .context import Interrupted, ctrl_c
 from .human import HumanSeat
 from .output import OutPath
 from .render import plural
@@ -87,6 +88,12 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
             player = rules.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
         try:
             drive(table, {seat: player})
+        except (KeyboardInterrupt, click.Abort) as exc:
+            if not ctrl_c(exc):
+                raise
+            raise Interrupted(f"interrupted at seq {table.seq}: match {match_id} goes on at the service; take seat "
+                              f"{seat} again with: kifu client --server {server} --match {match_id} "
+                              "(the seat's token in KIFU_TOKEN)") from None
         finally:
             table.close()
     outcome = table.outcome

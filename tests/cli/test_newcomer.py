@@ -385,3 +385,16 @@ def test_diff_refuses_two_rulesets(stored: tuple[str, str, Path], tmp_path: Path
     code, _, err = invoke("diff", str(stored[2]), str(other))
     one_line_error(code, err)
     assert "worlfard" in err and "reigeki" in err
+
+
+def test_ctrl_c_at_a_client_seat_says_how_to_take_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("kifu.domain.core.driver.drive", interrupted)
+    with BackgroundServer(create_app("memory", environ={}), grace=0.2) as server:
+        created = json.loads(invoke("client", "create", "--server", server.url, "--json")[1])
+        code, _, err = invoke("client", "--server", server.url, "--match", created["match_id"],
+                              "--token", created["tokens"]["seat1"], "--bot", "random", "-q")
+    assert code == 130 and "interrupted" in err and f"--match {created['match_id']}" in err, err
+    assert len(err.strip().splitlines()) == 1
