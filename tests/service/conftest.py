@@ -26,10 +26,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     return str(request.getfixturevalue("pg_url"))
 
 
+TEST_ENV = {"KIFU_TEST_RULESETS": "1"}    # nothing from the process environment, but the test ruleset offered
+
+
 @pytest.fixture
 def make_app() -> Iterator[Callable[[str], Litestar]]:
     def make(url: str) -> Litestar:
-        return create_app(url, environ={}, poll_interval=FAST_POLL)
+        return create_app(url, environ=TEST_ENV, poll_interval=FAST_POLL)
 
     yield make
 
@@ -37,7 +40,7 @@ def make_app() -> Iterator[Callable[[str], Litestar]]:
 @pytest.fixture
 def api() -> Iterator[TestClient[Litestar]]:
     """The API on an in-memory store: for tests of the HTTP surface that need no database."""
-    with TestClient(create_app("memory", environ={})) as client:
+    with TestClient(create_app("memory", environ=TEST_ENV)) as client:
         yield client
 
 
