@@ -63,7 +63,7 @@ def cards(ruleset: str, where: tuple[str, ...], text: str | None, english: bool,
     """List the cards Kifu knows for RULESET, with which of their numbers are invented.
 
     ``--text`` finds a card by its Japanese name or text, or by its English name or gloss."""
-    catalogue = find_ruleset(ruleset).catalogue()
+    catalogue = find_ruleset(ruleset).content.catalogue()
     if english:
         catalogue = catalogue.in_english()
     filters = _filters(catalogue, where)

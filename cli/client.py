@@ -68,8 +68,8 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
 
             raise JudgeCannotPlay()
         seat = first.seat
-        if bot != "human" and bot not in rules.bots:
-            raise click.BadParameter(f"{bot!r}: choose 'human' or one of {', '.join(sorted(rules.bots))}",
+        if bot != "human" and bot not in rules.content.bots:
+            raise click.BadParameter(f"{bot!r}: choose 'human' or one of {', '.join(sorted(rules.content.bots))}",
                                      param_hint="--bot")
         con.print(f"match [bold]{match_id}[/] · {rules.name} · you are seat {seat} "
                   f"({first.players[seat - 1]}) against {first.players[2 - seat]}")
@@ -85,7 +85,7 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
             player: Any = HumanSeat(rules, first.players, con, lambda card: table.names.get(card, str(card)))
             _say_conflicts(table, con)
         else:
-            player = rules.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
+            player = rules.content.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
         try:
             drive(table, {seat: player})
         except (KeyboardInterrupt, click.Abort) as exc:

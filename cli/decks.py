@@ -23,7 +23,7 @@ def is_file(spec: str) -> bool:
 def load(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
     """``rules.load_deck(spec)``; a bad deck file is reported as ``file:line: field: reason``."""
     try:
-        return rules.load_deck(spec)
+        return rules.content.load_deck(spec)
     except InvalidDeck as exc:
         if not is_file(spec):
             raise
@@ -32,7 +32,7 @@ def load(rules: Ruleset[Any, Any, Any], spec: str) -> Any:
 
 def _located(rules: Ruleset[Any, Any, Any], path: str, exc: InvalidDeck) -> str:
     text = read_text(path)
-    known = [row.name for row in rules.catalogue().rows]
+    known = [row.name for row in rules.content.catalogue().rows]
     reason = f"invalid deck ({exc.clause}): {exc.reason}"
     for table, name in _named_cards(text):
         if known and name not in known:

@@ -73,14 +73,14 @@ class HumanSeat:
 
     def card_text(self, name: str) -> str:
         if self._catalogue is None:
-            self._catalogue = self.rules.catalogue()
+            self._catalogue = self.rules.content.catalogue()
         row = self._catalogue.card(name)
         return f"{name}: {row.text}" if row is not None and row.text else f"{name}: no text in the catalogue"
 
     # -- choosing ------------------------------------------------------------------------------
     def choose(self, seen: Seen) -> Any:
         con = self.con
-        layout = self.rules.layout(seen.view)
+        layout = self.rules.presentation.layout(seen.view)
         con.print(render.board(layout, self.players))
         shown = {face.id: face.name for _, face in faces(layout) if face.id and face.name}
         legal = list(seen.legal)

@@ -120,7 +120,7 @@ def recorded_kinds(rules: Ruleset[Any, Any, Any], header: Header,
             kind = header.seats[seat - 1]
         if kind is None:
             name = header.players[seat - 1]
-            if name != HUMAN and name not in rules.bots:
+            if name != HUMAN and name not in rules.content.bots:
                 raise click.UsageError(f"the record does not say who played seat {seat} ({name!r}): "
                                        f"give --p{seat} human or --p{seat} BOT")
             kind = name
@@ -132,7 +132,7 @@ def default_decks(rules: Ruleset[Any, Any, Any], decks: tuple[str, ...]) -> list
     """The decks given (seat 1, then seat 2), the rest from the ruleset's first presets."""
     if len(decks) > 2:
         raise click.UsageError("give --deck at most twice (seat 1, then seat 2)")
-    presets = rules.presets()
+    presets = rules.content.presets()
     fallback = (presets + presets)[:2] if presets else []
     specs = list(decks) + fallback[len(decks):]
     if len(specs) != 2:
@@ -144,14 +144,14 @@ def make_seats(rules: Ruleset[Any, Any, Any], p1: str, p2: str, seed: int, con: 
                players: tuple[str, str], match: Match) -> dict[int, Bot]:
     """Seat -> who decides there: a bot of the ruleset, or a person at this terminal."""
     seats: dict[int, Bot] = {}
-    names = rules.card_names(match.state) if rules.card_names else None
+    names = rules.presentation.card_names(match.state) if rules.presentation.card_names else None
     for seat, kind in ((1, p1), (2, p2)):
         if kind == HUMAN:
             seats[seat] = HumanSeat(rules, players, con, names)
-        elif kind in rules.bots:
-            seats[seat] = rules.bots[kind](seed * 2 + seat)
+        elif kind in rules.content.bots:
+            seats[seat] = rules.content.bots[kind](seed * 2 + seat)
         else:
-            raise click.BadParameter(unknown_name(kind, [HUMAN, *sorted(rules.bots)], "seat kind"),
+            raise click.BadParameter(unknown_name(kind, [HUMAN, *sorted(rules.content.bots)], "seat kind"),
                                      param_hint=f"--p{seat}")
     return seats
 
@@ -168,7 +168,7 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
     rules = match.ruleset
     store = kifu.store
     signer = kifu.signer if out else None     # a bad $KIFU_SIGNING_KEY fails before play, not after
-    names_of = rules.card_names(match.state) if rules.card_names else None
+    names_of = rules.presentation.card_names(match.state) if rules.presentation.card_names else None
     humans = [s for s, seat in seats.items() if isinstance(seat, HumanSeat)]
     viewer = humans[0] if len(humans) == 1 else None
 
@@ -178,7 +178,7 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
 
     def submit(m: Match, seat: int, command: Any, basis: int) -> list[Envelope[Any]]:
         envelopes, state = m.decide(seat, command, basis, received=utc_now(), by=stand_in.get(seat))
-        store.append(m.header.match_id, m.seq, envelopes, outcome=rules.outcome(state))
+        store.append(m.header.match_id, m.seq, envelopes, outcome=rules.decider.outcome(state))
         m.accept(envelopes, state)
         return envelopes
 
@@ -196,7 +196,7 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
     outcome = match.outcome
     assert outcome is not None
     decisions = sum(1 for env in match.envelopes if env.kind == "decision")   # the record's, as diff counts
-    con.print(f"[bold]{outcome.describe()}[/] after turn {rules.turn(match.state)}: "
+    con.print(f"[bold]{outcome.describe()}[/] after turn {rules.presentation.turn(match.state)}: "
               f"{plural(decisions, 'decision')}, {plural(match.seq, 'event')} in {elapsed:.2f}s")
     con.print(f"stored as match {match.header.match_id} in {store.where}")
     if out:

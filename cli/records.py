@@ -50,7 +50,7 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
     con = render.console()
     if warning:
         con.print(Text(warning, style="bold white on red"))
-    names = ruleset.card_names(timeline.final) if ruleset.card_names else None
+    names = ruleset.presentation.card_names(timeline.final) if ruleset.presentation.card_names else None
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
         prefix = "   " * depth + ("└─ " if depth else "")
@@ -314,7 +314,7 @@ def match_row(kifu: Kifu, row: Any) -> dict[str, Any]:
     header = match.header
     return {"match_id": row.match_id, "date": header.date or "", "ruleset": row.ruleset,
             "players": list(header.players), "decks": [_deck_name(d) for d in header.decks],
-            "turns": int(match.ruleset.turn(match.state) or 0), "events": row.seq, "status": row.status,
+            "turns": int(match.ruleset.presentation.turn(match.state) or 0), "events": row.seq, "status": row.status,
             "result": row.outcome.describe() if row.outcome else "in progress",
             "event": header.event or "", "round": header.round or "", "table": header.table or ""}
 
@@ -392,7 +392,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 @click.option("--json", "as_json", is_flag=True, help="The clauses (or the coverage) as JSON.")
 def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> None:
     """Print a ruleset's rules reference, or one CLAUSE of it."""
-    reference = find_ruleset(ruleset).clauses()
+    reference = find_ruleset(ruleset).content.clauses()
     entries = list(reference.values())
     if coverage and as_json:
         click.echo(json.dumps({"ruleset": ruleset, "clauses": len(entries),

@@ -44,7 +44,7 @@ def state_json(position: Position) -> dict[str, Any]:
     tl = position.timeline
     env = tl.envelope(position.seq)
     shown = position.shown(env) if env is not None else None
-    entry = tl.ruleset.clauses().get(env.clause or "") if env is not None else None
+    entry = tl.ruleset.content.clauses().get(env.clause or "") if env is not None else None
     return {
         "match_id": tl.header.match_id, "ruleset": tl.header.ruleset, "seq": position.seq, "last": position.last,
         "seat": position.seat, "verified": not position.warning, "warning": position.warning or None,

@@ -47,11 +47,12 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
     """Play one bot match per seed, the ordered deck pairings taken in rotation (seed i plays
     pairing i mod P); print results, how many pairings were played, and which cards were played."""
     rules = find_ruleset(ruleset)
+    bots = rules.content.bots
     for kind, flag in ((p1, "--p1"), (p2, "--p2")):
-        if kind not in rules.bots:
-            raise click.BadParameter(unknown_name(kind, rules.bots, "bot"), param_hint=flag)
-    names = list(decks) or rules.presets()
-    lists = {n: rules.load_deck(n) for n in names}
+        if kind not in bots:
+            raise click.BadParameter(unknown_name(kind, bots, "bot"), param_hint=flag)
+    names = list(decks) or rules.content.presets()
+    lists = {n: rules.content.load_deck(n) for n in names}
     pairs = list(itertools.product(names, names))
     results: Counter[str] = Counter()
     played: Counter[str] = Counter()
@@ -64,20 +65,20 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
             d1, d2 = pairs[i % len(pairs)]
             match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=[lists[d1], lists[d2]],
                                  players=(p1, p2))
-            decisions += drive(match, {1: rules.bots[p1](seed * 2 + 1), 2: rules.bots[p2](seed * 2 + 2)})
+            decisions += drive(match, {1: bots[p1](seed * 2 + 1), 2: bots[p2](seed * 2 + 2)})
             events += match.seq
             outcome = match.outcome
             assert outcome is not None
             results["draw" if outcome.winner is None else f"seat {outcome.winner} ({p1 if outcome.winner == 1 else p2})"] += 1
             for env in match.envelopes:
-                name = rules.played(match.state, env.event)
+                name = rules.presentation.played(match.state, env.event)
                 if name:
                     played[name] += 1
             if out_dir:
                 write_match(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match, signer)
     elapsed = time.perf_counter() - started
     n = len(span)
-    in_decks = {row.name for row in rules.catalogue().rows} & {name for deck in lists.values()
+    in_decks = {row.name for row in rules.content.catalogue().rows} & {name for deck in lists.values()
                                                                for name in _names(msgspec.to_builtins(deck))}
     never = sorted(in_decks - set(played))
     covered = min(n, len(pairs))

@@ -59,12 +59,12 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str | None, p2:
     kifu.store.create(match)
     if not quiet:
         con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} at #{at} "
-                  f"(turn {ruleset.turn(match.state)}, {_awaited(match)} to decide)")
+                  f"(turn {ruleset.presentation.turn(match.state)}, {_awaited(match)} to decide)")
     if then is not None:
-        kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.outcome(state))
+        kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.decider.outcome(state))
         match.accept(envelopes_then, state)
         if not quiet:
-            names = ruleset.card_names(match.state) if ruleset.card_names else None
+            names = ruleset.presentation.card_names(match.state) if ruleset.presentation.card_names else None
             for env in envelopes_then:
                 con.print(render.event_line(env, names))
     if stop:
@@ -136,7 +136,8 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
                 con.print(f"  {label}: (its record has ended)")
                 continue
             env = side.envelopes[(part.a_seq if label == "A" else part.b_seq) - 1]
-            names = side.ruleset.card_names(side.ruleset.initial_state(side.header)) if side.ruleset.card_names else None
+            card_names = side.ruleset.presentation.card_names
+            names = card_names(side.ruleset.decider.initial_state(side.header)) if card_names else None
             con.print(Text(f"  {label}: ") + render.event_line(env, names))
     rows = []
     hidden = 0

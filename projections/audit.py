@@ -65,7 +65,7 @@ def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelo
     notes = []
     if header.rules_version != ruleset.rules_version:
         notes.append(f"recorded under rules {header.rules_version}, re-adjudicated under {ruleset.rules_version}")
-    if header.card_set != ruleset.card_set_digest():
+    if header.card_set != ruleset.content.card_set_digest():
         notes.append("the card data changed since this record was made")
     decisions = sum(1 for e in recorded if e.kind == "decision")
 

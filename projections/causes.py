@@ -80,7 +80,7 @@ def explain(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[Any]], seq
             timeline: Timeline | None = None) -> list[Link]:
     """The chain with each clause's text from the ruleset's rules reference; with a ``timeline``,
     each link also carries its ``ruling`` (the values it used)."""
-    reference: dict[str, ClauseEntry] = ruleset.clauses()
+    reference: dict[str, ClauseEntry] = ruleset.content.clauses()
     out = []
     for env in cause_chain(envelopes, seq):
         entry = reference.get(env.clause or "")
@@ -98,7 +98,7 @@ def ruling_of(timeline: Timeline, env: Envelope[Any]) -> Ruling:
     subject, inputs, results = _split(env.event)
     at = env.seq - 1
     rules = timeline.ruleset
-    layout = rules.layout(rules.view(timeline.state_at(at), None))
+    layout = rules.presentation.layout(rules.decider.view(timeline.state_at(at), None))
     found = _cards_in(layout)
     cards = tuple(found[c] for c in dict.fromkeys(cards_named(env.event)) if c in found)
     seats = {}

@@ -80,7 +80,7 @@ class Side(msgspec.Struct, frozen=True):
 def _source(side: Side) -> Source:
     h = side.header
     final = Timeline(side.ruleset, h, side.envelopes).final
-    outcome = side.ruleset.outcome(final)
+    outcome = side.ruleset.decider.outcome(final)
     return Source(name=side.name, match_id=h.match_id, events=len(side.envelopes),
                   decisions=sum(1 for e in side.envelopes if e.kind == "decision"), seed=h.seed,
                   rules_version=h.rules_version, outcome=outcome.describe() if outcome else "in progress",
@@ -145,9 +145,9 @@ def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from:
 def board_rows(ruleset: Ruleset[Any, Any, Any], state: Any) -> dict[str, Any]:
     """A summary of the judge's view drawn from the ruleset's layout: the outcome, turn and step,
     then each seat's counters, zone sizes and each grid row's squares."""
-    layout = ruleset.layout(ruleset.view(state, None))
+    layout = ruleset.presentation.layout(ruleset.decider.view(state, None))
     rows: dict[str, Any] = {}
-    outcome = ruleset.outcome(state)
+    outcome = ruleset.decider.outcome(state)
     rows["winner"] = None if outcome is None else (outcome.winner or "draw")
     rows["ended by"] = None if outcome is None else outcome.termination
     rows["turn"] = layout.turn

@@ -54,7 +54,7 @@ def check_fork_point(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[A
         raise ForkError(f"at seq {at} a sealed choice is still open (seat {', '.join(map(str, sorted(open_seals)))}): "
                         "fork before the seal or after the reveal")
     state = timeline.state_at(at)
-    outcome = ruleset.outcome(state)
+    outcome = ruleset.decider.outcome(state)
     if outcome is not None:
         raise ForkError(f"the match is over at seq {at} ({outcome.describe()}); fork at an earlier seq")
     return state

@@ -206,13 +206,13 @@ def picture_of(timeline: Any, seq: int, seat: int | None) -> str:
     from .viewdata import ViewSource
 
     rules = timeline.ruleset
-    layout = rules.layout(rules.view(timeline.state_at(seq), seat))
+    layout = rules.presentation.layout(rules.decider.view(timeline.state_at(seq), seat))
     caption: tuple[str, ...] = ()
     env = timeline.envelope(seq)
     if env is not None:
         source = ViewSource(rules, timeline.header, [], seat, timeline=timeline, turns=[])
         ev = source.describe(redact(rules, env, seat), 0)
-        entry = rules.clauses().get(env.clause or "")
+        entry = rules.content.clauses().get(env.clause or "")
         line = f"#{env.seq} {env.kind} {ev['type']} " + " ".join(f"{k}={v}" for k, v, _ in ev["fields"])
         caption = (line,) + ((f"{env.clause} {entry.title}",) if entry else ())
     return svg(layout, timeline.header.players, caption)

@@ -63,7 +63,7 @@ def check_probes(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: lis
         if not 0 <= probe.after <= len(envelopes):
             raise Malformed(f"probe after #{probe.after}: the record has {len(envelopes)} events")
         try:
-            command = msgspec.convert(probe.command, ruleset.command_type)
+            command = msgspec.convert(probe.command, ruleset.decider.command_type)
         except msgspec.ValidationError as exc:
             raise Malformed(f"probe after #{probe.after}: not a {ruleset.name} command: {exc}") from None
         match = Match.fold(ruleset, header, envelopes[:probe.after])

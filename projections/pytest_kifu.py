@@ -139,7 +139,7 @@ def _clause_title(ruleset: str, clause: str | None) -> str:
     if not clause or not ruleset:
         return ""
     try:
-        entry = find_ruleset(ruleset).clauses().get(clause)
+        entry = find_ruleset(ruleset).content.clauses().get(clause)
     except KifuError:
         return ""
     return entry.title if entry else ""

@@ -51,7 +51,7 @@ def rerecord(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Env
             seq=broken, reason="the record was edited after recording (its hash chain breaks here): "
                                "re-recording would paper over the edit"))
     new_header = msgspec.structs.replace(header, format=FORMAT_VERSION, rules_version=ruleset.rules_version,
-                                         engine_version=ENGINE_VERSION, card_set=ruleset.card_set_digest())
+                                         engine_version=ENGINE_VERSION, card_set=ruleset.content.card_set_digest())
     try:
         match = Match.start(ruleset, new_header)
     except KifuError as exc:

@@ -245,7 +245,7 @@ class Standings:
                                       deck2=decks[1][:NAME_MAX],
                                       counted=int(item.forked_from is None and item.start is None))
             ruleset = find_ruleset(item.ruleset)
-            self._keep(match_id, 0, ruleset.initial_state(item))
+            self._keep(match_id, 0, ruleset.decider.initial_state(item))
             return
         row = self._row(match_id, rows)
         if row is None or (row.termination or "").startswith(UNREADABLE):
@@ -253,7 +253,7 @@ class Standings:
         ruleset = find_ruleset(row.ruleset)
         before = self._state_before(match_id, item.seq, ruleset)
         after = record_evolve(ruleset)(before, item.event)
-        name = ruleset.played(after, item.event)
+        name = ruleset.presentation.played(after, item.event)
         seat = item.seat or _seat_of(item.event)
         if name is not None and seat is not None:
             key = (match_id, seat, name, type(item.event).__name__)
@@ -261,10 +261,10 @@ class Standings:
         self._keep(match_id, item.seq, after)
         row.events = item.seq
         row.decisions += item.kind == "decision"
-        turn = ruleset.turn(after)
+        turn = ruleset.presentation.turn(after)
         if isinstance(turn, int):
             row.turns = max(row.turns, turn)
-        outcome = ruleset.outcome(after)
+        outcome = ruleset.decider.outcome(after)
         if outcome is not None and not row.over:
             row.over, row.winner, row.termination = 1, outcome.winner, outcome.termination
 

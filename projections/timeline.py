@@ -22,7 +22,7 @@ class Timeline:
         self.envelopes = envelopes
         self.every = every
         evolve = record_evolve(ruleset)
-        state = ruleset.initial_state(header)
+        state = ruleset.decider.initial_state(header)
         self._checkpoints: list[Any] = [state]   # index i holds the state after seq i*every
         for env in envelopes:
             state = evolve(state, env.event)

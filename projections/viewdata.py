@@ -49,7 +49,7 @@ class ViewSource:
         self.seat = seat
         self.timeline = timeline or Timeline(ruleset, header, envelopes)
         # the core's scrub too; the judge sees the record as it is
-        self._stream = None if seat is None else SeatStream(ruleset, ruleset.initial_state(header), seat)
+        self._stream = None if seat is None else SeatStream(ruleset, ruleset.decider.initial_state(header), seat)
         self.seen = list(envelopes) if self._stream is None else self._stream.redact(envelopes)
         self.turns = turns if turns is not None else turns_of(ruleset, header, envelopes)
         self._layouts: dict[int, Layout] = {}
@@ -58,8 +58,8 @@ class ViewSource:
 
     def _settle(self) -> None:
         final = self.timeline.final
-        self._names = self.ruleset.card_names(final) if self.ruleset.card_names else None
-        self.outcome = self.ruleset.outcome(final)
+        self._names = self.ruleset.presentation.card_names(final) if self.ruleset.presentation.card_names else None
+        self.outcome = self.ruleset.decider.outcome(final)
 
     def extended(self, timeline: Timeline, turns: list[int]) -> ViewSource:
         """This view on ``timeline``, the same match grown by a few events (live): only those are
@@ -83,8 +83,8 @@ class ViewSource:
     def meta(self) -> dict[str, Any]:
         """Everything the page needs once: who, the clause texts, the catalogue, the roles."""
         rules = self.ruleset
-        catalogue = rules.catalogue()
-        reference = rules.clauses()
+        catalogue = rules.content.catalogue()
+        reference = rules.content.clauses()
         clauses = {cid: {"title": c.title, "text": c.text, "original": c.original} for cid, c in reference.items()}
         return {
             "match_id": self.header.match_id,
@@ -150,7 +150,7 @@ class ViewSource:
         found = self._layouts.get(seq)
         if found is None:
             rules = self.ruleset
-            found = rules.layout(seat_view(rules, self.timeline.state_at(seq), self.seat))
+            found = rules.presentation.layout(seat_view(rules, self.timeline.state_at(seq), self.seat))
             if len(self._layouts) >= LAYOUTS_KEPT:
                 self._layouts.pop(next(iter(self._layouts)))
             self._layouts[seq] = found
@@ -254,8 +254,8 @@ def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str
 
 def turns_of(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]]) -> list[int]:
     """The turn after each seq (index 0: before the first event), for the timeline's turn marks."""
-    state = ruleset.initial_state(header)
-    return [ruleset.turn(state), *turns_after(ruleset, state, envelopes)]
+    state = ruleset.decider.initial_state(header)
+    return [ruleset.presentation.turn(state), *turns_after(ruleset, state, envelopes)]
 
 
 def turns_after(ruleset: Ruleset[Any, Any, Any], state: Any, envelopes: list[Envelope[Any]]) -> list[int]:
@@ -264,7 +264,7 @@ def turns_after(ruleset: Ruleset[Any, Any, Any], state: Any, envelopes: list[Env
     turns = []
     for env in envelopes:
         state = evolve(state, env.event)
-        turns.append(ruleset.turn(state))
+        turns.append(ruleset.presentation.turn(state))
     return turns
 
 

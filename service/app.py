@@ -202,7 +202,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     async def rulesets() -> api.Rulesets:
         found = [find_ruleset(name) for name in offered]
         return api.Rulesets(rulesets=[api.RulesetInfo(name=r.name, rules_version=r.rules_version,
-                                                      presets=r.presets()) for r in found])
+                                                      presets=r.content.presets()) for r in found])
 
     @post("/matches", summary="Create a match", tags=["matches"], responses=_problems(400, 413, 422, 503),
           description="Returns the match id, one secret token per seat and a judge token. They are shown "
@@ -259,7 +259,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     async def _follow(match_id: str, who: Caller, sent: int, match: Any) -> AsyncIterator[ServerSentEventMessage]:
         """Subscribe first, then read: an event stored in between is read, not missed."""
         rules = match.ruleset
-        seen = SeatStream(rules, rules.initial_state(match.header), who)   # the scrub needs each event's states
+        seen = SeatStream(rules, rules.decider.initial_state(match.header), who)   # the scrub needs each event's states
         await run(seen.skip, match.envelopes[:sent])       # folding is CPU work: off the event loop
         wake = hub.subscribe(match_id)
         try:

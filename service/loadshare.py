@@ -148,7 +148,7 @@ def play_share(server: str, runs: list[MatchRun], *, threads: int, ruleset: str,
                 pace.restart()
             table = TimedTable(http, run.match_id, {1: created.tokens.seat1, 2: created.tokens.seat2},
                                fresh_views=False, stop_at=stop_at, pace=pace)
-            bots = {seat: rules.bots["random"](run.seed * 2 + seat) for seat in (1, 2)}
+            bots = {seat: rules.content.bots["random"](run.seed * 2 + seat) for seat in (1, 2)}
             drive(table, bots, limit=max_decisions)
         except (Stopped, DecisionLimit):
             pass                  # bounded: a capped or stopped match need not finish

@@ -73,7 +73,7 @@ class MatchService:
         if self.rulesets is not None and request.ruleset.strip().lower() not in self.rulesets:
             raise UnknownRuleset(request.ruleset, self.rulesets)
         rules = find_ruleset(request.ruleset)
-        specs = request.decks or tuple(rules.presets()[:2])
+        specs = request.decks or tuple(rules.content.presets()[:2])
         if len(specs) != 2:
             raise Malformed(f"ruleset {rules.name} has no two preset decks; give decks", "decks")
         decks = [self._deck(rules, spec, seat) for seat, spec in enumerate(specs, start=1)]
@@ -92,9 +92,10 @@ class MatchService:
     @staticmethod
     def _deck(rules: Ruleset[Any, Any, Any], spec: Any, seat: int) -> Any:
         if isinstance(spec, str):  # only preset names: a client never makes the service read a file
-            if spec not in rules.presets():
-                raise Malformed(f"no preset deck {spec!r}; presets: {', '.join(rules.presets())}", f"decks[{seat - 1}]")
-            return rules.load_deck(spec)
+            presets = rules.content.presets()
+            if spec not in presets:
+                raise Malformed(f"no preset deck {spec!r}; presets: {', '.join(presets)}", f"decks[{seat - 1}]")
+            return rules.content.load_deck(spec)
         return spec  # a deck list: Match.create has the ruleset validate it
 
     # -- reading -------------------------------------------------------------------------------
@@ -119,19 +120,20 @@ class MatchService:
         legal_for = caller if caller is not None else (next(iter(awaiting)) if len(awaiting) == 1 else None)
         view = seat_view(rules, match.state, caller)
         masked = None
-        if position and caller is not None and rules.mask is not None:
-            masked = scrub(rules.mask(match.state, caller), hidden_cards(rules, match.state, caller), rules.card_refs)
+        hiding = rules.visibility
+        if position and caller is not None and hiding.mask is not None:
+            masked = scrub(hiding.mask(match.state, caller), hidden_cards(rules, match.state, caller), hiding.card_refs)
         elif position and caller is None:
             masked = match.state
         return api.SeatView(match_id=match.header.match_id, ruleset=rules.name, players=match.header.players,
                             seat=caller, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
-                            view=view, layout=rules.layout(view), position=masked,
+                            view=view, layout=rules.presentation.layout(view), position=masked,
                             legal=match.legal(legal_for) if legal_for is not None and legal_for in awaiting else [])
 
     def events(self, match_id: str, caller: Caller, after: int = 0, limit: int = EVENTS_PAGE) -> api.EventsPage:
         limit = max(1, min(limit, EVENTS_PAGE_MAX))
         match = self.store.load(match_id)   # the states before each event: the scrub needs them
-        page = redacted(match.ruleset, match.ruleset.initial_state(match.header), match.envelopes, caller,
+        page = redacted(match.ruleset, match.ruleset.decider.initial_state(match.header), match.envelopes, caller,
                         after, limit)
         return api.EventsPage(match_id=match_id, after=after, events=list(page),
                               more=len(match.envelopes) > after + limit)
@@ -149,7 +151,7 @@ class MatchService:
             raise Forbidden("the judge token takes no decisions; use a seat's token")
         rules = find_ruleset(self.store.header(match_id).ruleset)
         try:
-            command = msgspec.convert(decision.command, rules.command_type)
+            command = msgspec.convert(decision.command, rules.decider.command_type)
         except msgspec.ValidationError as exc:
             raise Malformed(f"not a {rules.name} command: {exc}", "command") from None
 
@@ -163,7 +165,8 @@ class MatchService:
             if basis == decision.seq:
                 events = SeatStream(rules, before, caller).redact(match.envelopes[basis:])
             else:
-                events = redacted(rules, rules.initial_state(match.header), match.envelopes, caller, decision.seq)
+                start = rules.decider.initial_state(match.header)
+                events = redacted(rules, start, match.envelopes, caller, decision.seq)
             return api.DecisionResult(
                 match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
                 events=events, legal=match.legal(caller) if caller in awaiting else [])

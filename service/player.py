@@ -38,7 +38,7 @@ class JudgeCannotPlay(KifuError):
 
 def view_type(rules: Any) -> Any:
     """The ruleset's view Struct (the return type of its ``view``), to decode views into."""
-    return get_type_hints(rules.view).get("return", Any)
+    return get_type_hints(rules.decider.view).get("return", Any)
 
 
 def card_names(view: Any, names: dict[int, str]) -> dict[int, str]:
@@ -138,11 +138,11 @@ class RemoteTable:
             cached = (view.seq, view.legal)
         self._legal[seat] = cached
         rules = self.rules
-        commands = msgspec.convert(cached[1], list[rules.command_type])   # one call: half the per-item cost
+        commands = msgspec.convert(cached[1], list[rules.decider.command_type])   # one call: half the per-item cost
         return Seen(seat, commands,
                     view=lambda: msgspec.convert(self._current(seat).view, view_type(rules)),
                     position=lambda: None if (raw := self._current(seat).position) is None
-                    else msgspec.convert(raw, rules.state_type))
+                    else msgspec.convert(raw, rules.decider.state_type))
 
     def submit(self, seat: int, command: Any) -> list[Envelope[Any]]:
         basis = self._legal[seat][0] if seat in self._legal else self.seq

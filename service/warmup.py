@@ -27,20 +27,21 @@ def warm_rulesets() -> None:
         rules = find_ruleset(name)
         envelopes = rules.envelope_decoder()
         rules.command_decoder()
-        presets = rules.presets()
+        presets = rules.content.presets()
         if len(presets) < 1:
             continue
         match = Match.create(rules, match_id=str(uuid.uuid4()), seed=1,
-                             decks=[rules.load_deck(presets[0]), rules.load_deck(presets[-1])], players=("a", "b"))
+                             decks=[rules.content.load_deck(presets[0]), rules.content.load_deck(presets[-1])],
+                             players=("a", "b"))
         decode_header(header_bytes(match.header))
         for env in match.envelopes:
             envelopes.decode(canonical(env))
             rules.envelope_converter(msgspec.to_builtins(env))
         for seat in match.awaiting:
             for command in match.legal(seat):
-                msgspec.convert(msgspec.to_builtins(command), rules.command_type)
-            msgspec.convert(msgspec.to_builtins(match.legal(seat)), list[rules.command_type])
-            msgspec.to_builtins(rules.layout(rules.view(match.state, seat)))
+                msgspec.convert(msgspec.to_builtins(command), rules.decider.command_type)
+            msgspec.convert(msgspec.to_builtins(match.legal(seat)), list[rules.decider.command_type])
+            msgspec.to_builtins(rules.presentation.layout(rules.decider.view(match.state, seat)))
 
 
 def warm_signatures(handlers: list[Any]) -> None:

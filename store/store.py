@@ -160,7 +160,7 @@ class MatchStore:
                     continue               # the cache was behind: decide again on the stored state
                 try:
                     self._append(key, match.header.ruleset, match_id, match.seq, envelopes,
-                                 match.ruleset.outcome(state))
+                                 match.ruleset.decider.outcome(state))
                 except Conflict:
                     self._catch_up(key, match)
                     continue       # someone's decision landed in between: decide again on the newer state

@@ -201,7 +201,7 @@ def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Fi
                                                          ("random", "random"))
     decided = sum(1 for m in matches if m.outcome is not None)
     desc = (f"{plan.selfplay_matches} random-vs-random matches (seeds 1–{plan.selfplay_matches}, preset pairs "
-            f"in rotation: {', '.join(ruleset.presets())}) × {plan.repeats} repeats, in process, no store; "
+            f"in rotation: {', '.join(ruleset.content.presets())}) × {plan.repeats} repeats, in process, no store; "
             f"{decided} of {len(matches)} ended by an outcome")
     figures = [
         figure("selfplay.matches_per_s", "self-play: matches", "matches/s", [r[0] for r in rates],
@@ -214,7 +214,7 @@ def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Fi
         figure("selfplay.events_per_s", "self-play: events", "events/s", [r[2] for r in rates]),
         figure("selfplay.events_per_match", "self-play: mean events per match", "events", events_per_match),
     ]
-    if "greedy" in ruleset.bots:
+    if "greedy" in ruleset.content.bots:
         _, greedy, _, greedy_cpu = _selfplay(ruleset, plan.greedy_matches, plan.repeats, ("greedy", "random"))
         figures.append(figure("selfplay.greedy_matches_per_s", "self-play: greedy vs random", "matches/s",
                               [r[0] for r in greedy], Target(">=", GREEDY_TARGET),
@@ -262,7 +262,7 @@ def bench_fold(ruleset: Ruleset[Any, Any, Any], path: Path, plan: Plan) -> list[
 
     header, envelopes, _ = decode_record(path.read_bytes(), path.name)
     n = len(envelopes)
-    es_events = baseline.aggregate_events(ruleset.initial_state(header), record_evolve(ruleset), envelopes,
+    es_events = baseline.aggregate_events(ruleset.decider.initial_state(header), record_evolve(ruleset), envelopes,
                                           uuid.UUID(header.match_id))
     ours: list[float] = []
     theirs: list[float] = []
@@ -298,7 +298,7 @@ def bench_seek(ruleset: Ruleset[Any, Any, Any], path: Path, plan: Plan) -> list[
         timeline = Timeline(rules, header, envelopes)
         opens.append((time.perf_counter() - t0) * 1e3)
     gc.collect()   # what opening left behind is collected once, not inside a timed seek
-    view = ruleset.view
+    view = ruleset.decider.view
     rng = random.Random(6)
     seeks: list[float] = []
     backs: list[float] = []
@@ -410,7 +410,7 @@ def bench_store(ruleset: Ruleset[Any, Any, Any], work: Path, plan: Plan) -> tupl
         try:
             def append(match: Match, envelopes: list[Envelope[Any]], state: Any) -> None:
                 t0 = time.perf_counter()
-                store.append(match.header.match_id, match.seq, envelopes, outcome=ruleset.outcome(state))
+                store.append(match.header.match_id, match.seq, envelopes, outcome=ruleset.decider.outcome(state))
                 latencies.append(time.perf_counter() - t0)
                 match.accept(envelopes, state)
 
@@ -440,7 +440,7 @@ def _store_play(ruleset: Ruleset[Any, Any, Any], store: Any, seed: int, decks: S
     match = Match.create(ruleset, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks),
                          players=("random", "random"))
     store.create(match)
-    bot = ruleset.bots["random"]
+    bot = ruleset.content.bots["random"]
 
     def submit(m: Match, seat: int, command: Any, basis: int) -> list[Envelope[Any]]:
         envelopes, state = m.decide(seat, command, basis)

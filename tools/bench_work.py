@@ -34,8 +34,8 @@ class BenchError(KifuError):
 
 # -- workloads ------------------------------------------------------------------------------------
 def preset_pairs(ruleset: Ruleset[Any, Any, Any]) -> list[tuple[Any, Any]]:
-    names = ruleset.presets()
-    decks = [ruleset.load_deck(name) for name in names]
+    names = ruleset.content.presets()
+    decks = [ruleset.content.load_deck(name) for name in names]
     return [(decks[i], decks[(i + 1) % len(decks)]) for i in range(len(decks))]
 
 
@@ -45,7 +45,7 @@ def play(ruleset: Ruleset[Any, Any, Any], seed: int, decks: Sequence[Any], *, st
     seeds them); returns it and its decision count."""
     match = Match.create(ruleset, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks),
                          players=players, start=start).seal_later()
-    bots = {1: ruleset.bots[players[0]](seed * 2 + 1), 2: ruleset.bots[players[1]](seed * 2 + 2)}
+    bots = {1: ruleset.content.bots[players[0]](seed * 2 + 1), 2: ruleset.content.bots[players[1]](seed * 2 + 2)}
     decisions = drive(LocalTable(match, _checked(seed)), bots, limit=MAX_DECISIONS,
                       until=None if until is None else (lambda: match.seq >= until))
     return match, decisions
@@ -64,14 +64,14 @@ def _checked(seed: int) -> Any:
 def long_record(ruleset: Ruleset[Any, Any, Any], events: int = LONG_EVENTS) -> tuple[Match, str]:
     """One match of at least ``events`` events: from the ruleset's ``long_match`` position where it
     has one, else the longest natural random match of a few seeds (cut at ``events``)."""
-    if ruleset.long_match is not None:
+    if ruleset.bench.long_match is not None:
         for seed in range(1, 11):
-            decks, start = ruleset.long_match(seed)
+            decks, start = ruleset.bench.long_match(seed)
             match, _ = play(ruleset, seed, decks, start=start, until=events)
             if match.seq >= events:
                 return match, (f"seed {seed}: the ruleset's long-match position (its long_match hook: bigger "
                                f"decks, more life), prepared as one setup event; random play to {match.seq} "
-                               f"events (turn {ruleset.turn(match.state)}, "
+                               f"events (turn {ruleset.presentation.turn(match.state)}, "
                                f"{'in progress' if match.outcome is None else 'over'})")
         raise BenchError(f"no prepared match reached {events} events in 10 seeds")
     pairs = preset_pairs(ruleset)
@@ -194,7 +194,7 @@ def _child(args: list[str]) -> None:
         header, envelopes, rules = decode_record(Path(args[1]).read_bytes(), args[1])
         timeline = Timeline(rules, header, envelopes)
         for seq in range(timeline.last_seq + 1):
-            rules.view(timeline.state_at(seq), None)
+            rules.decider.view(timeline.state_at(seq), None)
     elif what != "baseline":
         raise SystemExit(f"unknown child {what!r}")
     print(json.dumps({"peak_mb": _peak_mb()}))

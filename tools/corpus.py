@@ -76,15 +76,15 @@ def bot_match(rules: Ruleset[Any, Any, Any], first: str, second: str, seed: int,
     if players[0] == players[1]:
         players = (players[0], PLAYERS[(index + 2) % 4])
     match = Match.create(rules, match_id=match_id(rules.name, name), seed=match_seed, players=players,
-                         decks=[rules.load_deck(first), rules.load_deck(second)])
-    drive(match, {seat: rules.bots[bot](match_seed * 2 + seat) for seat in (1, 2)}, limit=MAX_DECISIONS)
+                         decks=[rules.content.load_deck(first), rules.content.load_deck(second)])
+    drive(match, {seat: rules.content.bots[bot](match_seed * 2 + seat) for seat in (1, 2)}, limit=MAX_DECISIONS)
     return name, match
 
 
 def bot_matches(rules: Ruleset[Any, Any, Any], seeds: Sequence[int] = (1, 2), bot: str = "random",
                 presets: Sequence[str] | None = None) -> list[tuple[str, Match]]:
     """One match per ordered pair of presets and seed (``presets`` default: all of them)."""
-    names = list(presets) if presets is not None else rules.presets()
+    names = list(presets) if presets is not None else rules.content.presets()
     pairs = list(product(names, names))
     return [bot_match(rules, a, b, seed, index, bot) for index, (a, b) in enumerate(pairs) for seed in seeds]
 

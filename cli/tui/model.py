@@ -71,7 +71,7 @@ class Position:
             self.go(self._decisions[i - 1] if i > 0 else 0)
 
     def turn_of(self, seq: int) -> int:
-        return int(self.rules.turn(self.timeline.state_at(seq)) or 0)
+        return int(self.rules.presentation.turn(self.timeline.state_at(seq)) or 0)
 
     def turn(self, n: int) -> None:
         """To the first event of the next turn, or the start of this (then the previous) turn.
@@ -104,7 +104,7 @@ class Position:
     # -- what is shown ---------------------------------------------------------------------------
     def layout(self) -> Any:
         rules = self.rules
-        return rules.layout(seat_view(rules, self.timeline.state_at(self.seq), self.seat))
+        return rules.presentation.layout(seat_view(rules, self.timeline.state_at(self.seq), self.seat))
 
     def shown(self, env: Any) -> Any:
         """An event as the chosen seat saw it: the scrub the service and the web viewer apply."""
@@ -115,7 +115,7 @@ class Position:
 
     def names(self) -> Any:
         rules = self.rules
-        return rules.card_names(self.timeline.final) if rules.card_names else None
+        return rules.presentation.card_names(self.timeline.final) if rules.presentation.card_names else None
 
     def board(self) -> Group:
         return render.board(self.layout(), self.timeline.header.players)
@@ -161,7 +161,7 @@ class Position:
         env = self.timeline.envelope(self.seq)
         if env is None or not env.clause:
             return Text("")
-        entry = self.rules.clauses().get(env.clause)
+        entry = self.rules.content.clauses().get(env.clause)
         if entry is None:
             return Text(env.clause, style="green")
         return render.clause_text(env.clause, entry.title, entry.text)
@@ -197,7 +197,7 @@ class Position:
             return Text("no card in focus: Tab picks a card on the board", style="dim")
         where, name = focused
         if self._catalogue is None:
-            self._catalogue = self.rules.catalogue()
+            self._catalogue = self.rules.content.catalogue()
         row = self._catalogue.card(name)
         t = Text(f"{name}", style="bold")
         t.append(f"  ({where})", style="dim")

@@ -9,8 +9,8 @@ from kifu.domain.core.errors import KifuError
 from kifu.domain.core.rng import Rng
 
 from . import commands as c
+from .decide import decide
 from .evolve import evolve
-from .rules import decide
 from .state import State
 from .stats import at, influence
 from .vocabulary import BACK, GODS, other

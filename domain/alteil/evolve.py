@@ -252,7 +252,9 @@ def _nothing(s: State, e: Any) -> State:
 
 _LOSS_CLAUSE = {"battlefield": "A-1.1", "deaths": "A-1.2", "deck-out": "A-1.3", "concession": "A-1.4"}
 
-_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+# the fold table, one case per event type: public, so the core folds through it directly
+# (``SpeedUps.evolve_cases``) and a test can name it
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.DeckShuffled: _shuffled, ev.CardsDrawn: _drawn, ev.MulliganDecided: _mulligan, ev.HandReturned: _returned,
     ev.FirstPlayerDecided: _first, ev.BattlefieldSet: _battlefield, ev.OpeningStarted: _opening,
     ChoiceSealed: _sealed, ev.OpeningInfluence: _opening_influence, ev.SoulGained: _soul_gained,
@@ -271,5 +273,5 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 
 def evolve(state: State, event: Any) -> State:
-    handler = _HANDLERS.get(type(event), _nothing)
+    handler = HANDLERS.get(type(event), _nothing)
     return handler(state, event)

@@ -1,6 +1,6 @@
 """Game start (A-4): the state before setup, then shuffles and opening hands (A-4.1).
 
-The rest of the setup follows the mulligans in the seed's order (A-Q11, ``rules._after_mulligans``).
+The rest of the setup follows the mulligans in the seed's order (A-Q11, ``decide._after_mulligans``).
 """
 from __future__ import annotations
 

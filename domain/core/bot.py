@@ -6,7 +6,10 @@ from what that seat is shown and asks the bot to ``choose``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .rng import Rng
 
 
 class Seen:
@@ -44,3 +47,13 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[[int], Bot]      # (seed) -> bot
+
+
+class RandomBot:
+    """Uniform over the seat's legal decisions: the bot every ruleset has unless it brings its own."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, seen: Seen) -> Any:
+        return self.rng.choice(seen.legal)

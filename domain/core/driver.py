@@ -9,7 +9,8 @@ saw, so a seat's decision is stale only when its own basis moved.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from .bot import Bot, Seen
 from .envelope import Envelope
@@ -50,11 +51,7 @@ class Table(Protocol):
 def seen_by(match: Match, seat: int) -> Seen:
     """What ``seat`` is shown now: its legal decisions (the ruleset's ``options`` where it has them:
     built as they are read); its view and masked position on demand."""
-    rules = match.ruleset
-    state = match.state
-    options = rules.options
-    legal = options(state, seat) if options is not None else rules.legal(state, seat)
-    return _Shown(seat, legal, rules, state)
+    return _Shown(seat, match.options(seat), match.ruleset, match.state)
 
 
 class _Shown(Seen):
@@ -70,13 +67,13 @@ class _Shown(Seen):
     @property
     def view(self) -> Any:
         if self._view is _UNSET:
-            self._view = self._rules.view(self._state, self.seat)
+            self._view = self._rules.decider.view(self._state, self.seat)
         return self._view
 
     @property
     def position(self) -> Any:
         if self._position is _UNSET:
-            mask = self._rules.mask
+            mask = self._rules.visibility.mask
             self._position = mask(self._state, self.seat) if mask is not None else None
         return self._position
 

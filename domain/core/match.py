@@ -18,7 +18,8 @@ sealing each decision as it is taken, without paying for it on every decision of
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import msgspec
 
@@ -45,19 +46,19 @@ NOBODY: frozenset[int] = frozenset()
 
 def record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
     """The ruleset's ``evolve`` extended to the core's events (built once per ruleset)."""
-    cached = ruleset._decoders.get("record_evolve")
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    evolve = ruleset.evolve
+    return ruleset.memo("record_evolve", lambda: _record_evolve(ruleset))
+
+
+def _record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]:
+    evolve = ruleset.decider.evolve
     # one lookup per event (every event of every record comes here): the core's own events, and the
     # ruleset's where it declares its cases; anything else goes to its evolve
-    cases = {**(ruleset.evolve_cases or {}), **_CORE_FOLDS}.get
+    cases = {**(ruleset.speedups.evolve_cases or {}), **_CORE_FOLDS}.get
 
     def fold(state: Any, event: Any) -> Any:
         case = cases(type(event))
         return evolve(state, event) if case is None else case(state, event)
 
-    ruleset._decoders["record_evolve"] = fold
     return fold
 
 
@@ -78,16 +79,19 @@ def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
             return None if event.choice is None else ruleset.command_from_builtins(event.choice)
         except msgspec.ValidationError:
             return None           # not one of the ruleset's commands: nothing to re-run
-    return ruleset.command_of(event)
+    return ruleset.decider.command_of(event)
 
 
 class Match:
-    __slots__ = ("ruleset", "header", "_state", "_awaited", "_envelopes", "_head", "_since", "_seals", "_tracked",
+    __slots__ = ("ruleset", "decider", "_options", "header", "_state",
+                 "_awaited", "_envelopes", "_head", "_since", "_seals", "_tracked",
                  "_evolve", "_later", "_open")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
                  envelopes: list[Envelope[Any]], head: str) -> None:
         self.ruleset = ruleset
+        self.decider = ruleset.decider                        # the game's functions, bound once
+        self._options = ruleset.speedups.options or ruleset.decider.legal
         self.header = header
         self._state = state
         self._awaited: frozenset[int] | None = None       # awaiting, kept until the state changes
@@ -112,9 +116,9 @@ class Match:
 
         ``tournament``: the header's optional event, round, table and date; ``seats``: who decides
         at each seat ("human" or a bot's name), where the creator knows."""
-        decks = ruleset.normalize_decks(list(decks))
+        decks = ruleset.content.normalize_decks(list(decks))
         header = Header(match_id=match_id, ruleset=ruleset.name, rules_version=ruleset.rules_version,
-                        card_set=ruleset.card_set_digest(), seed=seed, players=players,
+                        card_set=ruleset.content.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
                         seed_commitment=seed_commitment, seed_nonce=seed_nonce, seats=seats,
                         **{k: v for k, v in tournament.items() if k in TOURNAMENT})
@@ -125,19 +129,20 @@ class Match:
         """Run the setup of ``header`` through today's engine (also how an audit starts)."""
         match = cls.empty(ruleset, header)
         draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), match._evolve)
+        decider = ruleset.decider
         if header.start is not None:
-            start = msgspec.convert(header.start, ruleset.state_type) if isinstance(header.start, dict) \
+            start = msgspec.convert(header.start, decider.state_type) if isinstance(header.start, dict) \
                 else header.start
-            draft.setup(ruleset.prepared_clause, PositionPrepared(state=start))
+            draft.setup(decider.prepared_clause, PositionPrepared(state=start))
         else:
-            ruleset.begin(header, match.state, draft)
+            decider.begin(header, match.state, draft)
         envelopes = stamp_digest(draft.envelopes, state_digest(draft.state))
         match._absorb(match._chain(envelopes), draft.state, NOBODY)
         return match
 
     @classmethod
     def empty(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> Match:
-        return cls(ruleset, header, ruleset.initial_state(header), [], genesis(header_bytes(header)))
+        return cls(ruleset, header, ruleset.decider.initial_state(header), [], genesis(header_bytes(header)))
 
     @classmethod
     def fold(cls, ruleset: Ruleset[Any, Any, Any], header: Header,
@@ -213,7 +218,8 @@ class Match:
         awaited = self._awaited
         if awaited is None:
             state = self._state
-            awaited = self._awaited = NOBODY if self.ruleset.outcome(state) is not None else self.ruleset.awaiting(state)
+            rules = self.decider
+            awaited = self._awaited = NOBODY if rules.outcome(state) is not None else rules.awaiting(state)
         return awaited
 
     @property
@@ -224,10 +230,14 @@ class Match:
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.ruleset.outcome(self._state)
+        return self.decider.outcome(self._state)
 
     def legal(self, seat: int) -> list[Any]:
-        return self.ruleset.legal(self.state, seat)
+        return self.decider.legal(self.state, seat)
+
+    def options(self, seat: int) -> Sequence[Any]:
+        """``legal`` as bots are shown it: the ruleset's ``options`` (each built when read) where it has them."""
+        return self._options(self._state, seat)
 
     def basis(self, seat: int) -> int:
         """The seq ``seat``'s pending decision is based on: a decision based on an older seq is stale."""
@@ -247,7 +257,7 @@ class Match:
 
     def _check(self, seat: int, basis: int | None) -> None:
         """Refuse a decision when the match is over, the basis is stale or it is not ``seat``'s turn."""
-        rules = self.ruleset
+        rules = self.decider
         waiting = self.awaiting      # nobody once the match is over: an awaited seat needs no outcome check
         if seat not in waiting:
             outcome = rules.outcome(self._state)
@@ -264,7 +274,7 @@ class Match:
     def _decided(self, seat: int, command: Any, received: str | None,
                  by: str | None = None) -> tuple[list[Envelope[Any]], Any]:
         """The events of a decision checked to be this seat's, not yet digested or chained."""
-        rules = self.ruleset
+        rules = self.decider
         next_seq = len(self._envelopes) + 1
         draft: Draft[Any, Any] = Draft(self._state, next_seq, None, self._evolve, self.header.seed)
         if rules.sealed(self._state):
@@ -289,7 +299,7 @@ class Match:
 
     def _seal(self, seat: int, command: Any, draft: Draft[Any, Any]) -> None:
         """Record a secret choice as its commitment; reveal every seal once nobody is left choosing."""
-        rules = self.ruleset
+        rules = self.decider
         if command not in rules.legal(self.state, seat):
             # the ruleset's own decide says which clause forbids it (on a scratch draft, thrown away)
             scratch: Draft[Any, Any] = Draft(self.state, draft.next_seq, Rng.for_seq(self.header.seed, 0), self._evolve)
@@ -310,7 +320,7 @@ class Match:
             reveals[chooser] = draft.rule(REVEAL_CLAUSE, seal_seq, revealed, seat=chooser)
         for chooser, reveal_seq in reveals.items():
             draft.revealing = reveal_seq
-            rules.decide(draft.state, chooser, rules.command_from_builtins(pending[chooser][1].choice), draft)
+            rules.decide(draft.state, chooser, self.ruleset.command_from_builtins(pending[chooser][1].choice), draft)
         draft.revealing = None
 
     def submit(self, seat: int, command: Any, basis: int | None = None,
@@ -347,7 +357,7 @@ class Match:
         if self._tracked:
             self._absorb_groups(envelopes, self._state, self.awaiting)
             return
-        evolve, run = self._evolve, self.ruleset.evolve_run
+        evolve, run = self._evolve, self.ruleset.speedups.evolve_run
         state = self._state
         if run is not None:
             state = run(state, [env.event for env in envelopes], evolve)
@@ -374,7 +384,7 @@ class Match:
         if self._tracked:
             return
         envelopes, final = self.envelopes, (self._state, self.head)
-        self.envelopes, self._state, self._awaited = [], self.ruleset.initial_state(self.header), None
+        self.envelopes, self._state, self._awaited = [], self.decider.initial_state(self.header), None
         self._since, self._seals, self._tracked = {}, {}, True
         self._absorb_groups(envelopes, self._state, NOBODY)
         self.state, self.head = final

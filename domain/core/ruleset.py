@@ -1,27 +1,48 @@
-"""The decider contract every ruleset fulfils, and the registry that finds them by entry point.
+"""The contract a ruleset fulfils, grouped, and the registry that finds rulesets by entry point.
 
-A ruleset is one package that builds a ``Ruleset`` (data plus pure functions) and registers it
-under the packaging entry-point group ``kifu.rulesets``::
+A ruleset is one package whose ``build()`` returns a ``Ruleset``, registered under the packaging
+entry-point group ``kifu.rulesets``::
 
     [project.entry-points."kifu.rulesets"]
     reigeki = "kifu.domain.reigeki.ruleset:build"
 
-The core names no game: the CLI, store, service and projections reach a game only through the
-hooks below. What each hook must do is written beside it; ``domain/worlfard/ruleset.py`` is a
-complete example.
+As in OpenSpiel, a game is a small interface plus optional, discoverable extras. A ``Ruleset`` is
+its name and rules version, the ``Decider`` every game must define (command, event and state
+types; ``initial_state``, ``begin``, ``decide``, ``evolve``, ``legal``, ``awaiting``,
+``outcome``, ``view``, ``command_of``), and five optional groups, each with defaults that suit
+a game without that concern:
+
+- ``Content``: what a match is played with besides the rules (the rules reference, the card set,
+  decks and presets, the card catalogue, bots). Default: no cards, decks as given, the core's
+  random bot.
+- ``Presentation``: how front ends draw and describe it (layout, card names, what an event puts
+  into play, the turn number). Default: an empty layout, cards by number.
+- ``Visibility``: hidden information (redaction of events, the masked state bots simulate on,
+  the card ids a seat may not see). Default: nothing is hidden.
+- ``SpeedUps``: faster equivalents of the decider's own functions, used by the core's hot paths
+  (``options`` for ``legal``, ``evolve_cases`` and ``evolve_run`` for ``evolve``). Default: none.
+- ``Bench``: what only ``kifu bench`` asks for (a long match). Default: none.
+
+The core names no game: the CLI, store, service and projections reach a game only through these
+hooks. ``docs/adding-a-ruleset.md`` walks through writing one; ``tests/secretbid`` is the
+smallest complete example and ``domain/<ruleset>/ruleset.py`` the five games' assembly.
+
+Caches (decoders, the record fold) are not fields: ``dataclasses.replace`` makes a ruleset with
+fresh ones, so a replaced hook is always the one used.
 """
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import AbstractSet, Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar, Union
+from typing import Any, Generic, TypeVar, Union
 
 import msgspec
 
-from .bot import BotFactory
+from .bot import BotFactory, RandomBot
 from .catalogue import Catalogue, Column
-from .commit import CORE_EVENTS, PositionPrepared
+from .commit import CORE_EVENTS, PREPARED_CLAUSE, PositionPrepared
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
@@ -30,6 +51,7 @@ from .layout import Layout
 S = TypeVar("S")
 C = TypeVar("C")
 E = TypeVar("E")
+T = TypeVar("T")
 
 ENTRY_POINT_GROUP = "kifu.rulesets"
 
@@ -57,8 +79,25 @@ class ClauseEntry(msgspec.Struct, frozen=True, kw_only=True):
     tested_in: str = ""
 
 
-def _no_layout(view: Any) -> Layout:
-    return Layout(ruleset="?")
+# -- the defaults of the optional hooks ---------------------------------------------------------------
+def _never(state: Any) -> bool:
+    return False
+
+
+def _as_given(value: T) -> T:
+    return value
+
+
+def _no_clauses() -> dict[str, ClauseEntry]:
+    return {}
+
+
+def _no_card_set() -> str:
+    return ""
+
+
+def _no_presets() -> list[str]:
+    return []
 
 
 def _empty_catalogue() -> Catalogue:
@@ -66,91 +105,169 @@ def _empty_catalogue() -> Catalogue:
                               Column(key="text", title="text", kind="text")), rows=())
 
 
-@dataclass(frozen=True)
-class Ruleset(Generic[S, C, E]):
-    """A ruleset is data plus pure functions; the core drives them and never looks inside.
+def _no_layout(view: Any) -> Layout:
+    return Layout(ruleset="?")
 
-    Seats are 1 and 2; ``None`` as a seat means the judge (sees everything)."""
 
-    name: str
-    rules_version: str
+def _nothing_played(state: Any, event: Any) -> str | None:
+    return None
+
+
+def _turn_field(state: Any) -> int:
+    return getattr(state, "turn", 0)
+
+
+def _shown_as_is(envelope: Envelope[E], seat: int | None) -> Envelope[E]:
+    return envelope
+
+
+def _no_card_refs(value: int) -> Iterable[int]:
+    return ()
+
+
+# -- the groups ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Decider(Generic[S, C, E]):
+    """The game itself: what every ruleset must define (the decider of event sourcing).
+
+    Seats are 1 and 2; ``None`` as a seat means the judge (sees everything). The core calls these
+    on every decision and every event, so it binds them once per match, never per call."""
+
     command_type: Any                                    # tagged union of the decisions (msgspec)
     event_type: Any                                      # tagged union of the events (msgspec)
-    state_type: Any                                      # the State struct (for prepared positions)
+    state_type: Any                                      # the State struct (a prepared position decodes to it)
     initial_state: Callable[[Any], S]                    # (header) -> state before setup
     begin: Callable[[Any, S, Draft[S, E]], None]         # (header, state, draft): setup events
     decide: Callable[[S, int, C, Draft[S, E]], None]     # raises Illegal(clause, …); emits into the draft
     evolve: Callable[[S, E], S]                          # dumb fold, never validates; sees ChoiceSealed too
     legal: Callable[[S, int], list[C]]                   # every decision that seat may take now
     awaiting: Callable[[S], frozenset[int]]              # the seats the rules wait for (empty when over)
-    outcome: Callable[[S], Outcome | None]
+    outcome: Callable[[S], Outcome | None]               # None while the match goes on
     view: Callable[[S, int | None], Any]                 # what a seat may see (a msgspec Struct)
-    layout: Callable[[Any], Layout]                      # a view drawn as neutral parts
-    redact: Callable[[Envelope[E], int | None], Envelope[E]]  # the ruleset's own events as a seat may see them
-    normalize_decks: Callable[[list[Any]], list[Any]]    # validate deck lists (raises InvalidDeck)
-    card_set_digest: Callable[[], str]
-    clauses: Callable[[], dict[str, ClauseEntry]]
-    command_of: Callable[[E], C | None]                  # the command a decision event records (audit)
-    catalogue: Callable[[], Catalogue] = _empty_catalogue
-    load_deck: Callable[[str], Any] = lambda spec: spec  # a preset name or a deck file's path
-    presets: Callable[[], list[str]] = lambda: []
-    bots: dict[str, BotFactory] = field(default_factory=dict)   # name -> (seed) -> bot; "random", "greedy"
-    card_names: Callable[[S], Callable[[int], str]] | None = None  # card id -> name, for display
-    played: Callable[[Any, E], str | None] = lambda state, event: None   # the card an event puts into play
-    sealed: Callable[[S], bool] = lambda state: False    # the awaited step takes sealed (secret) decisions
-    mask: Callable[[S, int], S] | None = None            # the state as a seat may know it (bots simulate on it)
-    hidden_cards: Callable[[S, int], AbstractSet[int]] | None = None  # card ids a seat may not see now;
-    #   default: every card id ``mask`` replaces (``kifu.domain.core.visibility`` scrubs them from that seat's events)
-    card_refs: Callable[[int], Iterable[int]] = lambda value: ()  # the card ids an int of an undeclared
-    #   field may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
-    concede: Callable[[int], C] | None = None            # the command a seat concedes with: offered to people,
-    #   never in ``legal`` (a random bot would take it)
-    turn: Callable[[S], int] = lambda state: getattr(state, "turn", 0)
-    long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
-    #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)
-    prepared_clause: str = "K-prepared"                  # clause a prepared position (scenario, fork) cites
+    command_of: Callable[[E], C | None]                  # the command a decision event records (the audit
+    #   re-runs it through ``decide``); None for events that record no decision
+    # -- optional: the clauses the core cites for the game, and whether a step is decided in secret
+    sealed: Callable[[S], bool] = _never                 # the awaited step takes sealed (secret, simultaneous)
+    #   decisions: the core records each seat's as a commitment and reveals them together (``commit.py``)
+    prepared_clause: str = PREPARED_CLAUSE               # clause a prepared position (scenario, fork) cites
     decide_clause: str = ""                              # clause cited when a decision has no effect
     waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
-    options: Callable[[S, int], Sequence[C]] | None = None  # ``legal`` in the same order, each decision built
-    #   when read: what bots are shown (a random bot that draws an index builds one command, not hundreds)
-    evolve_cases: Mapping[type, Callable[[S, E], S]] | None = None  # ``evolve``'s own dispatch table, where it
-    #   is one (``evolve(s, e)`` is ``evolve_cases[type(e)](s, e)`` for every type it holds): the core folds
-    #   each event through it directly, one call fewer on every event of every record
-    evolve_run: Callable[[S, Sequence[E], Callable[[S, E], S]], S] | None = None  # (state, events, fold) -> the
-    #   state ``fold`` (``evolve`` with the core's events) makes of the events one at a time, where a ruleset can
-    #   do once a run what ``evolve`` must do every event (novel: its card tuple); ``Match.fold`` reads with it
-    test_only: bool = False                              # a ruleset for Kifu's own tests: not offered to users
-                                                         # (``offered_rulesets``) unless they ask for test rulesets
-    _decoders: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """What a match is played with besides the rules: the rules reference, cards, decks, bots."""
+
+    clauses: Callable[[], dict[str, ClauseEntry]] = _no_clauses   # the rules reference (``kifu rules``)
+    card_set_digest: Callable[[], str] = _no_card_set    # written into every header: which cards were played
+    normalize_decks: Callable[[list[Any]], list[Any]] = _as_given  # validate deck lists (raises InvalidDeck)
+    load_deck: Callable[[str], Any] = _as_given          # a preset name or a deck file's path -> a deck
+    presets: Callable[[], list[str]] = _no_presets       # the preset decks' names, the default pair first
+    catalogue: Callable[[], Catalogue] = _empty_catalogue  # the card list ``kifu cards`` shows
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)  # name -> (seed) -> bot: "greedy" by
+    #   convention; "random" is the core's (uniform over ``legal``) unless the game brings its own
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bots", {"random": RandomBot, **self.bots})
+
+
+@dataclass(frozen=True, slots=True)
+class Presentation:
+    """How front ends draw and describe a match; the CLI and the viewer know no game's fields."""
+
+    layout: Callable[[Any], Layout] = _no_layout        # a view drawn as neutral parts (zones, grids, counters)
+    card_names: Callable[[Any], Callable[[int], str]] | None = None  # (state) -> card id -> name
+    played: Callable[[Any, Any], str | None] = _nothing_played  # the card an event puts into play (stats)
+    turn: Callable[[Any], int] = _turn_field             # the turn number a state is in
+    concede: Callable[[int], Any] | None = None          # the command a seat concedes with: for people to
+    #   offer, never in ``legal`` (a random bot would take it)
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Hidden information; the default is a game of open information (everything is shown)."""
+
+    redact: Callable[[Envelope[Any], int | None], Envelope[Any]] = _shown_as_is  # the ruleset's own events
+    #   as a seat may see them (the core strips sealed choices itself)
+    mask: Callable[[Any, int], Any] | None = None        # the state as a seat may know it (bots simulate on it)
+    hidden_cards: Callable[[Any, int], Set[int]] | None = None  # card ids a seat may not see now;
+    #   default: every card id ``mask`` replaces (``kifu.domain.core.visibility`` scrubs them from its events)
+    card_refs: Callable[[int], Iterable[int]] = _no_card_refs  # the card ids an int of an undeclared field
+    #   may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedUps:
+    """Faster equivalents of the decider's own functions; a game is right without any of them."""
+
+    options: Callable[[Any, int], Sequence[Any]] | None = None  # ``legal`` in the same order, each decision
+    #   built when read: what bots are shown (a random bot that draws an index builds one command, not hundreds)
+    evolve_cases: Mapping[type, Callable[[Any, Any], Any]] | None = None  # ``evolve``'s own dispatch table
+    #   (``evolve(s, e)`` is ``evolve_cases[type(e)](s, e)`` for every type it holds): the core folds each
+    #   event through it directly, one call fewer per event. A ruleset that replaces ``evolve`` replaces this too
+    evolve_run: Callable[[Any, Sequence[Any], Callable[[Any, Any], Any]], Any] | None = None  # (state,
+    #   events, fold) -> the state ``fold`` makes of the events one at a time, where a ruleset can do once a
+    #   run what ``evolve`` must do every event (novel: its card tuple); ``Match.fold`` reads with it
+
+
+@dataclass(frozen=True, slots=True)
+class Bench:
+    """What only the benchmark asks for."""
+
+    long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
+    #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S, C, E]):
+    """A game: its name, its ``Decider`` and the optional groups. Data plus pure functions; the
+    core drives them and never looks inside."""
+
+    name: str
+    rules_version: str
+    decider: Decider[S, C, E]
+    content: Content = field(default_factory=Content)
+    presentation: Presentation = field(default_factory=Presentation)
+    visibility: Visibility = field(default_factory=Visibility)
+    speedups: SpeedUps = field(default_factory=SpeedUps)
+    bench: Bench = field(default_factory=Bench)
+    test_only: bool = False       # a ruleset for Kifu's own tests: not offered to users (``offered_rulesets``)
+    _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
+
+    def memo(self, key: str, make: Callable[[], T]) -> T:
+        """What ``make`` builds from this ruleset, built once (decoders, the record fold). The memo
+        is no init field, so a ``dataclasses.replace`` of the ruleset starts with an empty one."""
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = make()
+        return found
 
     # -- the record's event union: the ruleset's events plus the core's ----------------------------
     @property
     def record_event_type(self) -> Any:
-        t = self._decoders.get("record_event_type")
-        if t is None:
-            core = tuple(PositionPrepared[self.state_type] if e is PositionPrepared else e for e in CORE_EVENTS)
-            members = _union_members(self.event_type) + core
-            t = self._decoders["record_event_type"] = Union[members]  # type: ignore[valid-type]
-        return t
+        return self.memo("record_event_type", self._record_event_type)
+
+    def _record_event_type(self) -> Any:
+        state_type = self.decider.state_type
+        core = tuple(PositionPrepared[state_type] if e is PositionPrepared else e  # type: ignore[valid-type]
+                     for e in CORE_EVENTS)
+        return Union[_union_members(self.decider.event_type) + core]  # noqa: UP007
 
     def command_decoder(self) -> msgspec.json.Decoder[Any]:
-        dec = self._decoders.get("command")
-        if dec is None:
-            dec = self._decoders["command"] = msgspec.json.Decoder(self.command_type)
-        return dec
+        return self.memo("command", lambda: msgspec.json.Decoder(self.decider.command_type))
 
     def envelope_decoder(self) -> msgspec.json.Decoder[Any]:
-        dec = self._decoders.get("envelope")
-        if dec is None:
-            dec = self._decoders["envelope"] = msgspec.json.Decoder(Envelope[self.record_event_type])
-        return dec
+        return self.memo("envelope", lambda: msgspec.json.Decoder(self._envelope_type()))
+
+    def _envelope_type(self) -> Any:
+        return Envelope[self.record_event_type]  # type: ignore[name-defined]
 
     def envelope_converter(self, raw: Any) -> Envelope[E]:
-        return msgspec.convert(raw, Envelope[self.record_event_type])
+        return msgspec.convert(raw, self._envelope_type())  # type: ignore[no-any-return]
 
     def command_from_builtins(self, raw: Any) -> C:
         """A command from JSON values (a sealed choice as recorded); raises msgspec.ValidationError."""
-        return msgspec.convert(raw, self.command_type)
+        return msgspec.convert(raw, self.decider.command_type)  # type: ignore[no-any-return]
 
 
 def _union_members(t: Any) -> tuple[Any, ...]:
@@ -200,7 +317,7 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
                 found = _REGISTRY[key]()
                 found.command_decoder()
                 found.envelope_decoder()
-                msgspec.json.Decoder(found.event_type)
+                msgspec.json.Decoder(found.decider.event_type)
                 _LOADED[key] = found
     return found
 

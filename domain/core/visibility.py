@@ -15,7 +15,7 @@ kind it is on; an undeclared int names what the ruleset's ``card_refs`` decodes 
 default none). A ruleset declares its card fields; ``tests/trust/test_declared_roles.py`` fails
 on an event field that holds ints and is neither declared nor reviewed, so a new event kind
 cannot leak by omission.
-Which cards a seat may not see comes from ``Ruleset.hidden_cards``, by default derived from the
+Which cards a seat may not see comes from ``Visibility.hidden_cards``, by default derived from the
 ruleset's ``mask`` (every card id the mask replaced). Views are scrubbed the same way.
 """
 from __future__ import annotations
@@ -49,11 +49,12 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
     if isinstance(event, ChoiceSealed):
         return replace(envelope, event=redact_sealed(event, seat))
     if isinstance(event, PositionPrepared):
-        masked = ruleset.mask(event.state, seat) if ruleset.mask is not None else ruleset.initial_state(None)
+        mask = ruleset.visibility.mask
+        masked = mask(event.state, seat) if mask is not None else ruleset.decider.initial_state(None)
         return replace(envelope, event=PositionPrepared(state=masked))
-    envelope = ruleset.redact(envelope, seat)
+    envelope = ruleset.visibility.redact(envelope, seat)
     if hidden:
-        scrubbed = scrub(envelope.event, hidden, ruleset.card_refs)
+        scrubbed = scrub(envelope.event, hidden, ruleset.visibility.card_refs)
         if scrubbed is not envelope.event:
             envelope = replace(envelope, event=scrubbed)
     return envelope
@@ -62,12 +63,12 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
 # -- which cards a seat may not see -------------------------------------------------------------
 def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> AbstractSet[int]:
     """The card ids ``seat`` may not see in ``state``: the ruleset's hook, else what its mask hides."""
-    if ruleset.hidden_cards is not None:
-        return ruleset.hidden_cards(state, seat)
-    if ruleset.mask is None:
+    if ruleset.visibility.hidden_cards is not None:
+        return ruleset.visibility.hidden_cards(state, seat)
+    if ruleset.visibility.mask is None:
         return _NOTHING
     out: set[int] = set()
-    _masked_away(state, ruleset.mask(state, seat), out)
+    _masked_away(state, ruleset.visibility.mask(state, seat), out)
     out.discard(HIDDEN)
     return out
 
@@ -146,11 +147,11 @@ def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[i
 
 def seat_view(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int | None) -> Any:
     """The ruleset's view for ``seat``, scrubbed of any card the seat may not see."""
-    view = ruleset.view(state, seat)
+    view = ruleset.decider.view(state, seat)
     if seat is None:
         return view
     hidden = hidden_cards(ruleset, state, seat)
-    return scrub(view, hidden, ruleset.card_refs) if hidden else view
+    return scrub(view, hidden, ruleset.visibility.card_refs) if hidden else view
 
 
 class SeatStream:

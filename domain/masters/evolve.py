@@ -293,7 +293,9 @@ def ended(s: State, e: ev.MatchEnded) -> State:
                    outcome=Outcome(termination=e.reason, winner=e.winner, clause="M-1.2"))
 
 
-_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+# the fold table, one case per event type: public, so the core folds through it directly
+# (``SpeedUps.evolve_cases``) and a test can name it
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.CoinTossed: coin, ev.MasterPlaced: master_placed, ev.DeckShuffled: shuffled, ev.CardsDrawn: drawn,
     ev.MulliganTaken: mulligan, ev.HandReturned: returned, ev.HandKept: kept, ev.CardBottomed: bottomed,
     ev.TurnBegan: turn_began, ev.Untapped: untapped, ev.DrawChosen: draw_chosen, ev.ChargeChosen: charge_chosen,
@@ -309,5 +311,5 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 
 def evolve(state: State, event: Any) -> State:
-    handler = _HANDLERS.get(type(event))
+    handler = HANDLERS.get(type(event))
     return handler(state, event) if handler is not None else state

@@ -21,8 +21,8 @@ from . import events as ev
 from .cards import card
 from .combat import attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
+from .decide import decide
 from .evolve import evolve
-from .flow import decide
 from .state import ROW_SLOTS, State
 
 

@@ -8,7 +8,7 @@ row collapse; N-C4 不死鳥の羽 (kept in the graveyard); N-C5 閃光/再誕�
 倍化/脆弱化/堅守 (3), 火球/癒しの光 (4), 両断/活性 (5); N-C6 any magic set face down; N-C7 AGI 5 on
 水の槍兵, 焔の姫ホムラ, 氷の術士, 氷の女王フユ; N-C8 end-phase skills of 焔の姫ホムラ and
 潮の賢者シズク, 再誕の祈り reading kept stats; N-C9 the four presets (3 named, 6 normal, cost 200);
-N-C10 the turn rules (flow.py).
+N-C10 the turn rules (decide.py).
 
 N-1.1 (three card kinds) and N-1.2 (=ネームド= or normal; rarity has no rules effect) are the
 shape of ``CardDef``; ``ELEMENTS`` and ``BEATS`` are N-8.1/N-8.2.

@@ -171,7 +171,9 @@ def _noop(state: State, e: Any) -> State:
     return state
 
 
-_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+# the fold table, one case per event type: public, so the core folds through it directly
+# (``SpeedUps.evolve_cases``) and a test can name it
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.PhaseBegun: _phase, ChoiceSealed: _sealed, ev.Picked: _picked, ev.RevealChosen: _reveal_chosen,
     ev.SelectDone: _select_done, ev.Summoned: _summoned, ev.Equipped: _equipped, ev.MagicSet: _magic_set,
     ev.MagicFlipped: _flipped, ev.MagicResolved: _noop, ev.MagicFizzled: _noop, ev.OrderFixed: _noop,
@@ -182,14 +184,14 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 
 def evolve(state: State, event: Any) -> State:
-    return _HANDLERS[type(event)](state, event)
+    return HANDLERS[type(event)](state, event)
 
 
 def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
     """What ``fold`` makes of ``events`` one at a time, with the card tuple made once at the end:
     the states in between are never seen, so their cards stay a list changed in place (``Loose``)."""
     state = replace(state, cards=Loose(state.cards))
-    handler = _HANDLERS.get
+    handler = HANDLERS.get
     for event in events:
         case = handler(type(event))
         if case is not None:         # the case ``fold`` would call (no core event has one here), one call fewer

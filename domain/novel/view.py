@@ -7,6 +7,7 @@ choices of the select phase until the summon (never its content while "choosing"
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -19,7 +20,7 @@ from kifu.domain.core.roles import HIDDEN, CardId
 from . import events as ev
 from .cards import card
 from .commands import Act, Command
-from .flow import awaiting, outcome
+from .decide import awaiting, outcome
 from .state import BUDGET, ROW_SLOTS, TURN_LIMIT, Card, State
 
 replace = msgspec.structs.replace
@@ -174,6 +175,11 @@ def layout(v: View) -> Layout:
 
 
 # -- redaction ------------------------------------------------------------------------------------
+
+
+def card_names(state: State) -> Callable[[int], str]:
+    """Card id -> name, for display ("" for an id the state has no card for)."""
+    return lambda cid: state.card(cid).name if 1 <= cid <= len(state.cards) else ""
 
 
 def redact(envelope: Envelope[Any], seat: int | None) -> Envelope[Any]:

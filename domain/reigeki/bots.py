@@ -12,8 +12,8 @@ from kifu.domain.core.errors import KifuError
 from kifu.domain.core.rng import Rng
 
 from . import commands as c
+from .decide import DAMAGE_LOSS, LEADER_THRESHOLD, attack_power, can_attack_from, card_of, decide, power_graze
 from .evolve import evolve
-from .rules import DAMAGE_LOSS, LEADER_THRESHOLD, attack_power, can_attack_from, card_of, decide, power_graze
 from .state import State, other
 
 

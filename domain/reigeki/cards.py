@@ -1,7 +1,7 @@
 """The card set as data (``data/cards.toml``): characters, spells, leaders and 霊撃 (R-3, R-C1..R-C11).
 
 Each card has its printed text in the seed's notation and a structured skill in a small
-vocabulary (``Skill``) that one interpreter (``rules.run_skill``) runs. The seed prints no card
+vocabulary (``Skill``) that one interpreter (``decide.run_skill``) runs. The seed prints no card
 list, so every number is invented and each card says which in ``invented``. The set covers a
 spread of power and graze around the leader threshold (R-C2), ハイレンジ (R-C3), ガードx on
 characters and spells (R-C4), Lv1..Lv3 and LvEx (R-C1), spells Lv1..Lv5 (R-C6), the four battle

@@ -197,7 +197,9 @@ def _same(s: State, ev: Any) -> State:
     return s
 
 
-_FOLD: dict[type, Callable[[State, Any], State]] = {
+# the fold table, one case per event type: public, so the core folds through it directly
+# (``SpeedUps.evolve_cases``) and a test can name it
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
     e.DecksShuffled: _decks, e.LeaderPlaced: _leader, e.FirstPlayer: _first, e.Drew: _drew,
     e.HandReturned: _returned, e.HandKept: _kept, e.TurnBegan: _turn, e.PhaseBegan: _phase, e.StepBegan: _phase,
     e.Reloaded: _reloaded, e.Charged: _charged, e.Moved: _moved, e.Discarded: _discarded, e.Played: _played,
@@ -209,5 +211,5 @@ _FOLD: dict[type, Callable[[State, Any], State]] = {
 
 
 def evolve(state: State, event: Any) -> State:
-    fold = _FOLD.get(type(event))
+    fold = HANDLERS.get(type(event))
     return fold(state, event) if fold is not None else state

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import commands as c
-from .rules import (
+from .decide import (
     NEIGHBOURS,
     adjacent_count,
     awaiting,

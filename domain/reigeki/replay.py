@@ -1,10 +1,13 @@
-"""Which command each decision event records (audit and re-record re-run them)."""
+"""What a record's events mean to the audit and the statistics: which command each decision event
+records (audit and re-record re-run them), the card an event puts into play."""
 from __future__ import annotations
 
 from typing import Any
 
 from . import commands as c
 from . import events as e
+from .decide import card_of
+from .state import State
 
 
 def command_of(event: Any) -> Any:
@@ -32,4 +35,12 @@ def command_of(event: Any) -> Any:
         return c.Discard(card=event.cards[0])
     if kind is e.PhaseBegan:
         return c.Proceed()
+    return None
+
+
+def played(state: State, event: Any) -> str | None:
+    """The card an event puts into play (coverage): characters, spells, leaders, 霊撃 used."""
+    kind = type(event)
+    if kind in (e.Played, e.SpellCast, e.LeaderPlaced, e.Nullified, e.ReigekiCharged):
+        return card_of(state, event.card).key or None
     return None

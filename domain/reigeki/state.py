@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from kifu.domain.core.roles import CardId
+from kifu.domain.core.ruleset import Outcome
 
 Phase = str   # "setup" "mulligan" "step" "main" "attack" "guard" "spell" "effect1" "battle" "effect2" "end" "over"
 
@@ -84,6 +85,16 @@ class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     def side(self, seat: int) -> Side:
         return self.sides[seat - 1]
+
+
+def initial_state(header: object) -> State:
+    """The state before setup: every reigeki match starts from the same empty one."""
+    return State()
+
+
+def outcome(state: State) -> Outcome | None:
+    r = state.result
+    return None if r is None else Outcome(termination=r.termination, winner=r.winner, clause=r.clause)
 
 
 def other(seat: int) -> int:

@@ -3,6 +3,7 @@ as it may know it (mask). Hidden: deck and Ex-deck order (both seats), the oppon
 opponent's face-down 霊力 (spells; 霊撃 there are face up, R-2.3 / R-2.4)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -13,7 +14,7 @@ from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Sea
 from kifu.domain.core.roles import HIDDEN
 
 from . import events as e
-from .rules import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, attack_power, awaiting, card_of, is_reigeki, power_graze
+from .decide import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, attack_power, awaiting, card_of, is_reigeki, power_graze
 from .state import PLACE_NAMES, Side, State, Unit
 
 _opts = dict(frozen=True, kw_only=True, omit_defaults=True)
@@ -188,9 +189,6 @@ def mask(state: State, seat: int) -> State:
     return replace(state, sides=(sides[0], sides[1]))
 
 
-def played(state: State, event: Any) -> str | None:
-    """The card an event puts into play (coverage): characters, spells, leaders, 霊撃 used."""
-    kind = type(event)
-    if kind in (e.Played, e.SpellCast, e.LeaderPlaced, e.Nullified, e.ReigekiCharged):
-        return card_of(state, event.card).key or None
-    return None
+def card_names(state: State) -> Callable[[int], str]:
+    """Card id -> the card's key, for display."""
+    return lambda card: card_of(state, card).key

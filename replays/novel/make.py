@@ -95,7 +95,7 @@ DECKS: dict[str, tuple[str, str]] = {}
 
 def start(s: Scenario, seed: int) -> tuple[Match, Labels]:
     d1, d2 = DECKS.get(s.name, ("tide-flame", "tide-flame"))
-    decks = [RULES.load_deck(d1), RULES.load_deck(d2)]
+    decks = [RULES.content.load_deck(d1), RULES.content.load_deck(d2)]
     first = Match.create(RULES, match_id=corpus.match_id("novel", s.name), seed=seed, decks=decks,
                          players=("alice", "bruno"))
     board = Board(first.state)

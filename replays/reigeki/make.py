@@ -24,14 +24,14 @@ from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.reigeki import commands as c
 from kifu.domain.reigeki import events as ev
-from kifu.domain.reigeki.rules import card_of
+from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.state import State, Unit
 from kifu.tools import corpus
 from kifu.tools.corpus import ANY_SEAT, Cmd, Labels, Refused, Scenario, Step, cited, none, one
 
 HERE = Path(__file__).parent
 RULES = find_ruleset("reigeki")
-DECKS = [RULES.load_deck("scarlet"), RULES.load_deck("hakurei")]
+DECKS = [RULES.content.load_deck("scarlet"), RULES.content.load_deck("hakurei")]
 
 
 def match_id(name: str) -> str:

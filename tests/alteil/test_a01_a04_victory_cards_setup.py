@@ -205,14 +205,14 @@ def test_A_4_4_second_player_starts_with_one_soul() -> None:
 
 def test_A_4_5_opening_influence_is_sealed_then_revealed() -> None:
     m = through_mulligans()
-    assert m.state.step == OPENING and m.awaiting == {1, 2} and RULES.sealed(m.state)
+    assert m.state.step == OPENING and m.awaiting == {1, 2} and RULES.decider.sealed(m.state)
     pick1 = m.legal(1)[0]
     envs = m.submit(1, pick1)
     assert kinds(envs) == ["ChoiceSealed"]
     assert m.state.side(1).influence == ()                      # nothing placed before the reveal
     other_view = seen_by(RULES, envs[0], 2)
     assert "choice" not in msgspec.json.decode(msgspec.json.encode(other_view.event))
-    layout = RULES.layout(RULES.view(m.state, 2))
+    layout = RULES.presentation.layout(RULES.decider.view(m.state, 2))
     assert layout.chosen == (1,) and layout.choosing == (2,)
     pick2 = m.legal(2)[0]
     envs = m.submit(2, pick2)

@@ -232,11 +232,11 @@ def test_A_Q9_back_row_attacker_with_empty_front_uses_the_front_line() -> None:
 
 def test_A_Q10_no_unit_ever_stands_on_a_destroyed_square() -> None:
     for seed in range(1, 6):
-        m = Match.create(RULES, match_id=f"q10-{seed}", seed=seed, decks=[RULES.load_deck("dawn-blaze"),
-                                                                          RULES.load_deck("night-tide")],
+        m = Match.create(RULES, match_id=f"q10-{seed}", seed=seed, decks=[RULES.content.load_deck("dawn-blaze"),
+                                                                          RULES.content.load_deck("night-tide")],
                          players=("a", "b"))
-        drive(m, {1: RULES.bots["greedy"](seed), 2: RULES.bots["random"](seed)})
-        state = RULES.initial_state(m.header)
+        drive(m, {1: RULES.content.bots["greedy"](seed), 2: RULES.content.bots["random"](seed)})
+        state = RULES.decider.initial_state(m.header)
         for env in m.envelopes:
             state = _fold(state, env.event)
             for side in state.sides:

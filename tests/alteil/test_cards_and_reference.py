@@ -27,9 +27,9 @@ def played() -> tuple[Counter[str], Counter[str]]:
     reasons: Counter[str] = Counter()
     names = preset_names()
     for i in range(12):
-        decks = [RULES.load_deck(names[i % 4]), RULES.load_deck(names[(i // 4 + i) % 4])]
+        decks = [RULES.content.load_deck(names[i % 4]), RULES.content.load_deck(names[(i // 4 + i) % 4])]
         m = Match.create(RULES, match_id=f"c-{i}", seed=100 + i, decks=decks, players=("a", "b"))
-        bots = {1: RULES.bots["random"](i), 2: RULES.bots["greedy" if i % 2 else "random"](i + 50)}
+        bots = {1: RULES.content.bots["random"](i), 2: RULES.content.bots["greedy" if i % 2 else "random"](i + 50)}
         drive(m, bots)
         for env in m.envelopes:
             e = env.event
@@ -110,7 +110,7 @@ def test_presets_hold_every_card_and_the_catalogue_lists_it() -> None:
 
 
 def test_rules_reference_every_clause_implemented_tested_and_quoted_verbatim() -> None:
-    clauses = {k: v for k, v in RULES.clauses().items() if k.startswith("A-")}
+    clauses = {k: v for k, v in RULES.content.clauses().items() if k.startswith("A-")}
     digest = SEED.parent.parent / "rules" / "RULES-DIGEST.md"
     section = digest.read_text("utf-8").split("## 4. Alteil")[1].split("\n## 5.")[0]
     wanted = set(re.findall(r"\bA-(?:\d+(?:\.\d+)?|Q\d+|C\d+)\b", section))

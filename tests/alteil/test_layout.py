@@ -26,7 +26,7 @@ def test_layout_shows_both_battlefields_influence_soul_and_the_action_order() ->
     m = p.window(1).match()
     m.submit(1, c.Pass())
     for seat in (None, 1, 2):
-        layout = RULES.layout(RULES.view(m.state, seat))
+        layout = RULES.presentation.layout(RULES.decider.view(m.state, seat))
         assert [panel.seat for panel in layout.seats] == [1, 2]
         for panel in layout.seats:
             grids = [x for x in panel.parts if isinstance(x, Grid)]
@@ -49,6 +49,6 @@ def test_layout_shows_who_is_choosing_a_sealed_opening_influence() -> None:
     p.hand(2, "水の衛兵")
     m = p.at(step="opening", actor=0, turn=0, turn_seat=0).match()
     m.submit(1, c.PlaceInfluence(card=knight))
-    layout = RULES.layout(RULES.view(m.state, 2))
+    layout = RULES.presentation.layout(RULES.decider.view(m.state, 2))
     assert layout.chosen == (1,) and layout.choosing == (2,)
     assert "光の見習い騎士" not in _draw(layout)

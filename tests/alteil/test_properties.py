@@ -29,8 +29,8 @@ from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.core.visibility import redact
 
 RULES = find_ruleset("alteil")
-PRESETS = RULES.presets()
-DECKS = {name: RULES.load_deck(name) for name in PRESETS}
+PRESETS = RULES.content.presets()
+DECKS = {name: RULES.content.load_deck(name) for name in PRESETS}
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 deck_pairs = st.tuples(st.sampled_from(PRESETS), st.sampled_from(PRESETS))
@@ -45,13 +45,14 @@ def new_match(seed: int, decks: tuple[str, str]) -> Match:
 
 def played(seed: int, decks: tuple[str, str], greedy: bool = False) -> Match:
     m = new_match(seed, decks)
-    drive(m, {1: RULES.bots["greedy" if greedy else "random"](seed), 2: RULES.bots["random"](seed ^ 0x5DEECE66D)})
+    bots = RULES.content.bots
+    drive(m, {1: bots["greedy" if greedy else "random"](seed), 2: bots["random"](seed ^ 0x5DEECE66D)})
     return m
 
 
 def states(m: Match) -> Iterator[tuple[Envelope[Any], State]]:
     fold = record_evolve(RULES)
-    state = RULES.initial_state(m.header)
+    state = RULES.decider.initial_state(m.header)
     for env in m.envelopes:
         state = fold(state, env.event)
         yield env, state
@@ -116,7 +117,7 @@ def _check_refusals(seed: int, decks: tuple[str, str], data: st.DataObject) -> N
     """Play a random number of legal decisions, then offer random commands for a while: each one
     that is not legal for that seat is refused naming a clause, and nothing changes."""
     m = new_match(seed, decks)
-    bots = {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 1)}
+    bots = {1: RULES.content.bots["random"](seed), 2: RULES.content.bots["random"](seed + 1)}
     skip = data.draw(st.integers(min_value=0, max_value=400), label="decisions before probing")
     decided = probes = 0
     while m.outcome is None and probes < 40:
@@ -222,10 +223,10 @@ def test_a_seat_never_sees_a_card_it_may_not_see(seed: int, decks: tuple[str, st
         decisions += 1
         if decisions % 5 == 0:
             for seat in (1, 2):
-                v = RULES.view(state, seat)
+                v = RULES.decider.view(state, seat)
                 assert _ids(v) <= known[seat], (seat, group[-1].seq)
-                assert {f.id for _, f in faces(RULES.layout(v))} <= known[seat]
-                masked = RULES.mask(state, seat)
+                assert {f.id for _, f in faces(RULES.presentation.layout(v))} <= known[seat]
+                masked = RULES.visibility.mask(state, seat)
                 assert set(zones(masked, seat)) - {0} <= known[seat]
                 assert set(zones(masked, 3 - seat)) - {0} <= known[seat]
         group.clear()
@@ -247,7 +248,8 @@ def test_greedy_beats_random_in_at_least_80_percent_over_200_seeds() -> None:
         decks = (PRESETS[seed % 4], PRESETS[(seed // 4) % 4])
         m = new_match(seed, decks)
         greedy_seat = 1 + seed % 2
-        bots = {greedy_seat: RULES.bots["greedy"](seed), 3 - greedy_seat: RULES.bots["random"](seed + 7)}
+        made = RULES.content.bots
+        bots = {greedy_seat: made["greedy"](seed), 3 - greedy_seat: made["random"](seed + 7)}
         drive(m, bots)
         assert m.outcome is not None and m.outcome.clause.startswith("A-1.")
         wins += m.outcome.winner == greedy_seat

@@ -199,11 +199,11 @@ def test_a_seat_in_the_stepper_and_replay_json_sees_what_the_service_sends_that_
 
     rec = read_record(worlfard)
     rules = rec.ruleset
-    sent = redacted(rules, rules.initial_state(rec.header), rec.envelopes, seat)
+    sent = redacted(rules, rules.decider.initial_state(rec.header), rec.envelopes, seat)
     position = Position(Timeline(rules, rec.header, rec.envelopes), seat)
     for seq in range(1, len(rec.envelopes) + 1, 5):
         position.seq = seq
         shown = state_json(position)
         assert shown["envelope"] == msgspec.to_builtins(sent[seq - 1]), seq
-        board = rules.layout(seat_view(rules, position.timeline.state_at(seq), seat))
+        board = rules.presentation.layout(seat_view(rules, position.timeline.state_at(seq), seat))
         assert shown["layout"] == msgspec.to_builtins(board), seq

@@ -162,10 +162,10 @@ def test_the_plugin_does_not_suggest_rerecord_for_an_edited_record(edited: tuple
 # -- output that stays legible ---------------------------------------------------------------
 def test_clause_titles_show_once_in_every_ruleset() -> None:
     for name in ruleset_names():
-        for entry in find_ruleset(name).clauses().values():
+        for entry in find_ruleset(name).content.clauses().values():
             body = clause_body(entry.title, entry.text)
             assert not body.lower().startswith(entry.title.lower() + ":"), (name, entry.id)
-    w = find_ruleset("worlfard").clauses()["W-12.6"]
+    w = find_ruleset("worlfard").content.clauses()["W-12.6"]
     assert not clause_body(w.title, w.text).startswith("Combat damage:")
     code, out, _ = invoke("rules", "worlfard", "W-12.6")
     assert code == 0 and out.count("Combat damage") == 1
@@ -176,7 +176,8 @@ def test_events_are_described_in_words_never_as_python(tmp_path: Path) -> None:
     for ruleset in ruleset_names():
         assert invoke("--db", "memory", "play", ruleset, "--seed", "2", "-q", "--out", str(out))[0] == 0
         rec = read_record(out)
-        names = rec.ruleset.card_names(rec.ruleset.initial_state(rec.header)) if rec.ruleset.card_names else None
+        card_names = rec.ruleset.presentation.card_names
+        names = card_names(rec.ruleset.decider.initial_state(rec.header)) if card_names else None
         for env in rec.envelopes:
             text = describe_event(env.event, names)
             # nested values in words ("trigger=(seat=1 card=…)"), never a dict ("{'step': 1}", "{step: 1}")
@@ -185,7 +186,7 @@ def test_events_are_described_in_words_never_as_python(tmp_path: Path) -> None:
 
 def test_cards_fit_80_columns_and_a_filter_no_card_holds_is_an_error() -> None:
     code, out, _ = invoke("cards", "worlfard")                          # piped: one card a line
-    rows = find_ruleset("worlfard").catalogue().rows
+    rows = find_ruleset("worlfard").content.catalogue().rows
     assert code == 0 and len(out.splitlines()) == len(rows) + 1
     for bad in ("type=XX", "element=fire"):
         code, _, err = invoke("cards", "worlfard", "--where", bad)

@@ -25,7 +25,7 @@ QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 
 
 def _rows(ruleset: str) -> tuple[CardRow, ...]:
-    return find_ruleset(ruleset).catalogue().rows
+    return find_ruleset(ruleset).content.catalogue().rows
 
 
 def _japanese(s: str) -> bool:

@@ -1,4 +1,4 @@
-"""A ruleset may say which cards a seat may not see (``Ruleset.hidden_cards``) instead of the
+"""A ruleset may say which cards a seat may not see (``Visibility.hidden_cards``) instead of the
 core working it out by walking the whole state against the mask: at every event of random
 matches, for both seats, the hook must name exactly the cards the mask hides."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.domain.core.visibility import hidden_cards
 from kifu.tools.bench_work import play, preset_pairs
 
-HOOKED = [n for n in ruleset_names() if find_ruleset(n).hidden_cards is not None]
+HOOKED = [n for n in ruleset_names() if find_ruleset(n).visibility.hidden_cards is not None]
 
 
 def test_worlfard_declares_the_hook() -> None:
@@ -23,11 +23,12 @@ def test_worlfard_declares_the_hook() -> None:
 @pytest.mark.parametrize("seed", [3, 11])
 def test_the_hook_names_what_the_mask_hides_at_every_event(name: str, seed: int) -> None:
     ruleset = find_ruleset(name)
-    by_mask = replace(ruleset, hidden_cards=None)      # the core's default: derived from the mask
+    by_mask = replace(ruleset, visibility=replace(ruleset.visibility, hidden_cards=None))  # the core's default:
+    #   derived from the mask
     pairs = preset_pairs(ruleset)
     match, _ = play(ruleset, seed, pairs[seed % len(pairs)])
     fold = record_evolve(ruleset)
-    state = ruleset.initial_state(match.header)
+    state = ruleset.decider.initial_state(match.header)
     hid_some = False
     for env in match.envelopes:
         state = fold(state, env.event)

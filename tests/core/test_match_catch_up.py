@@ -17,9 +17,9 @@ from kifu.domain.core.ruleset import find_ruleset
 @pytest.mark.parametrize("name", ["secretbid", "worlfard"])
 def test_a_tracked_match_extended_by_stored_decisions_tracks_as_one_folded_whole(name: str) -> None:
     rules = find_ruleset(name)
-    decks = [rules.load_deck(p) for p in rules.presets()[:2]]
+    decks = [rules.content.load_deck(p) for p in rules.content.presets()[:2]]
     played = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, decks=decks, players=("ann", "bob"))
-    drive(played, {s: rules.bots["random"](s) for s in (1, 2)}, until=lambda: played.seq >= 400)
+    drive(played, {s: rules.content.bots["random"](s) for s in (1, 2)}, until=lambda: played.seq >= 400)
     envelopes = played.envelopes
     cuts = [i for i, env in enumerate(envelopes) if env.kind == DECISION][::5]
     assert len(cuts) > 3

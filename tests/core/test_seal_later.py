@@ -15,14 +15,14 @@ from kifu.domain.core.ruleset import find_ruleset
 
 def _match(ruleset: str, seed: int) -> Match:
     rules = find_ruleset(ruleset)
-    names = rules.presets()
-    decks = [rules.load_deck(names[seed % len(names)]), rules.load_deck(names[(seed + 1) % len(names)])]
+    names = rules.content.presets()
+    decks = [rules.content.load_deck(names[seed % len(names)]), rules.content.load_deck(names[(seed + 1) % len(names)])]
     return Match.create(rules, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=decks, players=("a", "b"))
 
 
 def _bots(ruleset: str, seed: int) -> dict[int, Any]:
     rules = find_ruleset(ruleset)
-    return {1: rules.bots["random"](seed), 2: rules.bots["random"](seed + 1)}
+    return {1: rules.content.bots["random"](seed), 2: rules.content.bots["random"](seed + 1)}
 
 
 @pytest.mark.parametrize("ruleset", ["worlfard", "secretbid", "masters"])

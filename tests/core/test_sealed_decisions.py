@@ -31,7 +31,8 @@ RULES = find_ruleset("secretbid")
 
 def new_match(seed: int = 5, **extra: Any) -> Match:
     return Match.create(RULES, match_id=str(uuid.uuid4()), seed=seed,
-                        decks=[RULES.load_deck("coins"), RULES.load_deck("gems")], players=("ann", "bob"), **extra)
+                        decks=[RULES.content.load_deck("coins"), RULES.content.load_deck("gems")],
+                        players=("ann", "bob"), **extra)
 
 
 def kinds(envelopes: list[Any]) -> list[str]:
@@ -52,13 +53,13 @@ def test_S_2_the_pile_is_shuffled_and_its_order_hidden_from_both_seats() -> None
     assert shuffled.clause == "S-2" and sorted(shuffled.event.order) == [1, 2, 3, 4, 5, 6]
     for seat in (1, 2):
         assert redact(RULES, shuffled, seat).event.order == (0,) * 6
-        assert RULES.view(match.state, seat).pile_order is None
-    assert RULES.view(match.state, None).pile_order is not None
+        assert RULES.decider.view(match.state, seat).pile_order is None
+    assert RULES.decider.view(match.state, None).pile_order is not None
 
 
 def test_S_3_both_seats_bid_in_secret_and_both_bids_open_together() -> None:
     match = new_match()
-    assert match.awaiting == {1, 2} and RULES.sealed(match.state)
+    assert match.awaiting == {1, 2} and RULES.decider.sealed(match.state)
     first = match.submit(2, Bid(chips=3))
     assert kinds(first) == ["ChoiceSealed"] and match.awaiting == {1}
     second = match.submit(1, Bid(chips=1))
@@ -104,14 +105,14 @@ def test_S_6_the_higher_score_wins_when_the_pile_is_empty() -> None:
 
 def test_S_1_1_a_deck_holds_one_to_five_known_prizes() -> None:
     with pytest.raises(InvalidDeck) as bad:
-        RULES.normalize_decks([{"name": "x", "prizes": ["Pearl"]}, {"name": "y", "prizes": ["Gold"]}])
+        RULES.content.normalize_decks([{"name": "x", "prizes": ["Pearl"]}, {"name": "y", "prizes": ["Gold"]}])
     assert bad.value.clause == "S-1.1" and "Pearl" in str(bad.value)
 
 
 def test_S_1_the_random_bot_plays_every_match_to_its_end() -> None:
     for seed in range(1, 30):
         match = new_match(seed)
-        drive(match, {s: RULES.bots["random"](seed * 2 + s) for s in (1, 2)})
+        drive(match, {s: RULES.content.bots["random"](seed * 2 + s) for s in (1, 2)})
         assert match.outcome is not None and match.outcome.clause == "S-6"
 
 
@@ -126,8 +127,8 @@ def test_K_seal_a_bid_is_recorded_as_a_commitment_the_other_seat_cannot_open() -
     assert not other.chain and other.digest is None
     assert redact(RULES, seal, 1).event.choice == seal.event.choice      # the chooser knows its own
     for seat in (2, None):
-        assert RULES.mask(match.state, 2).bids == ()
-    layout = RULES.layout(RULES.view(match.state, 2))
+        assert RULES.visibility.mask(match.state, 2).bids == ()
+    layout = RULES.presentation.layout(RULES.decider.view(match.state, 2))
     assert layout.chosen == (1,) and layout.choosing == (2,)
 
 
@@ -183,7 +184,7 @@ def test_K_reveal_every_reveal_opens_its_seal_and_its_consequences_cite_it() -> 
 
 def _played(seed: int = 7) -> Match:
     match = new_match(seed)
-    drive(match, {s: RULES.bots["random"](seed + s) for s in (1, 2)})
+    drive(match, {s: RULES.content.bots["random"](seed + s) for s in (1, 2)})
     return match
 
 
@@ -223,7 +224,7 @@ def test_K_reveal_an_edited_reveal_fails_verify_at_its_seq_and_audit_names_it(tm
 def test_K_seed_a_committed_seed_is_revealed_at_the_end_and_verified(tmp_path: Path) -> None:
     nonce = "ab" * 16
     match = new_match(seed=123, seed_commitment=seed_commitment(123, nonce), seed_nonce=nonce)
-    drive(match, {s: RULES.bots["random"](s) for s in (1, 2)})
+    drive(match, {s: RULES.content.bots["random"](s) for s in (1, 2)})
     last = match.envelopes[-1]
     assert isinstance(last.event, SeedRevealed) and last.clause == "K-seed" and last.event.seed == 123
     assert first_broken_seal(match.header, match.envelopes) is None
@@ -265,7 +266,7 @@ def test_K_prepared_a_prepared_position_is_shown_to_a_seat_only_as_its_mask() ->
 @given(seed=st.integers(0, 2**32), bots=st.integers(0, 2**16), order=st.lists(st.booleans(), min_size=12, max_size=12))
 def test_K_seal_no_seat_payload_holds_the_other_seats_pending_choice(seed: int, bots: int, order: list[bool]) -> None:
     match = new_match(seed)
-    players = {s: RULES.bots["random"](bots + s) for s in (1, 2)}
+    players = {s: RULES.content.bots["random"](bots + s) for s in (1, 2)}
     turn = 0
     while match.outcome is None:
         awaited = sorted(match.awaiting)
@@ -286,8 +287,9 @@ def test_K_seal_no_seat_payload_holds_the_other_seats_pending_choice(seed: int, 
             if isinstance(shown.event, ChoiceSealed) and shown.event.seat == chooser and env.seq > match.seq - 1:
                 assert shown.event.choice is None and shown.event.salt is None
             assert not shown.chain and shown.digest is None
-        seen = json.dumps(msgspec.to_builtins([RULES.view(match.state, other), RULES.layout(RULES.view(match.state, other)),
-                                               RULES.mask(match.state, other)]))
+        view = RULES.decider.view(match.state, other)
+        seen = json.dumps(msgspec.to_builtins([view, RULES.presentation.layout(view),
+                                               RULES.visibility.mask(match.state, other)]))
         assert sealed.salt not in seen and sealed.commitment not in seen
-        assert RULES.mask(match.state, other).bids == () and RULES.view(match.state, other).bids is None
+        assert RULES.visibility.mask(match.state, other).bids == () and view.bids is None
     assert audit(RULES, match.header, match.envelopes).clean

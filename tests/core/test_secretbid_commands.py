@@ -64,8 +64,8 @@ def test_fork_and_diff(record: Path, tmp_path: Path) -> None:
     rec = read_record(record)
     timeline = Timeline(rec.ruleset, rec.header, rec.envelopes)
     at, other = next((e.seq - 1, c) for e in rec.envelopes if type(e.event).__name__ == "Claimed"
-                     for c in rec.ruleset.legal(timeline.state_at(e.seq - 1), e.event.seat)
-                     if c != rec.ruleset.command_of(e.event))
+                     for c in rec.ruleset.decider.legal(timeline.state_at(e.seq - 1), e.event.seat)
+                     if c != rec.ruleset.decider.command_of(e.event))
     out = tmp_path / "fork.kifu.jsonl"
     code, text = kifu("--db", "memory", "fork", str(record), "--at", str(at), "--then",
                       msgspec.json.encode(other).decode(), "-q", "--out", str(out))

@@ -129,7 +129,7 @@ class Pos:
         return out
 
     def legal(self, seat: int) -> list[Any]:
-        return RULESET.legal(self.build().state if self.match else self.state, seat)
+        return RULESET.decider.legal(self.build().state if self.match else self.state, seat)
 
 
 def kinds(envs: list[Envelope[Any]]) -> list[str]:

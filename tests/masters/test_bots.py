@@ -8,13 +8,14 @@ from kifu.domain.core.match import Match
 
 from .scenario import RULESET
 
-PRESETS = RULESET.presets()
+PRESETS = RULESET.content.presets()
 
 
 def play(seed: int, p1: str, p2: str) -> Match:
     m = Match.create(RULESET, match_id=f"bots-{seed}", seed=seed, players=("a", "b"),
-                     decks=[RULESET.load_deck(PRESETS[seed % 4]), RULESET.load_deck(PRESETS[(seed // 4) % 4])])
-    drive(m, {1: RULESET.bots[p1](seed), 2: RULESET.bots[p2](seed + 7)})
+                     decks=[RULESET.content.load_deck(PRESETS[seed % 4]),
+                            RULESET.content.load_deck(PRESETS[(seed // 4) % 4])])
+    drive(m, {1: RULESET.content.bots[p1](seed), 2: RULESET.content.bots[p2](seed + 7)})
     return m
 
 
@@ -25,13 +26,13 @@ def _greedy_vs_random(seeds: range) -> tuple[int, set[str]]:
             m = play(seed, *(("greedy", "random") if greedy_seat == 1 else ("random", "greedy")))
             assert m.outcome is not None and m.outcome.clause == "M-1.2"
             wins += m.outcome.winner == greedy_seat
-            fold = RULESET.initial_state(m.header)
+            fold = RULESET.decider.initial_state(m.header)
             for env in m.envelopes:
-                name = RULESET.played(fold, env.event)
+                name = RULESET.presentation.played(fold, env.event)
                 if name:
                     played.add(name)
-                fold = RULESET.evolve(fold, env.event) if type(env.event).__module__.startswith("kifu.domain.masters") \
-                    else fold
+                ours = type(env.event).__module__.startswith("kifu.domain.masters")
+                fold = RULESET.decider.evolve(fold, env.event) if ours else fold
     return wins, played
 
 
@@ -44,7 +45,7 @@ def test_greedy_beats_random_in_most_matches():
 def test_greedy_beats_random_in_80_percent_over_200_seeds_and_every_card_is_played():
     wins, played = _greedy_vs_random(range(1, 101))
     assert wins >= 160, f"greedy won {wins} of 200"
-    assert played == {row.name for row in RULESET.catalogue().rows}
+    assert played == {row.name for row in RULESET.content.catalogue().rows}
 
 
 def test_the_random_bot_draws_as_rng_choice_does():

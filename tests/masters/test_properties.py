@@ -166,21 +166,21 @@ def test_a_seats_view_layout_and_events_show_no_card_it_may_not_see(seed, decks)
     for _, envs in play(match, seed):
         decisions += 1
         for env in envs:
-            before, state = state, RULESET.evolve(state, env.event)
+            before, state = state, RULESET.decider.evolve(state, env.event)
             for seat in (1, 2):
-                shown = RULESET.redact(env, seat)
+                shown = RULESET.visibility.redact(env, seat)
                 named = [x for x in cards_named(shown.event) if x != HIDDEN]
                 leaked = set(named) & hidden_from(before, seat) & hidden_from(state, seat)
                 assert not leaked, (seat, env)
         if decisions % 5:
             continue
         for seat in (1, 2):
-            v = RULESET.view(match.state, seat)
+            v = RULESET.decider.view(match.state, seat)
             secret = hidden_from(match.state, seat)
             raw = msgspec.to_builtins(v)
             seen = set(_ids(raw))
             assert not (seen & secret), (seat, seen & secret)
-            lay = RULESET.layout(v)
+            lay = RULESET.presentation.layout(v)
             assert not ({f.id for _, f in faces(lay)} & secret)
 
 

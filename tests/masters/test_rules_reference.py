@@ -10,7 +10,7 @@ DIGEST = Path(__file__).resolve().parents[3] / "shared" / "rules" / "RULES-DIGES
 
 
 def test_every_clause_is_implemented_and_tested():
-    clauses = {k: v for k, v in RULESET.clauses().items() if k.startswith("M-")}
+    clauses = {k: v for k, v in RULESET.content.clauses().items() if k.startswith("M-")}
     missing = [k for k, v in clauses.items() if not v.implemented_in]
     untested = [k for k, v in clauses.items() if not v.tested_in]
     assert not missing and not untested, (missing, untested)
@@ -22,7 +22,7 @@ def test_the_reference_holds_every_clause_id_the_digest_names():
     text = DIGEST.read_text("utf-8")
     section = text[text.index("## 3. Homebrew TCG"):text.index("## 4. Alteil")]
     named = set(re.findall(r"\*?\*?(M-(?:\d+(?:\.\d+)?|Q\d+|C\d+))\b", section))
-    assert named <= set(RULESET.clauses()), sorted(named - set(RULESET.clauses()))
+    assert named <= set(RULESET.content.clauses()), sorted(named - set(RULESET.content.clauses()))
 
 
 def test_seed_clauses_quote_the_seed_verbatim():
@@ -30,7 +30,7 @@ def test_seed_clauses_quote_the_seed_verbatim():
     if not seed.is_file():
         return
     text = seed.read_text("utf-8")
-    for clause in RULESET.clauses().values():
+    for clause in RULESET.content.clauses().values():
         for part in clause.original.strip().split("\n…\n"):
             for line in part.strip().splitlines():
                 assert line.strip() in text, (clause.id, line)

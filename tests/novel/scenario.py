@@ -17,7 +17,7 @@ replace = msgspec.structs.replace
 
 
 def new_match(seed: int = 1, decks: tuple[str, str] = ("tide-flame", "storm-ice")) -> Match:
-    return Match.create(RULES, match_id=f"t{seed}", seed=seed, decks=[RULES.load_deck(d) for d in decks],
+    return Match.create(RULES, match_id=f"t{seed}", seed=seed, decks=[RULES.content.load_deck(d) for d in decks],
                         players=("p1", "p2"))
 
 
@@ -57,8 +57,8 @@ def position(*, front1=(), back1=(), front2=(), back2=(), deck1=("旅の剣士",
 
 
 def start(state: State, seed: int = 1) -> Match:
-    return Match.create(RULES, match_id="scenario", seed=seed, decks=[RULES.load_deck("tide-flame"),
-                                                                      RULES.load_deck("storm-ice")],
+    return Match.create(RULES, match_id="scenario", seed=seed, decks=[RULES.content.load_deck("tide-flame"),
+                                                                      RULES.content.load_deck("storm-ice")],
                         players=("p1", "p2"), start=state)
 
 

@@ -7,7 +7,7 @@ from kifu.domain.core.errors import Illegal, InvalidDeck
 from kifu.domain.novel import decks
 from kifu.domain.novel.cards import BEATS, ELEMENTS, card, catalog
 from kifu.domain.novel.combat import attack_damage
-from kifu.domain.novel.options import distance, legal, skill_targets
+from kifu.domain.novel.legal import distance, legal, skill_targets
 from kifu.domain.novel.state import TURN_LIMIT
 from kifu.domain.novel.view import view
 
@@ -351,7 +351,7 @@ def test_N_3_1_layout_shows_both_rows_equipment_face_down_magic_and_who_is_choos
     sword = one(m.state, "旅の剣士", 1, "front")
     _turn(m, [Pick(card=one(m.state, "鉄の盾"), target=sword)], [Pick(card=one(m.state, "旅の剣士", 2, "deck"))])
     submit(m, 1, Pick(card=one(m.state, "旅の剣士", 1, "deck")))
-    lay = RULES.layout(view(m.state, 2))
+    lay = RULES.presentation.layout(view(m.state, 2))
     assert lay.step == "select" and lay.chosen == (1,) and lay.choosing == (2,)
     for seat in (1, 2):
         grid = next(p for p in lay.panel(seat).parts if isinstance(p, Grid))
@@ -361,7 +361,7 @@ def test_N_3_1_layout_shows_both_rows_equipment_face_down_magic_and_who_is_choos
     assert [f.name for f in front.cards] == ["旅の剣士", "鉄の盾"]           # the equipment under it
     magic2 = next(p for p in lay.panel(2).parts if isinstance(p, Zone) and p.id == "magic")
     assert magic2.cards[0].hidden is False and "face down" in magic2.cards[0].marks   # own face-down: shown
-    magic_seen_by_1 = next(p for p in RULES.layout(view(m.state, 1)).panel(2).parts
+    magic_seen_by_1 = next(p for p in RULES.presentation.layout(view(m.state, 1)).panel(2).parts
                            if isinstance(p, Zone) and p.id == "magic")
     assert magic_seen_by_1.cards[0].hidden                                  # the other seat's: face down
     assert not any(isinstance(p, Zone) and p.id == "chosen" for p in lay.panel(1).parts)

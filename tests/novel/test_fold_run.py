@@ -30,7 +30,7 @@ def one_by_one(state: Any, events: list[Any]) -> list[Any]:
 
 def check_runs(match: Match, cuts: list[int]) -> None:
     events = [env.event for env in match.envelopes]
-    start = RULES.initial_state(match.header)
+    start = RULES.decider.initial_state(match.header)
     after = one_by_one(start, events)
     state, at = start, 0
     for cut in sorted({min(c, len(events)) for c in cuts} | {len(events)}):
@@ -55,7 +55,7 @@ def test_runs_of_a_random_match_fold_as_one_by_one(seed: int, cuts: list[int]) -
 def test_runs_from_a_prepared_position_fold_as_one_by_one(seed: int, cuts: list[int]) -> None:
     """The long match starts with a prepared position (a whole state put in by the core), and spans
     new turns, whose marks the run clears in place."""
-    decks, start = RULES.long_match(seed)
+    decks, start = RULES.bench.long_match(seed)
     match, _ = play(RULES, seed, decks, start=start, until=1_500)
     check_runs(match, cuts)
 

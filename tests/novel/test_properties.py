@@ -25,8 +25,8 @@ from kifu.domain.novel.state import ZONES, State
 
 from .scenario import RULES
 
-PRESETS = RULES.presets()
-DECKS = {name: RULES.load_deck(name) for name in PRESETS}
+PRESETS = RULES.content.presets()
+DECKS = {name: RULES.content.load_deck(name) for name in PRESETS}
 MAX_DECISIONS = 20_000
 
 
@@ -177,10 +177,10 @@ def test_views_layouts_and_redacted_events_leak_nothing(seed, decks):
         for seat in (1, 2):
             secret = hidden_from(state, seat)
             for env in match.envelopes[seen_upto[seat]:]:
-                streams[seat] |= event_ids(RULES.redact(env, seat))
+                streams[seat] |= event_ids(RULES.visibility.redact(env, seat))
             seen_upto[seat] = len(match.envelopes)
-            v = RULES.view(state, seat)
-            lay = RULES.layout(v)
+            v = RULES.decider.view(state, seat)
+            lay = RULES.presentation.layout(v)
             assert not (ids_in(v) & secret)
             assert not ({f.id for _, f in faces(lay)} & secret)
             assert not (streams[seat] & secret), "an event showed a card the seat may not see"
@@ -197,15 +197,15 @@ def test_select_phase_never_shows_the_opponents_pending_choice(seed, decks):
         for seat in (1, 2):
             other = state.side(3 - seat)
             pending = {p.card for p in other.picks} | {r.card for r in other.reveals}
-            v = RULES.view(state, seat)
+            v = RULES.decider.view(state, seat)
             theirs = v.sides[other.seat - 1]
             assert theirs.picks == () and theirs.reveals == () and theirs.chosen == () and theirs.spent == 0
             assert theirs.status in ("choosing", "chosen", "done")
-            lay = RULES.layout(v)
+            lay = RULES.presentation.layout(v)
             assert not ({f.id for _, f in faces(lay)} & pending)
             assert not (ids_in(v) & pending)
             for env in match.envelopes:
-                seen = RULES.redact(env, seat)
+                seen = RULES.visibility.redact(env, seat)
                 e = seen.event
                 if isinstance(e, ChoiceSealed) and e.seat != seat:
                     assert e.choice is None and e.salt is None
@@ -245,11 +245,11 @@ def test_a_seats_redacted_stream_folds_without_error(seed, decks):
     for _ in play(match, seed):
         pass
     for seat in (1, 2):
-        seen = [RULES.redact(env, seat) for env in match.envelopes]
+        seen = [RULES.visibility.redact(env, seat) for env in match.envelopes]
         folded = Match.fold(RULES, match.header, seen).state
         assert folded.ended == match.state.ended
-        mine = RULES.view(folded, seat).sides[seat - 1]
-        assert mine == RULES.view(match.state, seat).sides[seat - 1]
+        mine = RULES.decider.view(folded, seat).sides[seat - 1]
+        assert mine == RULES.decider.view(match.state, seat).sides[seat - 1]
 
 
 @game
@@ -261,7 +261,7 @@ def test_the_masked_position_names_no_card_the_seat_has_not_seen(seed, decks):
     for _ in play(match, seed):
         state = match.state
         for seat in (1, 2):
-            masked = RULES.mask(state, seat)
+            masked = RULES.visibility.mask(state, seat)
             secret = hidden_from(state, seat)
             for cid in secret:
                 c = masked.card(cid)

@@ -7,11 +7,11 @@ import pytest
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.rng import Rng
-from kifu.domain.novel import decks, flow
+from kifu.domain.novel import decide, decks
 from kifu.domain.novel.cards import BEATS, card, catalog
 from kifu.domain.novel.combat import attack_damage
 from kifu.domain.novel.commands import Act, Done, Pick, Reveal
-from kifu.domain.novel.options import distance, legal, skill_targets
+from kifu.domain.novel.legal import distance, legal, skill_targets
 from kifu.domain.novel.state import MAGIC_SLOTS, ROW_SLOTS
 
 from .scenario import RULES, ev, events_of, new_match, one, position, select, start, submit
@@ -95,8 +95,8 @@ def test_N_Q7_no_legal_card_loses_when_the_field_is_full():
                  deck1=("土の巨人",), deck2=FILLER, turn=1)
     m = start(s)
     assert legal(m.state, 1) == []
-    draft: Draft = Draft(m.state, m.seq + 1, Rng(1), RULES.evolve)
-    flow._check_can_play(draft, m.seq, "N-Q7")
+    draft: Draft = Draft(m.state, m.seq + 1, Rng(1), RULES.decider.evolve)
+    decide._check_can_play(draft, m.seq, "N-Q7")
     ended = [e.event for e in draft.envelopes if isinstance(e.event, ev.MatchEnded)]
     assert ended and ended[0].winner == 2 and ended[0].termination == "nothing to play"
 

@@ -15,7 +15,7 @@ DIGEST = ROOT.parent / "shared" / "rules" / "RULES-DIGEST.md"
 
 
 def _novel() -> dict:
-    return {k: v for k, v in RULES.clauses().items() if k.startswith("N-")}
+    return {k: v for k, v in RULES.content.clauses().items() if k.startswith("N-")}
 
 
 def test_every_clause_is_implemented_and_tested():

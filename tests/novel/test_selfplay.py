@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _match(seed: int, p1: str, p2: str) -> Match:
-    presets = RULES.presets()
+    presets = RULES.content.presets()
     d1, d2 = presets[seed % 4], presets[(seed // 4) % 4]
-    m = Match.create(RULES, match_id=f"sp{seed}", seed=seed, decks=[RULES.load_deck(d1), RULES.load_deck(d2)],
-                     players=(p1, p2))
-    drive(m, {1: RULES.bots[p1](seed), 2: RULES.bots[p2](seed + 7919)})
+    m = Match.create(RULES, match_id=f"sp{seed}", seed=seed,
+                     decks=[RULES.content.load_deck(d1), RULES.content.load_deck(d2)], players=(p1, p2))
+    drive(m, {1: RULES.content.bots[p1](seed), 2: RULES.content.bots[p2](seed + 7919)})
     return m
 
 
@@ -42,9 +42,9 @@ def test_greedy_beats_random_in_80_percent_of_200_seeds_and_every_card_is_played
         m = _match(seed, "greedy", "random")
         assert m.outcome is not None and m.outcome.clause in ("N-4.1", "N-4.2", "N-4.3")
         wins += m.outcome.winner == 1
-        state = RULES.initial_state(m.header)
+        state = RULES.decider.initial_state(m.header)
         for env in m.envelopes:
-            name = RULES.played(state, env.event)
+            name = RULES.presentation.played(state, env.event)
             if name:
                 played.add(name)
     assert wins >= 160, wins
@@ -58,8 +58,8 @@ def test_the_corpus_regenerates_unchanged():
 
 
 def test_the_long_match_position_plays_by_the_rules():
-    decks, start = RULES.long_match(1)
+    decks, start = RULES.bench.long_match(1)
     m = Match.create(RULES, match_id="long", seed=1, decks=decks, players=("a", "b"), start=start)
-    bots = {1: RULES.bots["random"](1), 2: RULES.bots["random"](2)}
+    bots = {1: RULES.content.bots["random"](1), 2: RULES.content.bots["random"](2)}
     drive(m, bots, until=lambda: m.seq >= 1500)
     assert m.seq >= 1500 and m.outcome is None and m.state.turn > 5

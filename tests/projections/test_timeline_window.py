@@ -1,7 +1,7 @@
 """The timeline answers every seek with the state a fold from the start gives, in any order of seeks."""
 from __future__ import annotations
 
-from types import SimpleNamespace
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
@@ -9,16 +9,26 @@ from hypothesis import strategies as st
 
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
+from kifu.domain.core.ruleset import Decider, Ruleset
 from kifu.projections.timeline import Timeline
 
 EVENTS = 200
 
 
+def _stand_in(evolve: Callable[[Any, Any], Any]) -> Ruleset[Any, Any, Any]:
+    """A ruleset whose state is the tuple of events so far, so any wrong fold shows; the timeline
+    only folds, so the rest of its decider is never called."""
+    def unused(*args: Any) -> Any:
+        raise AssertionError("a timeline only folds")
+
+    return Ruleset(name="stand-in", rules_version="1", decider=Decider(
+        command_type=int, event_type=int, state_type=tuple, initial_state=lambda header: (), begin=unused,
+        decide=unused, evolve=evolve, legal=unused, awaiting=unused, outcome=unused, view=unused,
+        command_of=unused))
+
+
 def _timeline(every: int) -> Timeline:
-    # a stand-in ruleset: the state is the tuple of events so far, so any wrong fold shows
-    ruleset: Any = SimpleNamespace(evolve=lambda state, event: state + (event,), evolve_cases=None,
-                                   initial_state=lambda header: (),
-                                   _decoders={})
+    ruleset = _stand_in(lambda state, event: state + (event,))
     header = Header(match_id="m", ruleset="stand-in", rules_version="1", card_set="-", seed=1,
                     players=("a", "b"), decks=())
     envelopes = [Envelope(seq=seq, kind="rule", event=seq) for seq in range(1, EVENTS + 1)]
@@ -43,7 +53,7 @@ def test_stepping_back_and_forth_inside_a_window_folds_nothing_more() -> None:
         calls += 1
         return state + (event,)
 
-    timeline.ruleset = SimpleNamespace(evolve=counting, evolve_cases=None, _decoders={})
+    timeline.ruleset = _stand_in(counting)
     assert len(timeline.state_at(95)) == 95          # checkpoint 64, then 31 events
     assert calls == 31
     for seq in (94, 93, 70, 95, 65):

@@ -15,16 +15,16 @@ def random_decisions(ruleset: Ruleset[Any, Any, Any], seed: int, decks: tuple[st
     """Yields (the match, the seat to decide, what it is shown) before each decision, then
     submits the seat's bot's choice from it; ends when the match does (an error if it does
     not within ``limit`` decisions)."""
-    match = Match.create(ruleset, match_id=match_id, seed=seed, decks=[ruleset.load_deck(d) for d in decks],
+    match = Match.create(ruleset, match_id=match_id, seed=seed, decks=[ruleset.content.load_deck(d) for d in decks],
                          players=("p1", "p2"))
-    bot = ruleset.bots["random"]
+    bot = ruleset.content.bots["random"]
     bots = {1: bot(seed), 2: bot(seed ^ 0x5DEECE66D)}
     for _ in range(limit):
         if match.outcome is not None:
             return
         seat = match.deciding
         assert seat in (1, 2)
-        shown = ruleset.options(match.state, seat)
+        shown = ruleset.speedups.options(match.state, seat)
         yield match, seat, shown
         match.submit(seat, bots[seat].choose(Seen(seat, shown)))
     raise AssertionError(f"no outcome after {limit} decisions")

@@ -108,7 +108,7 @@ def _play(seed: int, decks: tuple[str, str]) -> tuple[Match, list[State]]:
 def test_the_fold_and_the_shortcuts_agree_with_their_plain_forms(seed, decks, monkeypatch: pytest.MonkeyPatch):
     match, decided = _play(seed, decks)
     fold = record_evolve(RULESET)
-    states = [RULESET.initial_state(match.header)]
+    states = [RULESET.decider.initial_state(match.header)]
     for env in match.envelopes:
         states.append(fold(states[-1], env.event))
     assert states[-1] == match.state
@@ -122,7 +122,7 @@ def test_the_fold_and_the_shortcuts_agree_with_their_plain_forms(seed, decks, mo
         for helper, plain in PLAIN.items():
             patch.setattr(evolve, helper, plain)
         for kind, plain in PLAIN_CASES.items():
-            patch.setitem(evolve._HANDLERS, kind, plain)
+            patch.setitem(evolve.HANDLERS, kind, plain)
         for env, before, after in zip(match.envelopes, states, states[1:]):
-            plain = evolve.evolve if type(env.event) in evolve._HANDLERS else fold    # (fold's table is a copy)
+            plain = evolve.evolve if type(env.event) in evolve.HANDLERS else fold    # (fold's table is a copy)
             assert plain(before, env.event) == after, env.seq

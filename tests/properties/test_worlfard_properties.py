@@ -87,7 +87,7 @@ def played(seed: int, decks: tuple[str, str]) -> Match:
 
 def states(match: Match) -> Iterator[tuple[Envelope[Any], State]]:
     """The state after every event of ``match``, by folding from the initial state."""
-    state = RULESET.initial_state(match.header)
+    state = RULESET.decider.initial_state(match.header)
     for env in match.envelopes:
         state = evolve(state, env.event)
         yield env, state
@@ -306,7 +306,7 @@ def test_options_read_by_index_are_legal_in_order_and_actions_are_the_non_passiv
             continue
         opts = legal_options(match.state, seat)
         listed = list(opts)
-        assert listed == RULESET.legal(match.state, seat)
+        assert listed == RULESET.decider.legal(match.state, seat)
         assert [opts[i] for i in range(len(opts))] == listed
         assert [opts[i - len(opts)] for i in range(len(opts))] == listed
         actions = opts.actions()
@@ -372,7 +372,7 @@ def test_harmless_events_change_nothing_the_removal_checks_read_and_raise_no_dam
     """``settle`` skips its checks after harmless events only: each must leave every unit, tower,
     table spell and stored effect as it was, and no unit's damage higher."""
     match = played(seed, decks)
-    before = RULESET.initial_state(match.header)
+    before = RULESET.decider.initial_state(match.header)
     for env, state in states(match):
         if harmless(env.event):
             assert _what_the_checks_read(state) == _what_the_checks_read(before), (env.seq, env.event)
@@ -552,7 +552,7 @@ def _secret_from(state: State, seat: int) -> set[int]:
 def _by_decision(match: Match) -> Iterator[tuple[State, list[Envelope[Any]], State]]:
     """The envelopes of each decision (the setup counts as one), with the states before and after them."""
     group: list[Envelope[Any]] = []
-    before = last = RULESET.initial_state(match.header)
+    before = last = RULESET.decider.initial_state(match.header)
     for env, state in states(match):
         if env.kind == "decision" and group:
             yield before, group, last

@@ -16,11 +16,11 @@ from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.reigeki import commands as c
 from kifu.domain.reigeki import events as e
-from kifu.domain.reigeki.rules import card_of
+from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.state import State, Unit
 
 RULES = find_ruleset("reigeki")
-DECKS = [RULES.load_deck("hakurei"), RULES.load_deck("scarlet")]
+DECKS = [RULES.content.load_deck("hakurei"), RULES.content.load_deck("scarlet")]
 
 __all__ = ["RULES", "DECKS", "Pos", "attack", "c", "e", "kinds", "of", "one", "illegal", "started"]
 

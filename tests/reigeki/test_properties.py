@@ -19,14 +19,14 @@ from kifu.domain.reigeki.state import State
 
 from .scenario import RULES
 
-PRESETS = RULES.presets()
+PRESETS = RULES.content.presets()
 
 
 def _played(seed: int, decisions: int) -> Match:
     rng = Rng(seed)
-    decks = [RULES.load_deck(PRESETS[rng.below(len(PRESETS))]) for _ in range(2)]
+    decks = [RULES.content.load_deck(PRESETS[rng.below(len(PRESETS))]) for _ in range(2)]
     m = Match.create(RULES, match_id=f"p{seed}", seed=seed, decks=decks, players=("a", "b"))
-    bots = {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 1)}
+    bots = {1: RULES.content.bots["random"](seed), 2: RULES.content.bots["random"](seed + 1)}
     from kifu.domain.core.driver import seen_by
     for _ in range(decisions):
         if m.outcome is not None:
@@ -105,7 +105,7 @@ def test_illegal_commands_are_refused_with_a_clause_and_change_nothing(seed: int
     except KifuError:
         assert m.state == before
         return
-    assert seat in RULES.awaiting(before)
+    assert seat in RULES.decider.awaiting(before)
     assert m.seq > seq
     _ = legal
 
@@ -116,17 +116,17 @@ def test_a_seat_never_sees_a_card_it_may_not(seed: int, decisions: int) -> None:
     m = _played(seed, decisions)
     for seat in (1, 2):
         allowed = _visible(m.state, seat)
-        layout = RULES.layout(RULES.view(m.state, seat))
+        layout = RULES.presentation.layout(RULES.decider.view(m.state, seat))
         for panel in layout.seats:
             for part in panel.parts:
                 faces = part.cards if isinstance(part, Zone) else \
                     [f for cell in part.cells for f in cell.cards] if isinstance(part, Grid) else []
                 for face in faces:
                     assert face.id in allowed, (seat, part, face)
-        view_ids = {card.id for sv in RULES.view(m.state, seat).seats
+        view_ids = {card.id for sv in RULES.decider.view(m.state, seat).seats
                     for zone in (sv.hand, sv.discard, sv.exdiscard, sv.reiryoku, sv.damage) for card in zone}
         assert view_ids <= allowed
-        masked = RULES.mask(m.state, seat)
+        masked = RULES.visibility.mask(m.state, seat)
         other = masked.side(3 - seat)
         assert set(other.hand) <= {0} and set(masked.side(seat).deck) <= {0}
         # every event as this seat sees it names only cards it saw at that moment (a drawn card of the
@@ -135,7 +135,7 @@ def test_a_seat_never_sees_a_card_it_may_not(seed: int, decisions: int) -> None:
         from kifu.domain.core.match import record_evolve
         fold = record_evolve(RULES)
         for env in m.envelopes:
-            seen = RULES.redact(env, seat)
+            seen = RULES.visibility.redact(env, seat)
             known = _visible(state, seat)
             state = fold(state, env.event)
             known |= _visible(state, seat)
@@ -148,7 +148,7 @@ def test_many_random_matches_end_by_the_rules() -> None:
     from kifu.domain.core.driver import drive
     for seed in range(1, 60):
         m = _played(seed, 0)
-        drive(m, {1: RULES.bots["random"](seed), 2: RULES.bots["random"](seed + 7)})
+        drive(m, {1: RULES.content.bots["random"](seed), 2: RULES.content.bots["random"](seed + 7)})
         assert m.outcome is not None
 
 
@@ -166,8 +166,8 @@ def test_long_random_play_conserves_cards_and_folds(seed: int, decisions: int) -
 @given(seed=st.integers(1, 10_000), decisions=st.integers(0, 400))
 def test_every_legal_decision_is_accepted(seed: int, decisions: int) -> None:
     from kifu.domain.core.draft import Draft
+    from kifu.domain.reigeki.decide import decide
     from kifu.domain.reigeki.evolve import evolve
-    from kifu.domain.reigeki.rules import decide
     m = _played(seed, decisions)
     for seat in sorted(m.awaiting):
         for command in m.legal(seat):

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from kifu.domain.core.errors import InvalidDeck
+from kifu.domain.reigeki.decide import card_of
 from kifu.domain.reigeki.decks import DeckList, validate
-from kifu.domain.reigeki.rules import card_of
 
 from .scenario import DECKS, RULES, Pos, attack, c, e, illegal, kinds, of, one, started
 
@@ -116,7 +116,7 @@ def test_R_4_1_deck_file_error_names_rule_and_line(tmp_path) -> None:  # type: i
     path.write_text('name = "bad"\nleader = "博麗霊夢"\n\n[deck]\n"チルノ" = 4\n"毛玉" = 41\n"霊撃" = 5\n\n[ex]\n'
                     + "".join(f'"{k}" = 2\n' for k in sorted(set(DECKS[0].ex))), "utf-8")
     with pytest.raises(InvalidDeck) as exc:
-        RULES.load_deck(str(path))
+        RULES.content.load_deck(str(path))
     assert exc.value.clause == "R-4.1" and "line 5" in str(exc.value)
 
 
@@ -138,7 +138,7 @@ def test_R_5_1_each_player_shuffles_the_opponents_decks_hidden_from_both() -> No
     assert [(env.event.seat, env.seat, env.clause) for env in shuffles] == [(1, 2, "R-5.1"), (2, 1, "R-5.1")]
     for viewer in (1, 2):
         for env in shuffles:
-            seen = RULES.redact(env, viewer).event
+            seen = RULES.visibility.redact(env, viewer).event
             assert set(seen.deck) == {0} and set(seen.exdeck) == {0}
     assert started(5).state == m.state and started(6).state.side(1).deck != m.state.side(1).deck
 
@@ -206,7 +206,7 @@ def test_R_6_3_charge_one_face_down() -> None:
     top = m.state.side(1).exdeck[0]
     out = m.submit(2, c.Proceed())
     assert one(out, e.Charged).event.card == top and m.state.side(1).reiryoku == (top,)
-    assert RULES.redact(one(out, e.Charged), 2).event.card == 0
+    assert RULES.visibility.redact(one(out, e.Charged), 2).event.card == 0
 
 
 def test_R_6_4_step_phase_moves_one_area() -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kifu.domain.reigeki import rules
+from kifu.domain.reigeki import decide
 from kifu.domain.reigeki.cards import catalog
 from kifu.domain.reigeki.decks import DeckList, validate
 from kifu.domain.reigeki.legal import legal
@@ -12,8 +12,8 @@ from .scenario import DECKS, RULES, Pos, attack, c, e, illegal, of, one
 
 
 def test_R_Q1_adjacency_is_orthogonal() -> None:
-    assert rules.ADJACENCY == "orthogonal"
-    assert rules.NEIGHBOURS[1] == (2, 4) and rules.NEIGHBOURS[5] == (2, 4, 6)
+    assert decide.ADJACENCY == "orthogonal"
+    assert decide.NEIGHBOURS[1] == (2, 4) and decide.NEIGHBOURS[5] == (2, 4, 6)
     p = Pos(phase="step")
     p.stage(1, 1, "チルノ")
     m = p.match()
@@ -26,7 +26,7 @@ def test_R_Q2_leader_counts_and_a_stack_counts_once() -> None:
     lv3 = p.hand(1, "八雲紫")
     lv2 = p.hand(1, "紅美鈴")
     m = p.match()
-    assert rules.adjacent_count(m.state, 1, 5) == 2            # the leader on 2 and the stack on 4
+    assert decide.adjacent_count(m.state, 1, 5) == 2            # the leader on 2 and the stack on 4
     illegal(m, 1, c.Play(card=lv3, place=5), "R-7.1")
     m.submit(1, c.Play(card=lv2, place=5))
 
@@ -56,7 +56,7 @@ def test_R_Q4_defender_spell_uses_its_turn_allowance() -> None:
     m.submit(1, c.Attack(attacker=3, target=2))
     m.submit(2, c.Proceed())                                      # no spell step: the allowance is used
     assert m.state.phase == "attack" and s2 in m.state.side(2).reiryoku
-    assert rules.spell_allowed(m.state, 1)
+    assert decide.spell_allowed(m.state, 1)
 
 
 def test_R_Q5_no_summoning_sickness() -> None:
@@ -106,7 +106,8 @@ def test_R_Q8_one_flip_face_up_only_never_below_1_and_flipped_cards_count() -> N
         p.damage(1)
     m = p.match()
     illegal(m, 1, c.Cast(card=lv2, flip=done), "R-Q8")
-    assert rules.spell_level(catalog()["「永夜返し」"], True) == 4 and rules.spell_level(catalog()["符の壱「投擲」"], True) == 1
+    assert decide.spell_level(catalog()["「永夜返し」"], True) == 4
+    assert decide.spell_level(catalog()["符の壱「投擲」"], True) == 1
     # six damage cards, one face down: the seventh still loses
     p2 = Pos(phase="attack")
     p2.side(1, damage=(), flipped=())
@@ -215,11 +216,11 @@ def test_R_Q15_lvex_replaces_statistics_and_keeps_the_state() -> None:
     m = p.match()
     m.submit(1, c.Play(card=ex, place=5))
     unit = m.state.side(1).stage[4]
-    assert unit.burst and rules.power_graze(m.state, unit) == (8, 4)
+    assert unit.burst and decide.power_graze(m.state, unit) == (8, 4)
 
 
 def test_R_Q16_per_card_copy_limit() -> None:
-    mima = RULES.load_deck("mima")
+    mima = RULES.content.load_deck("mima")
     assert Counter(mima.deck)["毛玉"] == 9
     assert catalog()["毛玉"].max_copies == 45
 
@@ -262,7 +263,7 @@ def test_R_C5_reigeki_as_guard_as_damage_and_as_reiryoku() -> None:
     assert in_hand in m.state.side(2).discard
     out = attack(m, 3, 2)
     assert one(out, e.ReigekiCharged).event.card == from_deck and from_deck in m.state.side(2).reiryoku
-    assert RULES.view(m.state, 1).seats[1].reiryoku[0].name == "霊撃"      # face up: the opponent sees it
+    assert RULES.decider.view(m.state, 1).seats[1].reiryoku[0].name == "霊撃"      # face up: the opponent sees it
 
 
 def test_R_C6_spells_of_every_level_1_to_5() -> None:
@@ -295,11 +296,11 @@ def test_R_C9_lasting_effect_survives_the_end_phase() -> None:
     assert one(out, e.Modified).clause == "R-C9" and one(out, e.Modified).event.lasting
     m.submit(1, c.Proceed())
     attack(m, 3, 2)
-    assert rules.power_graze(m.state, m.state.side(1).stage[2]) == (4, 1)
+    assert decide.power_graze(m.state, m.state.side(1).stage[2]) == (4, 1)
     out = m.submit(1, c.Proceed())
     assert one(out, e.EffectsEnded).event.cards == (rumia,)
-    assert rules.power_graze(m.state, m.state.side(1).stage[0])[0] == 6                 # チルノ 4 + 2, lasting
-    assert rules.power_graze(m.state, m.state.side(1).stage[2])[0] == 3
+    assert decide.power_graze(m.state, m.state.side(1).stage[0])[0] == 6                 # チルノ 4 + 2, lasting
+    assert decide.power_graze(m.state, m.state.side(1).stage[2])[0] == 3
     assert m.state.side(1).stage[0].card == cirno
 
 

@@ -11,7 +11,7 @@ SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_e28a7a72f
 
 
 def test_every_clause_is_implemented_and_tested() -> None:
-    clauses = {k: v for k, v in RULES.clauses().items() if k.startswith("R-")}
+    clauses = {k: v for k, v in RULES.content.clauses().items() if k.startswith("R-")}
     assert len(clauses) == 69
     assert [k for k, v in clauses.items() if not v.implemented_in] == []
     assert [k for k, v in clauses.items() if not v.tested_in] == []
@@ -22,14 +22,14 @@ def test_originals_are_quoted_verbatim() -> None:
         import pytest
         pytest.skip("the seed document is not beside this checkout")
     seed = SEED.read_text("utf-8")
-    for clause in RULES.clauses().values():
+    for clause in RULES.content.clauses().values():
         for passage in clause.original.strip().split("\n…\n"):
             for line in passage.strip().splitlines():
                 assert line in seed, f"{clause.id}: {line!r} is not in the seed"
 
 
 def test_every_card_has_text_and_says_what_is_invented() -> None:
-    rows = RULES.catalogue().rows
+    rows = RULES.content.catalogue().rows
     assert len(rows) == len(catalog())
     for card in catalog().values():
         assert card.text
@@ -39,7 +39,7 @@ def test_every_card_has_text_and_says_what_is_invented() -> None:
 
 def test_presets_hold_every_card() -> None:
     used: set[str] = set()
-    for name in RULES.presets():
-        deck = RULES.load_deck(name)
+    for name in RULES.content.presets():
+        deck = RULES.content.load_deck(name)
         used |= {deck.leader, *deck.deck, *deck.ex}
-    assert used == set(catalog()) and len(RULES.presets()) >= 4
+    assert used == set(catalog()) and len(RULES.content.presets()) >= 4

@@ -29,7 +29,7 @@ def _position():  # type: ignore[no-untyped-def]
 
 def test_layout_shows_both_stages_hands_reiryoku_damage_and_the_battle() -> None:
     m, spell, reigeki, dmg = _position()
-    layout = RULES.layout(RULES.view(m.state, 1))
+    layout = RULES.presentation.layout(RULES.decider.view(m.state, 1))
     assert layout.step == "guard" and layout.awaiting == (2,) and layout.active == 1
     mine, theirs = layout.panel(1), layout.panel(2)
     grid = _part(mine, Grid, "stage")
@@ -48,21 +48,21 @@ def test_layout_shows_both_stages_hands_reiryoku_damage_and_the_battle() -> None
     assert _part(theirs, Counter, "damage").value == 1 and _part(theirs, Zone, "exdeck").count > 0
     note = next(p for p in layout.board if isinstance(p, Note))
     assert "attacks" in note.text and "guard" in note.text
-    judge = RULES.layout(RULES.view(m.state, None))
+    judge = RULES.presentation.layout(RULES.decider.view(m.state, None))
     assert [f.id for f in _part(judge.panel(2), Zone, "reiryoku").cards] == [spell, reigeki]
 
 
 def test_mask_hides_what_the_seat_cannot_know() -> None:
     m, spell, reigeki, _ = _position()
-    masked = RULES.mask(m.state, 1)
+    masked = RULES.visibility.mask(m.state, 1)
     assert set(masked.side(2).hand) == {0} and masked.side(2).reiryoku == (0, reigeki)
     assert set(masked.side(1).deck) == {0} and masked.side(1).hand == m.state.side(1).hand
 
 
 def test_card_names_played_and_catalogue() -> None:
     m, *_ = _position()
-    names = RULES.card_names(m.state)
+    names = RULES.presentation.card_names(m.state)
     unit = m.state.side(1).stage[0]
     assert names(unit.card) == "魂魄妖夢"
-    assert {row.name for row in RULES.catalogue().rows} >= {"霊撃", "毛玉", "「永夜返し」"}
-    assert "P" in [col.title for col in RULES.catalogue().columns]
+    assert {row.name for row in RULES.content.catalogue().rows} >= {"霊撃", "毛玉", "「永夜返し」"}
+    assert "P" in [col.title for col in RULES.content.catalogue().columns]

@@ -39,7 +39,7 @@ class Player:
         self.client = client
         self.created = created
         self.match_id = created["match_id"]
-        self.bots = {s: RULES.bots["random"](seed * 2 + s) for s in (1, 2)}
+        self.bots = {s: RULES.content.bots["random"](seed * 2 + s) for s in (1, 2)}
         self.decisions = 0
 
     def headers(self, seat: int) -> dict[str, str]:
@@ -53,7 +53,7 @@ class Player:
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         seat = view["seat"]
-        legal = [msgspec.convert(c, RULES.command_type) for c in view["legal"]]
+        legal = [msgspec.convert(c, RULES.decider.command_type) for c in view["legal"]]
         return msgspec.to_builtins(self.bots[seat].choose(Seen(seat, legal)))
 
     def step(self, client: Any = None) -> dict[str, Any] | None:
@@ -88,8 +88,9 @@ def finished_match(seed: int = 9) -> Any:
     from kifu.domain.core.match import Match
 
     match = Match.create(RULES, match_id=str(uuid.uuid4()), seed=seed,
-                         decks=[RULES.load_deck("flame-gale"), RULES.load_deck("tide-stone")], players=("ann", "bob"))
-    bots = {s: RULES.bots["random"](seed * 2 + s) for s in (1, 2)}
+                         decks=[RULES.content.load_deck("flame-gale"), RULES.content.load_deck("tide-stone")],
+                         players=("ann", "bob"))
+    bots = {s: RULES.content.bots["random"](seed * 2 + s) for s in (1, 2)}
     while match.outcome is None:
         seat = match.deciding
         match.submit(seat, bots[seat].choose(seen_by(match, seat)))

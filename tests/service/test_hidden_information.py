@@ -67,12 +67,12 @@ def assert_events_hide(seat: int, events: list[dict[str, Any]], secret: set[int]
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), bot_seed=st.integers(0, 2**32), decisions=st.integers(15, 60),
-       decks=st.tuples(st.sampled_from(RULES.presets()), st.sampled_from(RULES.presets())))
+       decks=st.tuples(st.sampled_from(RULES.content.presets()), st.sampled_from(RULES.content.presets())))
 def test_a_seat_never_sees_hidden_cards(seed: int, bot_seed: int, decisions: int, decks: tuple[str, str]) -> None:
     with TestClient(create_app("memory", environ={})) as api:
         created = api.post("/matches", json={"decks": list(decks)}).json()
         mid, tokens = created["match_id"], created["tokens"]
-        bots = {s: RULES.bots["random"](bot_seed * 2 + s) for s in (1, 2)}
+        bots = {s: RULES.content.bots["random"](bot_seed * 2 + s) for s in (1, 2)}
         known: dict[int, set[int]] = {1: set(), 2: set()}   # card ids each seat was legitimately shown
 
         def judge() -> dict[str, Any]:
@@ -90,7 +90,7 @@ def test_a_seat_never_sees_hidden_cards(seed: int, bot_seed: int, decisions: int
                 break
             (seat,) = now["awaiting"]
             mine = look(seat, secrets_for(seat, now["view"]))
-            legal = [msgspec.convert(c, RULES.command_type) for c in mine["legal"]]
+            legal = [msgspec.convert(c, RULES.decider.command_type) for c in mine["legal"]]
             command = msgspec.to_builtins(bots[seat].choose(Seen(seat, legal)))
             result = api.post(f"/matches/{mid}/decisions", headers=bearer(tokens[f"seat{seat}"]),
                               json={"seq": mine["seq"], "command": command}).json()

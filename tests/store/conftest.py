@@ -11,7 +11,8 @@ unless ``KIFU_TEST_PG`` is set (CI sets it), then they fail: a named database mu
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -20,7 +21,7 @@ from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.layout import Layout
 from kifu.domain.core.match import Match
-from kifu.domain.core.ruleset import Outcome, Ruleset, register
+from kifu.domain.core.ruleset import Content, Decider, Outcome, Presentation, Ruleset, register
 from kifu.store import MatchStore
 
 COUNTER = "store-test-counter"
@@ -101,16 +102,16 @@ def _target(header: Any) -> int:
 
 def counter_ruleset() -> Ruleset[Counter, Add, CounterEvent]:
     return Ruleset(
-        name=COUNTER, rules_version="1", command_type=Add, event_type=CounterEvent,
-        state_type=Counter,
-        initial_state=lambda header: Counter(target=_target(header)),
-        begin=_begin, decide=_decide, evolve=_evolve,
-        legal=lambda state, seat: [Add(1)] if seat in _awaiting(state) else [],
-        awaiting=_awaiting, outcome=_outcome,
-        view=lambda state, seat: state, layout=lambda view: Layout(ruleset=COUNTER),
-        redact=lambda env, seat: env, command_of=lambda event: Add(event.n) if isinstance(event, Added) else None,
-        normalize_decks=lambda decks: decks, card_set_digest=lambda: "counter-cards",
-        clauses=lambda: {}, decide_clause="C-0",
+        name=COUNTER, rules_version="1",
+        decider=Decider(
+            command_type=Add, event_type=CounterEvent, state_type=Counter,
+            initial_state=lambda header: Counter(target=_target(header)),
+            begin=_begin, decide=_decide, evolve=_evolve,
+            legal=lambda state, seat: [Add(1)] if seat in _awaiting(state) else [],
+            awaiting=_awaiting, outcome=_outcome, view=lambda state, seat: state,
+            command_of=lambda event: Add(event.n) if isinstance(event, Added) else None, decide_clause="C-0"),
+        content=Content(card_set_digest=lambda: "counter-cards"),
+        presentation=Presentation(layout=lambda view: Layout(ruleset=COUNTER)),
     )
 
 

@@ -86,7 +86,7 @@ def test_append_stores_envelopes_decided_elsewhere(store: MatchStore,
     store.create(match)
     mid = match.header.match_id
     envelopes, state = match.decide(0, add(5))
-    store.append(mid, match.seq, envelopes, outcome=match.ruleset.outcome(state))
+    store.append(mid, match.seq, envelopes, outcome=match.ruleset.decider.outcome(state))
     assert store.events(mid, after_seq=1) == envelopes
     assert store.list_matches()[0].status == "over"
 

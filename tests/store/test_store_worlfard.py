@@ -15,7 +15,7 @@ from kifu.store import MatchStore
 def test_a_whole_worlfard_match_round_trips(store: MatchStore) -> None:
     try:
         ruleset = find_ruleset("worlfard")
-        decks = [ruleset.load_deck(name) for name in ruleset.presets()[:2]]
+        decks = [ruleset.content.load_deck(name) for name in ruleset.content.presets()[:2]]
     except (ImportError, AttributeError, KifuError) as exc:
         pytest.skip(f"the worlfard ruleset is not usable yet ({exc!r})")
     played = Match.create(ruleset, match_id=str(uuid.uuid4()), seed=3, decks=decks, players=("ann", "bob"))

@@ -47,7 +47,7 @@ def generate(into: Path, bots: int = 0) -> list[Path]:
     records that audit clean whatever state the committed corpus is in."""
     make = load_make()
     made = list(corpus.scenarios(make.SCENARIOS, [], make.start, make.auto_pass))
-    presets = make.RULES.presets()
+    presets = make.RULES.content.presets()
     pairs = [(a, b) for a in presets for b in presets][:bots]
     made.extend((name, m, []) for name, m in (corpus.bot_match(make.RULES, a, b, 1, i)
                                                for i, (a, b) in enumerate(pairs)))

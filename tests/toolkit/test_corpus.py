@@ -22,14 +22,14 @@ def test_at_least_30_bot_matches_over_every_preset(corpus: list[Path]) -> None:
     bots = [p for p in corpus if p.name.startswith("bot-")]
     assert len(bots) >= 30
     decks = {read_record(p).header.decks[seat]["name"] for p in bots for seat in (0, 1)}
-    assert decks == set(RULES.presets())
+    assert decks == set(RULES.content.presets())
     assert all(any(type(e.event).__name__ == "MatchEnded" for e in read_record(p).envelopes[-5:]) for p in bots)
 
 
 def test_at_least_15_scenarios_each_named_for_a_known_clause(corpus: list[Path]) -> None:
     scenarios = [p for p in corpus if p.name.startswith("W-")]
     assert len(scenarios) >= 15
-    reference = RULES.clauses()
+    reference = RULES.content.clauses()
     for path in scenarios:
         found = SCENARIO_NAME.match(stem(path))
         assert found, f"{path.name}: a scenario is named W-<clause>-<what-it-shows>"
@@ -40,7 +40,7 @@ def test_no_event_cites_a_clause_unknown_to_the_rules_reference(corpus: list[Pat
     unknown: dict[str, set[str]] = {}
     for path in corpus:
         record = read_record(path)
-        reference = record.ruleset.clauses()
+        reference = record.ruleset.content.clauses()
         for env in record.envelopes:
             if env.clause is not None and env.clause not in reference:
                 unknown.setdefault(env.clause, set()).add(path.name)
@@ -48,7 +48,7 @@ def test_no_event_cites_a_clause_unknown_to_the_rules_reference(corpus: list[Pat
 
 
 def test_probes_belong_to_records_and_name_known_clauses() -> None:
-    reference = RULES.clauses()
+    reference = RULES.content.clauses()
     for probes_file in CORPUS.glob("*.probes.json"):
         record = CORPUS / probes_file.name.replace(".probes.json", ".kifu.jsonl")
         assert record.exists(), f"{probes_file.name} has no record"

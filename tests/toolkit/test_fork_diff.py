@@ -39,8 +39,8 @@ def point(original: Path) -> tuple[int, Any, Any]:
         if env.digest is None or following.kind != "decision":
             continue
         state = timeline.state_at(env.seq)
-        recorded = rules.command_of(following.event)
-        others = [c for c in rules.legal(state, min(rules.awaiting(state))) if c != recorded]
+        recorded = rules.decider.command_of(following.event)
+        others = [c for c in rules.decider.legal(state, min(rules.decider.awaiting(state))) if c != recorded]
         if others:
             return env.seq, recorded, others[0]
     raise AssertionError("no fork point with a choice")
@@ -64,8 +64,9 @@ def test_fork_with_then_starts_from_the_state_and_records_its_origin(runner: Cli
     assert (b.header.forked_from, b.header.forked_at) == (a.header.match_id, at)
     assert b.envelopes[0].kind == "setup" and type(b.envelopes[0].event).__name__ == "PositionPrepared"
     assert Timeline(b.ruleset, b.header, b.envelopes).state_at(1) == Timeline(a.ruleset, a.header, a.envelopes).state_at(at)
-    assert b.ruleset.command_of(b.envelopes[1].event) == other
-    assert b.ruleset.outcome(Timeline(b.ruleset, b.header, b.envelopes).final) is not None   # bots played it out
+    assert b.ruleset.decider.command_of(b.envelopes[1].event) == other
+    final = Timeline(b.ruleset, b.header, b.envelopes).final
+    assert b.ruleset.decider.outcome(final) is not None   # bots played it out
     assert runner.invoke(cli, ["audit", str(out)]).exit_code == 0
 
 

@@ -44,7 +44,7 @@ def test_format_0_is_upcast_on_read() -> None:
 
 def test_upcasting_gives_exactly_the_current_format_record() -> None:
     rules = find_ruleset("worlfard")
-    match = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, decks=[rules.load_deck("flame-gale")] * 2,
+    match = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, decks=[rules.content.load_deck("flame-gale")] * 2,
                          players=("a", "b"))
     current = encode_record(match.header, match.envelopes)
     header, envelopes, _ = decode_record(downcast(current))

@@ -60,7 +60,7 @@ def test_standings_count_results_decks_cards_and_length(db_url: str, records: li
     assert (r["matches"], r["finished"], r["left_out"]) == (4, 3, 1)
     assert sum(line["played"] for line in r["players"]) == 8
     bots = [read_record(p) for p in records if p.name.startswith("bot-")]
-    outcomes = [b.ruleset.outcome(Timeline(b.ruleset, b.header, b.envelopes).final) for b in bots]
+    outcomes = [b.ruleset.decider.outcome(Timeline(b.ruleset, b.header, b.envelopes).final) for b in bots]
     wins = sum(1 for o in outcomes if o is not None and o.winner is not None)
     assert sum(line["won"] for line in r["players"]) == wins
     assert {line["name"] for line in r["decks"]} >= {b.header.decks[0]["name"] for b in bots}

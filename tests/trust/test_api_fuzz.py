@@ -72,8 +72,8 @@ def finished(client: TestClient) -> dict[str, Any]:
 
     rules = find_ruleset("reigeki")
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, players=("cy", "di"),
-                         decks=[rules.load_deck(p) for p in rules.presets()[:2]])
-    drive(match, {s: rules.bots["random"](s) for s in (1, 2)})
+                         decks=[rules.content.load_deck(p) for p in rules.content.presets()[:2]])
+    drive(match, {s: rules.content.bots["random"](s) for s in (1, 2)})
     service = client.app.state.service
     issued = service.tokens.issue(match.header.match_id)
     service.store.create(match)

@@ -82,12 +82,12 @@ def undeclared(kinds: tuple[type, ...]) -> set[str]:
 
 def event_kinds(name: str) -> tuple[type, ...]:
     rules = find_ruleset(name)
-    return tuple(getattr(rules.event_type, "__args__", (rules.event_type,)))
+    return tuple(getattr(rules.decider.event_type, "__args__", (rules.decider.event_type,)))
 
 
 def has_catch_all(name: str) -> bool:
     """The ruleset reads every undeclared int as (possibly) a card id."""
-    return PROBE in find_ruleset(name).card_refs(PROBE)
+    return PROBE in find_ruleset(name).visibility.card_refs(PROBE)
 
 
 @pytest.mark.parametrize("name", ruleset_names())
@@ -115,11 +115,11 @@ def test_the_guard_sees_an_undeclared_int_in_a_new_event_kind() -> None:
 def test_a_new_event_kind_is_scrubbed_by_what_it_declares(name: str) -> None:
     rules = find_ruleset(name)
     event = Fresh(card=PROBE, targets=(PROBE, PROBE * 10 + 3, 7), count=PROBE, nested=((PROBE,),))
-    seen = scrub(event, {PROBE}, rules.card_refs)
+    seen = scrub(event, {PROBE}, rules.visibility.card_refs)
     assert seen.card == 0 and seen.targets == (0, 0, 7)        # declared: hidden whatever the kind
     if has_catch_all(name):                                    # undeclared: the catch-all reads it as a card
         assert seen.count == 0 and seen.nested == ((0,),)
-    assert scrub(event, {999}, rules.card_refs) is event       # nothing hidden: nothing changes
+    assert scrub(event, {999}, rules.visibility.card_refs) is event       # nothing hidden: nothing changes
 
 
 def test_worlfard_targets_and_options_are_declared_not_only_caught() -> None:

@@ -58,7 +58,7 @@ def bearer(token: str) -> dict[str, str]:
 
 def play(url: str, match: dict[str, Any], acked: list[tuple[str, int, int]], stop: threading.Event, seed: int) -> None:
     """Random play until stopped or the server dies; every 200 answer is an acknowledged decision."""
-    bots = {s: RULES.bots["random"](seed * 2 + s) for s in (1, 2)}
+    bots = {s: RULES.content.bots["random"](seed * 2 + s) for s in (1, 2)}
     mid, tokens = match["match_id"], match["tokens"]
     try:
         with httpx.Client(base_url=url, timeout=5) as client:
@@ -68,7 +68,7 @@ def play(url: str, match: dict[str, Any], acked: list[tuple[str, int, int]], sto
                     return
                 seat = judge["awaiting"][0]
                 view = client.get(f"/matches/{mid}/view", headers=bearer(tokens[f"seat{seat}"])).json()
-                legal = [msgspec.convert(c, RULES.command_type) for c in view["legal"]]
+                legal = [msgspec.convert(c, RULES.decider.command_type) for c in view["legal"]]
                 command = msgspec.to_builtins(bots[seat].choose(Seen(seat, legal)))
                 answer = client.post(f"/matches/{mid}/decisions", headers=bearer(tokens[f"seat{seat}"]),
                                      json={"seq": view["seq"], "command": command})

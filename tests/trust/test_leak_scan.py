@@ -34,7 +34,7 @@ def _seq_keys() -> set[str]:
     declares with the role ``seq`` (``SeqRef``: a declaration a later ruling traces back to)."""
     keys = {"seq", "cause", "after", "turn", "round", "forked_at"}
     for name in ruleset_names():
-        for member in getattr(find_ruleset(name).event_type, "__args__", ()):
+        for member in getattr(find_ruleset(name).decider.event_type, "__args__", ()):
             keys |= {f.key or f.name for f in roles_of(member) if f.role == "seq"}
     return keys
 
@@ -118,7 +118,7 @@ def secret_up_to(rules: Any, record: bytes, seat: int) -> list[frozenset[int]]:
     for env in envelopes:
         state = evolve(state, env.event)
         judge = msgspec.to_builtins(state)
-        hidden.append(frozenset(masked_away(judge, msgspec.to_builtins(rules.mask(state, seat)))))
+        hidden.append(frozenset(masked_away(judge, msgspec.to_builtins(rules.visibility.mask(state, seat)))))
         present.append(frozenset(all_ints(judge)))
         # a sealed choice, once revealed, is public by the core's rule K-reveal
         revealed.append(frozenset(all_ints(msgspec.to_builtins(env.event.choice)))
@@ -145,15 +145,15 @@ def play_and_collect(rules: Any, seed: int, decisions: int) -> tuple[bytes, dict
     with TestClient(create_app("memory", environ={})) as api:
         # a fixed seed (the service would draw one): the match is stored and given tokens as
         # POST /matches does, then played only through the routes
-        presets = rules.presets()
+        presets = rules.content.presets()
         service = api.app.state.service
         match = Match.create(rules, match_id=str(uuid.UUID(int=seed)), seed=seed, players=("ann", "bob"),
-                             decks=[rules.load_deck(d) for d in DECKS.get(rules.name) or
+                             decks=[rules.content.load_deck(d) for d in DECKS.get(rules.name) or
                                     (rng.choice(presets), rng.choice(presets))])
         tokens = service.tokens.issue(match.header.match_id)
         service.store.create(match)
         mid = match.header.match_id
-        bots = {s: rules.bots["random"](seed * 2 + s) for s in (1, 2)}
+        bots = {s: rules.content.bots["random"](seed * 2 + s) for s in (1, 2)}
         for _ in range(decisions):
             views = {}
             for s in (1, 2):
@@ -165,7 +165,7 @@ def play_and_collect(rules: Any, seed: int, decisions: int) -> tuple[bytes, dict
                 break
             seat = rng.choice(views[1]["awaiting"])
             mine = views[seat]
-            legal = [msgspec.convert(c, rules.command_type) for c in mine["legal"]]
+            legal = [msgspec.convert(c, rules.decider.command_type) for c in mine["legal"]]
             command = msgspec.to_builtins(bots[seat].choose(Seen(seat, legal)))
             if rng.random() < 0.1:   # a refused request too: its body must not name a secret either
                 bad = api.post(f"/matches/{mid}/decisions", headers=bearer(tokens[f"seat{seat}"]),
@@ -218,7 +218,7 @@ def scan(name: str, seeds: Iterable[int], play: Callable[[Any, int], Played], ho
     """Play ``name`` at each seed and fail on the first match where a seat is sent a card it may
     not see; print the scan's counts (the closing note's figures) under ``how``."""
     rules = find_ruleset(name)
-    if rules.mask is None:
+    if rules.visibility.mask is None:
         pytest.skip(f"{name} has no mask: nothing is hidden")
     before = dict(COUNTS)
     for seed in seeds:
@@ -250,10 +250,11 @@ def play_in_process(rules: Any, seed: int) -> Played:
     from kifu.domain.core.record import encode_record
     from kifu.service.matches import MatchService
 
-    presets = rules.presets()
+    presets = rules.content.presets()
     rng = random.Random(seed)
     match = Match.create(rules, match_id=f"scan-{seed}", seed=seed, players=("ann", "bob"),
-                         decks=[rules.load_deck(rng.choice(presets)), rules.load_deck(rng.choice(presets))])
+                         decks=[rules.content.load_deck(rng.choice(presets)),
+                                rules.content.load_deck(rng.choice(presets))])
     got: dict[int, list[tuple[int, str, Any]]] = {1: [], 2: []}
 
     def shown(seat: int, envelopes: list[Any]) -> None:
@@ -261,10 +262,10 @@ def play_in_process(rules: Any, seed: int) -> Played:
             view = MatchService.seat_view(match, s, position=True)
             got[s].append((match.seq, "view", msgspec.to_builtins(view)))
 
-    drive(match, {s: rules.bots["random"](seed * 2 + s) for s in (1, 2)}, shown=shown, limit=3000)
+    drive(match, {s: rules.content.bots["random"](seed * 2 + s) for s in (1, 2)}, shown=shown, limit=3000)
     from kifu.domain.core.visibility import redacted
 
-    initial = rules.initial_state(match.header)
+    initial = rules.decider.initial_state(match.header)
     for s in (1, 2):
         for env in redacted(rules, initial, match.envelopes, s):
             got[s].append((env.seq, "events", msgspec.to_builtins(env)))

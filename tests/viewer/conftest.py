@@ -113,9 +113,9 @@ def recorded(name: str, tmp: Path) -> Path:
     if found:
         return found[0]
     rules = find_ruleset(name)
-    decks = [rules.load_deck(p) for p in rules.presets()[:2]]
+    decks = [rules.content.load_deck(p) for p in rules.content.presets()[:2]]
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=11, decks=decks, players=("ann", "bob"))
-    drive(match, {s: rules.bots["random"](10 + s) for s in (1, 2)})
+    drive(match, {s: rules.content.bots["random"](10 + s) for s in (1, 2)})
     path = tmp / f"{name}.kifu.jsonl"
     path.write_bytes(encode_record(match.header, match.envelopes))
     return path
@@ -156,7 +156,7 @@ def glossed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     def clear() -> None:     # some catalogues are cached: drop them with and without the stand-in
         for name in RULESETS:
-            getattr(find_ruleset(name).catalogue, "cache_clear", lambda: None)()
+            getattr(find_ruleset(name).content.catalogue, "cache_clear", lambda: None)()
 
     monkeypatch.setattr(gloss, "glosses", lambda package: EveryCard(any=None))
     clear()

@@ -59,7 +59,7 @@ def shows_card_text(page: Any, card: Any, rules: Any) -> None:
     name = card.get_attribute("data-card")
     page.wait_for_selector("#tip:not([hidden])")
     tip = page.locator("#tip").inner_text()
-    row = rules.catalogue().card(name)
+    row = rules.content.catalogue().card(name)
     assert row is not None and name in tip and (not row.text or row.text.splitlines()[0][:10] in tip)
     if not (name + row.text).isascii():
         assert f"EN {name}" in tip and f"An English gloss of {name}." in tip
@@ -94,8 +94,8 @@ def test_a_recorded_match_of_each_ruleset_loads_steps_and_jumps(name: str, recor
     env = record.envelopes[target - 1]
     current = page.locator("#current").inner_text()
     assert f"#{target}" in current and type(env.event).__name__ in current
-    if env.clause and env.clause in record.ruleset.clauses():
-        assert record.ruleset.clauses()[env.clause].title in current
+    if env.clause and env.clause in record.ruleset.content.clauses():
+        assert record.ruleset.content.clauses()[env.clause].title in current
     assert page.evaluate("location.hash") == f"#seq={target}"
 
     board = page.locator("#board").screenshot()

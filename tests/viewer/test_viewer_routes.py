@@ -169,7 +169,7 @@ def test_card_text_gets_an_english_gloss_from_the_clauses_that_name_its_terms() 
     from kifu.projections.viewdata import glossary
 
     rules = find_ruleset("worlfard")
-    gloss = glossary(rules.catalogue().rows, rules.clauses())
+    gloss = glossary(rules.content.catalogue().rows, rules.content.clauses())
     wolf = {g["term"]: g for g in gloss["強襲の狼"]}             # text: ・『強襲:1』
     assert wolf["強襲:1"]["clause"] == "W-Q4" and "adding STR when attacking" in wolf["強襲:1"]["text"]
     assert all(g["text"] and g["title"] for notes in gloss.values() for g in notes)
@@ -182,7 +182,7 @@ def test_every_card_of_every_ruleset_reaches_the_page_with_its_english_name_and_
     for name in RULESETS:
         record = read_record(records[name])
         rows = ViewSource(record.ruleset, record.header, record.envelopes[:5], 1).meta()["catalogue"]["rows"]
-        assert len(rows) == len(record.ruleset.catalogue().rows) > 0, name
+        assert len(rows) == len(record.ruleset.content.catalogue().rows) > 0, name
         for row in rows:
             if (row["name"] + row.get("text", "")).isascii():    # the secretbid plugin's: English already
                 continue

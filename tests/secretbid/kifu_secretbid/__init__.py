@@ -24,7 +24,7 @@ from kifu.domain.core.layout import Counter, Face, Layout, SeatPanel, Zone
 from kifu.domain.core.reference import RulesReference
 from kifu.domain.core.rng import Rng
 from kifu.domain.core.roles import HIDDEN, Amount, CardId, SeatNo
-from kifu.domain.core.ruleset import Outcome, Ruleset
+from kifu.domain.core.ruleset import Content, Decider, Outcome, Presentation, Ruleset, Visibility
 
 NAME = "secretbid"
 RULES_VERSION = "1.0.0"
@@ -334,15 +334,12 @@ BOOK = DeckBook(__name__, parse_deck, "S-1.1")
 REFERENCE = RulesReference(__name__, "S", tests_root=Path(__file__).resolve().parents[2])
 
 
-# -- bots -----------------------------------------------------------------------------------------
-class RandomBot:
-    def __init__(self, seed: int) -> None:
-        self.rng = Rng(seed)
-
-    def choose(self, seen: Seen) -> Any:
-        return self.rng.choice(seen.legal)
+def card_set_digest() -> str:
+    """Which prizes the game is played with (every header carries it)."""
+    return hashlib.blake2b(repr(sorted(PRIZES.items())).encode(), digest_size=8).hexdigest()
 
 
+# -- bots ("random" is the core's) -----------------------------------------------------------------
 class GreedyBot:
     """Bids a share of its chips that grows with the prize's value; claims twice over when it can."""
 
@@ -359,15 +356,19 @@ class GreedyBot:
 
 
 def build() -> Ruleset[State, Any, Any]:
+    """The decider is the game; the groups beside it are what this game has of the optional extras."""
     return Ruleset(
-        name=NAME, rules_version=RULES_VERSION, command_type=Command, event_type=Event, state_type=State,
-        initial_state=initial_state, begin=begin, decide=decide, evolve=evolve, legal=legal, awaiting=awaiting,
-        outcome=outcome, view=view, layout=layout, redact=redact, mask=mask, sealed=sealed,
-        normalize_decks=normalize,
-        card_set_digest=lambda: hashlib.blake2b(repr(sorted(PRIZES.items())).encode(), digest_size=8).hexdigest(),
-        clauses=REFERENCE.clauses, catalogue=catalogue, command_of=command_of, load_deck=BOOK.load,
-        presets=BOOK.preset_names, bots={"random": RandomBot, "greedy": GreedyBot},
-        card_names=lambda state: state.name, played=played, turn=lambda state: state.round,
-        decide_clause="S-1", waiting_clause=lambda state: "S-3" if state.step == "bid" else "S-5",
+        name=NAME, rules_version=RULES_VERSION,
+        decider=Decider(
+            command_type=Command, event_type=Event, state_type=State, initial_state=initial_state, begin=begin,
+            decide=decide, evolve=evolve, legal=legal, awaiting=awaiting, outcome=outcome, view=view,
+            command_of=command_of, sealed=sealed, decide_clause="S-1",
+            waiting_clause=lambda state: "S-3" if state.step == "bid" else "S-5"),
+        content=Content(
+            clauses=REFERENCE.clauses, card_set_digest=card_set_digest, normalize_decks=normalize, load_deck=BOOK.load,
+            presets=BOOK.preset_names, catalogue=catalogue, bots={"greedy": GreedyBot}),
+        presentation=Presentation(layout=layout, card_names=lambda state: state.name, played=played,
+                                  turn=lambda state: state.round),
+        visibility=Visibility(redact=redact, mask=mask),
         test_only=True,
     )

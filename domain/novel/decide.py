@@ -20,8 +20,8 @@ from . import events as ev
 from .cards import CardDef, card
 from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
+from .legal import legal, pick_options, skill_targets
 from .magic import _magic_phase
-from .options import legal, pick_options, skill_targets
 from .state import ROW_SLOTS, TURN_LIMIT, State
 
 D = Draft[State, Any]
