@@ -218,7 +218,7 @@ def test_the_coverage_each_game_page_claims_is_what_rules_prints() -> None:
               for m in re.finditer(r"`kifu rules (\w+) --coverage`: (\d+) clauses", page.read_text("utf-8"))]
     assert claims
     for ruleset, count in claims:
-        assert len(find_ruleset(ruleset).clauses()) == count, ruleset
+        assert len(find_ruleset(ruleset).content.clauses()) == count, ruleset
 
 
 def test_the_plugin_failure_example_quotes_the_record() -> None:
@@ -244,7 +244,7 @@ def test_default_decks_are_the_first_two_presets_in_alphabetical_order(tmp_path:
     out = tmp_path / "m.kifu.jsonl"
     played = CliRunner().invoke(cli, ["--db", "memory", "play", "worlfard", "--seed", "1", "-q", "--out", str(out)])
     assert played.exit_code == 0, played.output
-    presets = find_ruleset("worlfard").presets()
+    presets = find_ruleset("worlfard").content.presets()
     names = [deck["name"] if isinstance(deck, dict) else deck.name for deck in read_record(out).header.decks]
     assert names == sorted(presets)[:2]
     assert "first two of the ruleset's presets in alphabetical order" in (ROOT / "docs" / "cli.md").read_text("utf-8")

@@ -138,7 +138,7 @@ def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_vie
     again = runner.invoke(cli, ["--db", db, "viewer", match_id])
     assert again.exit_code == 1 and "already has tokens" in again.output
     unknown = runner.invoke(cli, ["--db", db, "viewer", "no-such-match"])
-    assert unknown.exit_code == 1 and "no-such-match" in unknown.output
+    assert unknown.exit_code == 2 and "no-such-match" in unknown.output      # an unknown id is bad input
     with TestClient(create_app(db, environ={})) as client:
         token = links["seat 2"].rsplit("token=", 1)[1]
         frame = client.get(f"/matches/{match_id}/viewer/frame?seq=9", headers=bearer(token))
