@@ -15,11 +15,11 @@ from rich.text import Text
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
-from kifu.domain.core.ruleset import find_ruleset
 from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import explain
 from kifu.projections.recordfile import find_records, match_bytes, read_record, stray_files
 from kifu.projections.timeline import Timeline
+from kifu.tools.clause_index import clauses_of, coverage_report, source_lines
 
 from . import output, render
 from .context import Kifu, pass_kifu
@@ -104,7 +104,8 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
     """Re-adjudicate records (files or directories) with today's engine.
 
     Exit 0 if all are clean (or were re-recorded), 1 if any diverges, 2 if any is unreadable,
-    3 if today's engine fails on one."""
+    3 if today's engine fails on one. A record without an end mark is said to be so ("no end
+    mark: in progress or cut at seq N"): clean rulings, but nothing says the record is whole."""
     paths = find_records(files)
     _say_strays(files)
     if not paths:
@@ -181,48 +182,74 @@ def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
         rows.append((Text(r.status, style=style), r.file, str(r.events) if r.events else "", first))
     if rows:
         render.show_table(con, ("status", "record", "events", "first divergence"), rows, title="audit summary")
+    open_ended = sum(1 for r in results if r.status not in ("unreadable", "crashed") and not r.end_mark)
+    unfinished = f"; {open_ended} with no end mark: in progress or cut" if open_ended else ""
     con.print(" · ".join(f"{n} {status}" for status, n in counts.items() if n or status == "clean")
-              + f" ({plural(len(results), 'record')})")
+              + f" ({plural(len(results), 'record')}{unfinished})")
+
+
+def _accepted_keys(keys: tuple[str, ...], trusted: str | None, environ: Any = None) -> dict[str, str] | None:
+    """The keys a record must be signed by (base64 -> name): ``--key``s and a ``--trusted`` file,
+    else (``environ`` given: import) the trusted-keys file ``$KIFU_TRUSTED_KEYS`` names; None
+    when nothing is required."""
+    from kifu.domain.core.signing import parse_public
+    from kifu.projections.intake import TRUSTED_KEYS_VAR
+    from kifu.store.keys import load_trusted
+
+    configured: str | None = environ.get(TRUSTED_KEYS_VAR) if environ is not None else None
+    path = trusted or configured
+    if not (keys or path):
+        return None
+    accepted = load_trusted(path) if path else {}
+    for text in keys:
+        name, b64 = parse_public(text, "--key")
+        accepted[b64] = name
+    return accepted
+
+
+_KEY_HELP = "A public key the record must be signed by (as `kifu keys new` prints it); repeatable."
+_TRUSTED_HELP = "A trusted-keys file: one 'NAME BASE64' per line; the record must be signed by one of them."
+_IN_PROGRESS_HELP = ("Accept a record without an end mark (an ongoing match); without it such a record is refused "
+                     "as 'in progress or cut'.")
 
 
 @click.command()
 @click.argument("file", type=click.Path())
-@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64",
-              help="A public key the record must be signed by (as `kifu keys new` prints it); repeatable.")
-@click.option("--trusted", type=click.Path(dir_okay=False), default=None,
-              help="A trusted-keys file: one 'NAME BASE64' per line; the record must be signed by one of them.")
-def verify(file: str, keys: tuple[str, ...], trusted: str | None) -> None:
-    """Check a record's hash chain, its commitments (sealed choices, the seed) and its end mark
-    and signature; an edited line or a reveal that does not open its commitment is reported by
-    its seq, a cut record as "record ends at seq N of M" (exit 1). Without --key or --trusted a
-    signature is checked but no signer is trusted; an unsigned record verifies as "unsigned"."""
-    from kifu.domain.core.signing import check, parse_public
-    from kifu.store.keys import load_trusted
+@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64", help=_KEY_HELP)
+@click.option("--trusted", type=click.Path(dir_okay=False), default=None, help=_TRUSTED_HELP)
+@click.option("--in-progress", is_flag=True, help=_IN_PROGRESS_HELP)
+def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: bool) -> None:
+    """Check a record's hash chain, its commitments (every sealed choice, and a served match's
+    seed, which its finished record must reveal) and its end mark and signature; an edited line
+    or a reveal that does not open its commitment is reported by its seq, a cut record as
+    "record ends at seq N of M" (exit 1). A record without an end mark is "no end mark: in
+    progress or cut at seq N" (exit 1 unless --in-progress): a finished record's prefix is never
+    ok. Without --key or --trusted a signature is checked but no signer is trusted; an unsigned
+    finished record verifies as "unsigned"."""
+    from kifu.domain.core.signing import check
 
-    accepted: dict[str, str] | None = None
-    if keys or trusted:
-        accepted = load_trusted(trusted) if trusted else {}
-        for text in keys:
-            name, b64 = parse_public(text, "--key")
-            accepted[b64] = name
+    accepted = _accepted_keys(keys, trusted)
     record = read_record(file)
     broken = first_broken_link(record.header, record.envelopes)
     if broken is not None:
         click.echo(f"{file}: hash chain broken at seq {broken}: that event (or the header, if seq 1) "
                    "was changed after recording", err=True)
         raise SystemExit(1)
-    sealed = first_broken_seal(record.header, record.envelopes)
+    sealed = first_broken_seal(record.header, record.envelopes, finished=record.end is not None)
     if sealed is not None:
         seq, reason = sealed
         click.echo(f"{file}: commitment broken at seq {seq}: {reason}", err=True)
         raise SystemExit(1)
-    verdict = check(record.header, record.envelopes, record.end, accepted)
+    verdict = check(record.header, record.envelopes, record.end, accepted, in_progress)
     if not verdict.ok:
         click.echo(f"{file}: {verdict.text}", err=True)
         raise SystemExit(1)
     reveals = sum(1 for env in record.envelopes if isinstance(env.event, (ChoiceRevealed, SeedRevealed)))
-    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact"
-               + (f", {reveals} reveals open their commitments" if reveals else "") + f"; {verdict.text}")
+    opened = f", {reveals} reveals open their commitments" if reveals else ""
+    if record.end is None:      # never "ok": nothing vouches for where an unfinished record ends
+        click.echo(f"{file}: {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}")
+        return
+    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}")
 
 
 @click.command()
@@ -249,16 +276,28 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE|DIR…")
+@click.option("--key", "keys", multiple=True, metavar="'NAME BASE64'|BASE64",
+              help="Store only records signed by this public key (repeatable; with --trusted, by any of them).")
+@click.option("--trusted", type=click.Path(dir_okay=False), default=None,
+              help="A trusted-keys file; store only records signed by one of its keys. Default: the file "
+                   "$KIFU_TRUSTED_KEYS names, if set (an organiser's requirement).")
+@click.option("--in-progress", is_flag=True, help="Also store records without an end mark (ongoing matches).")
 @pass_kifu
-def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
+def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: str | None,
+            in_progress: bool) -> None:
     """Store .kifu.jsonl records (files, and every record under a folder), one transaction each:
     read within the limits, sizes capped, chain, commitments and end mark intact, re-adjudicated
-    clean by today's engine (as `kifu audit`). A record already stored as it is changes nothing;
-    a refused one is named with its reason on stderr and the others go on (exit 2 if any was)."""
+    clean by today's engine (as `kifu audit`), and, with --key/--trusted or $KIFU_TRUSTED_KEYS,
+    signed by a trusted key. A record without an end mark is refused unless --in-progress. A
+    record already stored as it is changes nothing; a refused one is named with its reason on
+    stderr and the others go on (exit 2 if any was)."""
+    import os
+
     from kifu.domain.core.errors import KifuError
     from kifu.projections.intake import admit, describe, same_match
     from kifu.store.errors import MatchExists
 
+    accepted = _accepted_keys(keys, trusted, os.environ)
     files = find_records(paths)
     _say_strays(paths)
     if not files:
@@ -266,7 +305,7 @@ def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
 
     def one(file: Path) -> str:
         record = read_record(file)
-        match = admit(record, str(file))
+        match = admit(record, str(file), accepted, in_progress)
         try:
             kifu.store.create(match)
         except MatchExists:
@@ -274,8 +313,9 @@ def import_(kifu: Kifu, paths: tuple[str, ...]) -> None:
                 return f"match {record.header.match_id} is already stored, as in this record: nothing to do"
             raise Malformed(f"a different match is stored under id {match.header.match_id}: "
                             "refused (the stored one is kept)", str(file)) from None
+        signed = f", {record.end.signer or 'signed'}'s signature trusted" if accepted is not None and record.end else ""
         return (f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
-                f"{describe(match)})")
+                f"{describe(match)}{signed})")
 
     if len(files) == 1:
         click.echo(one(files[0]))
@@ -388,27 +428,15 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 @click.command()
 @click.argument("ruleset", type=RulesetName())
 @click.argument("clause", required=False)
-@click.option("--coverage", is_flag=True, help="Summarise how many clauses are implemented and tested.")
+@click.option("--coverage", is_flag=True,
+              help="Count the clauses declared on code and tested by name; list those lacking either.")
 @click.option("--json", "as_json", is_flag=True, help="The clauses (or the coverage) as JSON.")
 def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> None:
-    """Print a ruleset's rules reference, or one CLAUSE of it."""
-    reference = find_ruleset(ruleset).content.clauses()
-    entries = list(reference.values())
-    if coverage and as_json:
-        click.echo(json.dumps({"ruleset": ruleset, "clauses": len(entries),
-                               "implemented": sum(1 for e in entries if e.implemented_in),
-                               "tested": sum(1 for e in entries if e.tested_in),
-                               "not_tested": [e.id for e in entries if not e.tested_in]}))
-        return
+    """Print a ruleset's rules reference, or one CLAUSE of it (where it is declared, its tests)."""
     if coverage:
-        implemented = [e for e in entries if e.implemented_in]
-        tested = [e for e in entries if e.tested_in]
-        click.echo(f"{ruleset}: {len(entries)} clauses; implemented (cited by the engine) {len(implemented)}; "
-                   f"tested (a test named for it) {len(tested)}")
-        missing = [e.id for e in entries if not e.tested_in]
-        if missing:
-            click.echo("not tested by name: " + ", ".join(missing))
+        _coverage(ruleset, as_json)
         return
+    entries = list(clauses_of(ruleset)().values())
     if clause:
         key = clause.upper()
         entries = [e for e in entries if e.id.upper() == key or e.id.upper().startswith(key + ".")]
@@ -418,6 +446,7 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
         click.echo(json.dumps([msgspec.to_builtins(e) for e in entries], ensure_ascii=False))
         return
     con = render.console()
+    lines = source_lines(ruleset) if clause else {}
     for e in entries:
         con.print(f"[bold green]{e.id}[/] [bold]{e.title}[/]")
         con.print(f"  {escape(render.clause_body(e.title, e.text))}")
@@ -426,6 +455,29 @@ def rules(ruleset: str, clause: str | None, coverage: bool, as_json: bool) -> No
         if e.interpretation:
             con.print(f"  [yellow]interpretation:[/] {e.interpretation}")
         if e.implemented_in:
-            con.print(f"  [cyan]implemented in:[/] {e.implemented_in}")
+            places = [f"{w} ({lines[w]})" if w in lines else w for w in e.implemented_in]
+            con.print(f"  [cyan]declared on:[/] {escape(', '.join(places))}")
         if e.tested_in:
-            con.print(f"  [cyan]tested by:[/] {e.tested_in}")
+            shown = e.tested_in if clause else e.tested_in[:1]
+            more = f" (+{len(e.tested_in) - len(shown)} more)" if len(shown) < len(e.tested_in) else ""
+            con.print(f"  [cyan]tested by:[/] {escape(', '.join(shown))}{more}")
+
+
+def _coverage(ruleset: str, as_json: bool) -> None:
+    report = coverage_report(ruleset)
+    if as_json:
+        click.echo(json.dumps(msgspec.to_builtins(report), ensure_ascii=False))
+        return
+    total = report.clauses
+    click.echo(f"{ruleset}: {total} clauses ({len(report.headings)} headings count through their sub-clauses)")
+    click.echo(f"  declared on code   {report.declared}/{total}")
+    click.echo(f"  tested by name     {report.tested}/{total}")
+    mentioned = report.mentioned_only
+    silent = [c for c in report.not_declared if c not in mentioned]
+    if mentioned:
+        click.echo("not declared, only mentioned in text: "
+                   + ", ".join(f"{c} ({' '.join(files)})" for c, files in mentioned.items()))
+    if silent:
+        click.echo("not declared, not mentioned: " + ", ".join(silent))
+    if report.not_tested:
+        click.echo("not tested by name: " + ", ".join(report.not_tested))

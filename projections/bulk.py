@@ -14,7 +14,7 @@ import msgspec
 
 from kifu.domain.core.errors import KifuError
 from kifu.domain.core.match import Match
-from kifu.domain.core.signing import closing_mark
+from kifu.domain.core.signing import closing_mark, no_end_mark
 
 from .audit import Divergence, audit
 from .probes import check_probes, load_probes
@@ -38,14 +38,15 @@ class FileAudit(msgspec.Struct, frozen=True, kw_only=True):
     error: str = ""
     changes: tuple[str, ...] = ()             # what re-recording changed
     refused: Divergence | None = None         # why re-recording left the file alone
+    end_mark: bool = False                    # the record ends with its end mark (a finished match)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file": self.file, "status": self.status}
         if self.status in ("unreadable", "crashed"):
             out["error"] = self.error
             return out
-        out.update(ruleset=self.ruleset, match_id=self.match_id, events=self.events, decisions=self.decisions, probes=self.probes,
-                   notes=list(self.notes))
+        out.update(ruleset=self.ruleset, match_id=self.match_id, events=self.events, decisions=self.decisions,
+                   probes=self.probes, end_mark=self.end_mark, notes=list(self.notes))
         for key in ("divergence", "refused"):
             value = getattr(self, key)
             if value is not None:
@@ -72,21 +73,23 @@ def audit_path(path: str, rerecord: bool = False) -> FileAudit:
     except KifuError as exc:
         return FileAudit(file=path, status="unreadable", error=str(exc))
     notes = list(result.notes)
+    if record.end is None:     # a clean audit says the rulings hold, not that the record is whole
+        notes.insert(0, no_end_mark(record.envelopes))
     if record.source_format is not None and record.source_format != record.header.format:
         notes.append(f"written in record format {record.source_format}, read as format {record.header.format}")
     base = FileAudit(file=path, status="clean" if divergence is None else "diverged", ruleset=record.header.ruleset,
                      match_id=result.match_id,
                      events=result.events, decisions=result.decisions, probes=len(probes), divergence=divergence,
-                     probe_failed=probe_failed, notes=tuple(notes))
+                     probe_failed=probe_failed, notes=tuple(notes), end_mark=record.end is not None)
     if not rerecord or result.clean:
         return base
     redo = rerun(record.ruleset, record.header, record.envelopes)
     if redo.status != "rewritten" or redo.header is None or redo.envelopes is None:
         return msgspec.structs.replace(base, refused=redo.refused)
-    # a record that had an end mark keeps one, for its new last link (unsigned: the old signature
-    # covered the old events); the corpus, which has none, stays without (make.py --check pins it)
+    # a finished match's record ends with an end mark for its new last link (unsigned: the old
+    # signature covered the old events); an unfinished one (a ruling scenario) stays without
     end = closing_mark(redo.header, redo.envelopes, Match.fold(record.ruleset, redo.header, redo.envelopes).outcome,
-                       None) if record.end is not None else None
+                       None)
     write_record(path, redo.header, redo.envelopes, end)
     after = check_probes(record.ruleset, redo.header, redo.envelopes, probes) if probes else None
     changes = redo.changes + ((f"a probe fails after re-recording: {after.reason}",) if after else ())

@@ -5,6 +5,13 @@ A record from outside is untrusted: it is read within the reading limits, its si
 and end mark must hold, and today's engine must re-adjudicate it clean (as ``kifu audit``), so
 a forged record — even one re-hashed end to end — is refused with the audit's reason. Importing
 the same record twice is a no-op; a different record under a stored match id is refused.
+
+A record without an end mark (an ongoing match, or a finished one's copy cut short) is refused
+unless the importer says it expects one (``in_progress``). Re-adjudication proves the rulings,
+not who played: a forger can rename a player and re-hash the whole record. Only a signature
+proves that, so an organiser lists the keys it trusts (``trusted``: ``kifu import --key`` /
+``--trusted``, or ``$KIFU_TRUSTED_KEYS`` naming a trusted-keys file) and only records whose end
+mark one of them signed are stored.
 """
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ from typing import Any
 
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.match import Match
-from kifu.domain.core.record import first_broken_link
+from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.signing import check
 
 from .audit import audit
@@ -21,8 +28,12 @@ from .limits import EVENTS_MAX, over_limits
 from .recordfile import Record
 
 
-def admit(record: Record, source: str) -> Match:
-    """The match to store, or ``Malformed`` saying why the record is refused."""
+TRUSTED_KEYS_VAR = "KIFU_TRUSTED_KEYS"   # an organiser's trusted-keys file: import then takes only their records
+
+
+def admit(record: Record, source: str, trusted: dict[str, str] | None = None, in_progress: bool = False) -> Match:
+    """The match to store, or ``Malformed`` saying why the record is refused. ``trusted`` (base64
+    key -> name): only a record whose end mark one of these keys signed is admitted."""
     header = record.header
     try:
         canonical = str(uuid.UUID(header.match_id))
@@ -38,7 +49,10 @@ def admit(record: Record, source: str) -> Match:
     broken = first_broken_link(header, record.envelopes)
     if broken is not None:
         raise Malformed(f"hash chain broken at seq {broken}; refusing to import an edited record", source)
-    verdict = check(header, record.envelopes, record.end)
+    sealed = first_broken_seal(header, record.envelopes, finished=record.end is not None)
+    if sealed is not None:
+        raise Malformed(f"commitment broken at seq {sealed[0]}: {sealed[1]}; refusing to import it", source)
+    verdict = check(header, record.envelopes, record.end, trusted, in_progress)
     if not verdict.ok:
         raise Malformed(f"{verdict.text}; refusing to import it", source)
     result = audit(record.ruleset, header, record.envelopes)

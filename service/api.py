@@ -42,7 +42,8 @@ class CreateMatch(msgspec.Struct, **_request):  # type: ignore[misc]
 class Decision(msgspec.Struct, **_request):  # type: ignore[misc]
     """A seat's decision, based on the match as it stood at ``seq`` (stale: 409, nothing stored)."""
 
-    seq: Annotated[int, msgspec.Meta(ge=0)]
+    # a JSON integer, however it is written (``5`` or ``5.0``: JSON does not tell them apart)
+    seq: Annotated[int, msgspec.Meta(ge=0)] | Annotated[float, msgspec.Meta(ge=0, multiple_of=1)]
     command: dict[str, Any]   # one of the ruleset's commands, e.g. {"type": "Attack", "line": 2}
 
 

@@ -22,10 +22,10 @@ import asyncio
 import json
 import logging
 import os
-import uuid
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Litestar, Request, Response, get, post
@@ -54,9 +54,10 @@ from kifu.store import MatchStore, StoreError, resolve
 from kifu.store.keys import signer_from
 
 from . import api
+from .contract import finish
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized
-from .params import MAX_SEQ, After, MatchId, Position
+from .params import MAX_SEQ, After, MatchId, Position, match_key
 from .tokens import TokenStore
 from .viewer import viewer_routes
 from .warmup import warm_rulesets, warm_signatures
@@ -91,12 +92,31 @@ async def _strict(request: Request[Any, Any, Any], decoder: msgspec.json.Decoder
 
     ``data`` stays in the handlers' signatures for the OpenAPI document; ``_checked_body`` has
     already refused what is not UTF-8 JSON without duplicate keys."""
+    return _decoded(await request.body(), decoder)
+
+
+def _decoded(body: bytes, decoder: msgspec.json.Decoder[T]) -> T:
     try:
-        return decoder.decode(await request.body())
+        return decoder.decode(body)
     except msgspec.ValidationError as exc:
         raise Malformed(str(exc), "body") from None
     except msgspec.DecodeError as exc:
         raise Malformed(f"not JSON ({exc})", "body") from None
+
+
+def _decision(body: bytes) -> api.Decision:
+    """A decision's body; its seq an int even when written ``5.0`` (JSON does not tell them apart)."""
+    decision = _decoded(body, _decision_decoder)
+    return msgspec.structs.replace(decision, seq=int(decision.seq)) if isinstance(decision.seq, float) else decision
+
+
+def _options(request: Request[Any, Any, Any]) -> Response[Any]:
+    """``Allow`` lists every method of the path: Litestar's own OPTIONS answer, made when the
+    first handler of a path is registered, misses the methods a later handler adds (GET /matches)."""
+    methods: set[str] = {"OPTIONS"}
+    for path in request.route_handler.paths:
+        methods |= set(request.app.route_handler_method_map.get(path, {}))
+    return Response(content=None, status_code=204, headers={"Allow": ", ".join(sorted(methods))})
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -108,12 +128,14 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
-async def _checked_body(request: Request[Any, Any, Any]) -> None:
+async def _checked_body(request: Request[Any, Any, Any]) -> Response[Any] | None:
     """Before any handler parses a body: JSON only (415), UTF-8 (400), no duplicate keys (400),
     not nested past what the decoder handles (400). Litestar's own parse would turn invalid
-    UTF-8 into a 500 and let the last of two equal keys win."""
+    UTF-8 into a 500 and let the last of two equal keys win. (And OPTIONS, answered here.)"""
+    if request.method == "OPTIONS":
+        return _options(request)
     if request.method not in ("POST", "PUT", "PATCH"):
-        return
+        return None
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise HTTPException(status_code=415, detail=f"the body must be application/json, not {kind[:60] or 'untyped'}")
@@ -128,22 +150,9 @@ async def _checked_body(request: Request[Any, Any, Any]) -> None:
         raise Malformed(f"not JSON ({exc.msg} at char {exc.pos})", "body") from None
     except RecursionError:
         raise Malformed("the JSON body is nested too deeply", "body") from None
-
-
-def match_key(match_id: str) -> str:
-    """A match id as the service issues it: a lowercase hyphenated UUID, and only that spelling.
-
-    Anything else (``not-a-uuid``, NUL, uppercase, ``{…}`` braces, ``urn:uuid:``) is a 400 naming
-    the field, on public and token routes alike: one spelling per match, so a token check, a
-    cache key and a log line always agree on which match was meant."""
-    try:
-        canonical = str(uuid.UUID(match_id))
-    except ValueError:
-        raise Malformed(f"{match_id[:40]!r} is not a match id (a UUID, as POST /matches gives it)",
-                        "match_id") from None
-    if canonical != match_id:
-        raise Malformed(f"{match_id[:40]!r} is not in canonical form: write it {canonical}", "match_id")
-    return match_id
+    except ValueError:     # Python's int() limit: an integer of more than 4,300 digits is no JSONDecodeError
+        raise Malformed("a number in the body has too many digits", "body") from None
+    return None
 
 
 def _resume_after(value: str, after: int) -> int:
@@ -161,6 +170,27 @@ def _bearer(request: Request[Any, Any, Any]) -> str | None:
         return None
     scheme, _, token = value.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _token_then_key(request: Request[Any, Any, Any], match_id: str) -> tuple[str, str]:
+    """The token, then the match id: a request without a token is 401 whatever its id (the
+    service says who may ask before it says what was asked wrongly)."""
+    token = _bearer(request)
+    if token is None:
+        raise Unauthorized("this needs a token of the match: send 'Authorization: Bearer <token>'")
+    return match_key(match_id), token
+
+
+def _no_framing(response: Response[Any]) -> Response[Any]:
+    """No page of the service may be framed by another site (clickjacking): every response says
+    so, the viewer's own policy included (``frame-ancestors`` is only obeyed from a header)."""
+    csp = response.headers.get("Content-Security-Policy")
+    if csp is None:
+        response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+    elif "frame-ancestors" not in csp:
+        response.headers["Content-Security-Policy"] = f"{csp}; frame-ancestors 'none'"
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
@@ -196,7 +226,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         return await asyncio.get_running_loop().run_in_executor(workers, partial(fn, *args))
 
     async def caller(request: Request[Any, Any, Any], match_id: MatchId) -> Caller:
-        return await run(service.caller, match_key(match_id), _bearer(request))
+        return await run(service.caller, *_token_then_key(request, match_id))
 
     @get("/rulesets", summary="Rulesets and their preset decks", tags=["matches"])
     async def rulesets() -> api.Rulesets:
@@ -221,7 +251,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     @get("/matches/{match_id:str}/view", summary="What the caller may see now, and its legal decisions",
          tags=["play"], security=SECURITY, responses=_problems(401, 404))
     async def view(request: Request[Any, Any, Any], match_id: MatchId, position: Position = False) -> api.SeatView:
-        key, token = match_key(match_id), _bearer(request)
+        key, token = _token_then_key(request, match_id)
         return await run(lambda: service.view(key, service.caller(key, token), position))   # one thread hop
 
     @post("/matches/{match_id:str}/decisions", summary="Submit a decision", tags=["play"], security=SECURITY,
@@ -231,10 +261,10 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                       "(the body says its current seq); 422 if the rules forbid it (the body names the clause). "
                       "Nothing is stored in either case.")
     async def decide(request: Request[Any, Any, Any], match_id: MatchId, data: DecisionBody) -> api.DecisionResult:
-        decision = await _strict(request, _decision_decoder)
-        key, token = match_key(match_id), _bearer(request)
-        # one worker-thread hop per decision: the token check and the decision run together
-        return await run(lambda: service.decide(key, service.caller(key, token), decision))
+        key, token = _token_then_key(request, match_id)
+        body = await request.body()
+        # one worker-thread hop per decision: the token check, then the body, then the decision
+        return await run(lambda: service.decide(key, service.caller(key, token), _decision(body)))
 
     @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
          tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))
@@ -321,6 +351,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,
+        after_request=_no_framing,
         plugins=[ProblemDetailsPlugin()],
         request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(
@@ -333,6 +364,9 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         debug=False,
     )
     warm_signatures([h for route in app.routes for h in getattr(route, "route_handlers", ())])
+    for plugin in app.plugins.init:     # the document Litestar serves, completed once: kifu.service.contract
+        if hasattr(plugin, "provide_openapi_schema"):
+            finish(plugin.provide_openapi_schema())
     app.state.service = service
     app.state.store = store
     return app
@@ -415,6 +449,6 @@ def _problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="kifu"'
     members = msgspec.to_builtins(problem)
-    return ProblemDetailsException(status_code=status, detail=problem.message, headers=headers or None,
-                                   type_=f"urn:kifu:problem:{problem.error}", title=_TITLES.get(status, "Rejected"),
-                                   extra=members).to_response(request)
+    return _no_framing(ProblemDetailsException(   # (a refusal skips after_request: say it here too)
+        status_code=status, detail=problem.message, headers=headers or None, type_=f"urn:kifu:problem:{problem.error}",
+        title=_TITLES.get(status, "Rejected"), extra=members).to_response(request))

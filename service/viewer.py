@@ -20,8 +20,9 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get
@@ -30,11 +31,12 @@ from kifu.projections.timeline import Timeline
 from kifu.projections.viewdata import ViewSource, turns_after, turns_of
 
 from .matches import Caller, Forbidden
-from .params import As, MatchId, Seq
+from .params import As, MatchId, Seq, match_key
 
 SOURCES_KEPT = 16
 GZIP_OVER = 1024          # bytes: smaller answers go as they are
 # The page may talk to its own origin only; the exported page to nothing at all.
+# (the service adds ``frame-ancestors 'none'`` to every response's header: a <meta> policy cannot say it)
 CSP_SERVED = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
 CSP_FILE = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
@@ -164,6 +166,7 @@ def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
     @get("/matches/{match_id:str}/viewer", summary="The web viewer of a match (asks for a token)", tags=["viewer"],
          media_type=MediaType.HTML, include_in_schema=True)
     async def viewer_page(request: Request[Any, Any, Any], match_id: MatchId) -> Response[bytes]:
+        match_key(match_id)       # a page only for an id the service could have issued
         return _send(request, html, MediaType.HTML,
                      {"Content-Security-Policy": CSP_SERVED, "Referrer-Policy": "no-referrer",
                       "X-Content-Type-Options": "nosniff"})

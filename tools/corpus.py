@@ -23,6 +23,7 @@ from kifu.domain.core.errors import Illegal
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record
 from kifu.domain.core.ruleset import Ruleset
+from kifu.domain.core.signing import closing_mark
 from kifu.projections.probes import Probe, encode_probes, probes_path
 
 PLAYERS = ("alice", "bruno", "chiyo", "dmitri")
@@ -157,7 +158,8 @@ Made = list[tuple[str, Match, list[Probe]]]
 
 def files_for(name: str, match: Match, probes: list[Probe], into: Path) -> dict[Path, bytes | None]:
     record = into / f"{name}.kifu.jsonl"
-    return {record: encode_record(match.header, match.envelopes),
+    end = closing_mark(match.header, match.envelopes, match.outcome, None)   # a finished match's, unsigned
+    return {record: encode_record(match.header, match.envelopes, end),
             probes_path(record): encode_probes(probes) if probes else None}
 
 

@@ -21,6 +21,7 @@ from importlib import resources
 import msgspec
 
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.gloss import with_gloss
 
 
@@ -33,6 +34,7 @@ class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     target: str = "none"
 
 
+@implements("A-2.3")
 class CardData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     number: int
     name: str
@@ -56,6 +58,7 @@ class CardData(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         return self.kind == "unit"
 
     @property
+    @implements("A-2.4")
     def named(self) -> bool:
         """A-2.4: a named unit has its name in 『』."""
         return self.name.startswith("『")
@@ -70,6 +73,7 @@ def _raw() -> bytes:
 
 
 @cache
+@implements("A-C1", "A-C2", "A-C3", "A-C4", "A-C5", "A-C6")
 def catalog() -> dict[str, CardData]:
     cards = msgspec.convert(tomllib.loads(_raw().decode("utf-8")), _CardFile).card
     return {c.name: c for c in cards}

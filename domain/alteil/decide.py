@@ -6,6 +6,7 @@ end of effects) until a seat's decision is awaited or the match is over.
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 
@@ -41,6 +42,7 @@ D = Draft[State, ev.Event]
 
 
 # -- flow ------------------------------------------------------------------------------------------
+@implements("A-5", "A-5.1", "A-5.2", "A-Q1")
 def begin_turn(draft: D, seat: int, cause: int | None) -> None:
     """A-5.1 preparation for both players (A-Q1), turn player first; then the influence phase."""
     state = draft.state
@@ -57,6 +59,7 @@ def begin_turn(draft: D, seat: int, cause: int | None) -> None:
     draft.rule("A-5.2", prep, ev.PhaseBegan(phase=INFLUENCE, seat=seat))
 
 
+@implements("A-5.3", "A-5.4", "A-5.5", "A-5.6", "A-C9")
 def proceed(draft: D, cause: int | None) -> None:
     """Run automatic steps until a decision is awaited (or the match is over)."""
     for _ in range(10_000):
@@ -98,6 +101,7 @@ def proceed(draft: D, cause: int | None) -> None:
     raise RuntimeError("alteil: the rules did not come to rest")  # pragma: no cover
 
 
+@implements("A-3.1", "A-4.2", "A-4.3", "A-4.4", "A-4.5", "A-Q11")
 def _after_mulligans(draft: D, cause: int | None) -> None:
     """A-Q11 in seed order: first player (A-4.2), battlefields (A-4.3), second's soul (A-4.4), influence (A-4.5)."""
     first = 1 + draft.rng.below(2)
@@ -109,6 +113,7 @@ def _after_mulligans(draft: D, cause: int | None) -> None:
     draft.rule("A-4.5", decided, ev.OpeningStarted())
 
 
+@implements("A-5.4", "A-Q2")
 def _start_skills(draft: D, cause: int | None) -> None:
     """A-5.4 / A-Q2: START skills on the field (turn player's first, by descending AGI), then NEXT effects."""
     state = draft.state
@@ -128,6 +133,7 @@ def _start_skills(draft: D, cause: int | None) -> None:
                 apply(draft, p.seat, p.card, data.skill, 0, "A-Q2", fired)
 
 
+@implements("A-5.5", "A-5.6", "A-11.1", "A-Q3", "A-Q5")
 def _next_actor(draft: D, cause: int | None) -> None:
     """A-5.5 with A-Q5: among units that have not acted, the highest current AGI acts next; ties are
     chosen alternately from the turn player; units with AGI ≤ 0 wait; then the end phase.
@@ -159,6 +165,7 @@ def _next_actor(draft: D, cause: int | None) -> None:
 
 
 # -- decide ----------------------------------------------------------------------------------------
+@implements("A-1.4")
 def decide(state: State, seat: int, command: c.Command, draft: D) -> None:
     if isinstance(command, c.Concede):
         if state.outcome is not None or seat not in awaiting(state):
@@ -175,6 +182,8 @@ def decide(state: State, seat: int, command: c.Command, draft: D) -> None:
     proceed(draft, cause)
 
 
+@implements("A-1.1", "A-2.5", "A-4.1", "A-4.5", "A-5.2", "A-5.3", "A-5.6", "A-6.1", "A-6.2", "A-6.3", "A-6.4", "A-6.5",
+            "A-8.1", "A-Q2", "A-Q3", "A-Q6", "A-Q8", "A-Q10", "A-C7")
 def _record(state: State, seat: int, command: c.Command, draft: D) -> int:
     """Emit the decision and its immediate consequences; returns the decision's seq."""
     match command:
@@ -268,6 +277,8 @@ def _record(state: State, seat: int, command: c.Command, draft: D) -> int:
     raise Illegal("A-5", f"{command!r} is not a decision of this game")  # pragma: no cover
 
 
+@implements("A-2.5", "A-3.1", "A-3.2", "A-4.1", "A-5.2", "A-5.3", "A-5.5", "A-5.6", "A-6.1", "A-6.3", "A-6.4", "A-6.5",
+            "A-7.2", "A-10.2", "A-Q2", "A-Q3", "A-Q4")
 def why_illegal(state: State, seat: int, command: c.Command) -> tuple[str, str]:
     """The clause that forbids ``command`` now, and why, in words."""
     if state.outcome is not None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.decks import DeckBook, card_table, normalize_pair
 from kifu.domain.core.errors import InvalidDeck, Malformed
 
@@ -20,6 +21,7 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     cards: tuple[str, ...]
 
 
+@implements("A-2.1")
 def parse_deck(text: str, source: str) -> DeckList:
     """A deck file: ``name`` and a ``[cards]`` table of name = count."""
     deck_name, rows = card_table(text, source)
@@ -37,6 +39,7 @@ def parse_deck(text: str, source: str) -> DeckList:
     return validate(DeckList(name=deck_name, cards=tuple(cards)), source)
 
 
+@implements("A-2.1")
 def validate(deck: DeckList, where: str | None = None) -> DeckList:
     """A-2.1: exactly 51 cards, at most 3 with the same card number."""
     known = catalog()
@@ -69,6 +72,7 @@ def load(spec: str) -> DeckList:
     return BOOK.load(spec)
 
 
+@implements("A-11.3")
 def normalize(decks: list[Any]) -> list[DeckList]:
     """A-11: two players, two decks; each a preset name, a DeckList or its decoded dict, validated."""
     return normalize_pair([load(d) if isinstance(d, str) else d for d in decks], DeckList, validate, "A-11.3")

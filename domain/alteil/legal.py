@@ -1,6 +1,8 @@
 """Every decision a seat may take now: what the random bot samples and what decide accepts."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
+
 from . import commands as c
 from .cards import CardData
 from .state import Side, State, Unit
@@ -47,11 +49,13 @@ def working_empty(side: Side) -> list[int]:
     return [sq for sq in range(1, len(side.squares) + 1) if not side.destroyed[sq - 1] and sq not in taken]
 
 
+@implements("A-11.2", "A-Q4")
 def name_on_field(state: State, name: str) -> bool:
     """A-Q4 / A-11.2: a 『name』 is unique across both fields; the first out survives."""
     return any(state.name(u.card) == name for side in state.sides for u in side.units)
 
 
+@implements("A-2.5", "A-5.3", "A-10.2", "A-Q4")
 def placeable(state: State, seat: int, data: CardData) -> str:
     """Why ``data`` may not be placed by ``seat`` now ("" when it may): A-5.3, A-Q4."""
     if not data.unit:
@@ -75,6 +79,7 @@ def targets_of(state: State, seat: int, target: str) -> list[int]:
     return [0]
 
 
+@implements("A-6.4", "A-7.1", "A-7.2", "A-Q9")
 def attack_targets(state: State, seat: int, u: Unit) -> list[int]:
     """A-7: the front-line rule (A-7.2) and ロングレンジ (A-7.1); A-6.4 a blocked back-row unit.
 

@@ -1,4 +1,4 @@
-"""The alteil rules reference (data/rules.toml), with where each clause is cited and tested."""
+"""The alteil rules reference (data/rules.toml), with where each clause is declared and tested."""
 from __future__ import annotations
 
 from kifu.domain.core.reference import RulesReference

@@ -29,6 +29,6 @@ def build() -> Ruleset[State, Command, Event]:
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   concede=lambda seat: Concede()),
-        visibility=Visibility(redact=view.redact, mask=view.mask),
+        visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
     )

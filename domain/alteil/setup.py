@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 
 from . import events as ev
@@ -27,6 +28,7 @@ def initial_state(header: Any) -> State:
     return State(names=(decks[0].cards, decks[1].cards), sides=sides)  # type: ignore[arg-type]
 
 
+@implements("A-4.1")
 def begin(header: Any, state: State, draft: Draft[State, ev.Event]) -> None:
     """A-4.1: shuffle each deck and draw 6; then each player decides its one mulligan (seat 1 first)."""
     for seat in (1, 2):

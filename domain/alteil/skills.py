@@ -2,6 +2,7 @@
 damage and death (A-8), soul power gained, paid and reduced (A-10), draws (A-Q7), losses (A-1)."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 
 from . import events as ev
@@ -18,6 +19,7 @@ def lose(draft: D, seat: int, reason: str, clause: str, cause: int | None) -> No
         draft.rule(clause, cause, ev.PlayerLost(seat=seat, reason=reason), seat=seat)
 
 
+@implements("A-1.3", "A-Q7", "A-C10")
 def draw(draft: D, seat: int, n: int, clause: str, cause: int | None, compulsory: bool) -> None:
     """A compulsory draw from an empty deck loses (A-1.3); an effect's draw just draws less (A-Q7)."""
     deck = draft.state.side(seat).deck
@@ -29,6 +31,7 @@ def draw(draft: D, seat: int, n: int, clause: str, cause: int | None, compulsory
         draft.rule(clause, cause, ev.CardsDrawn(seat=seat, cards=deck[:n]), seat=seat)
 
 
+@implements("A-10.1", "A-Q7")
 def gain_soul(draft: D, seat: int, n: int, clause: str, cause: int | None) -> None:
     """A-10.1: one card at a time from the deck top to the soul pile; an empty deck gives less (A-Q7)."""
     if n <= 0:
@@ -37,6 +40,7 @@ def gain_soul(draft: D, seat: int, n: int, clause: str, cause: int | None) -> No
     draft.rule(clause, cause, ev.SoulGained(seat=seat, cards=deck[:n], wanted=n), seat=seat)
 
 
+@implements("A-10.2", "A-C10")
 def pay_soul(draft: D, seat: int, n: int, clause: str, cause: int | None) -> None:
     """A-10.2: paying moves cards one at a time from the soul pile to the deck top."""
     if n <= 0:
@@ -45,6 +49,7 @@ def pay_soul(draft: D, seat: int, n: int, clause: str, cause: int | None) -> Non
     draft.rule(clause, cause, ev.SoulPaid(seat=seat, cards=tuple(reversed(soul[len(soul) - n:])), amount=n), seat=seat)
 
 
+@implements("A-10.3")
 def reduce_soul(draft: D, seat: int, n: int, cause: int | None) -> None:
     """A-10.3: a reduction also sends cards to the deck top, but it is not a payment."""
     soul = draft.state.side(seat).soul
@@ -53,6 +58,7 @@ def reduce_soul(draft: D, seat: int, n: int, cause: int | None) -> None:
                seat=seat)
 
 
+@implements("A-8.1", "A-8.2")
 def deal(draft: D, card: int, amount: int, clause: str, cause: int | None) -> None:
     """A-8.1 damage accumulates; A-8.2 at total ≥ HP the unit dies."""
     seat = owner(card)
@@ -65,6 +71,7 @@ def deal(draft: D, card: int, amount: int, clause: str, cause: int | None) -> No
         die(draft, card, hit)
 
 
+@implements("A-1.2", "A-8.2", "A-C8")
 def die(draft: D, card: int, cause: int | None) -> None:
     """A-8.2: to the cemetery, and its owner gains soul power equal to its printed LV; A-1.2 at 7 deaths."""
     seat = owner(card)
@@ -75,6 +82,7 @@ def die(draft: D, card: int, cause: int | None) -> None:
         lose(draft, seat, "deaths", "A-1.2", died)
 
 
+@implements("A-9.2", "A-Q7", "A-Q12")
 def apply(draft: D, seat: int, source: int, skill: Skill, target: int, clause: str, cause: int | None) -> None:
     """Run one skill's effect for ``seat`` (its source card is ``source``)."""
     state = draft.state

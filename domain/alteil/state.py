@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import CardData, catalog
@@ -34,6 +35,7 @@ class Pending(msgspec.Struct, **_opts):  # type: ignore[misc]
     turn: int
 
 
+@implements("A-3.3")
 class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
     deck: tuple[int, ...] = ()
     hand: tuple[int, ...] = ()

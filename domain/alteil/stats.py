@@ -1,6 +1,8 @@
 """A unit's current values: the printed numbers plus this turn's modifiers (A-2.3, A-5.6)."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
+
 from .state import State, Unit
 
 
@@ -24,6 +26,7 @@ def hp(state: State, u: Unit) -> int:
     return d.hp if d else 0
 
 
+@implements("A-9.1")
 def influence(state: State, seat: int, god: str) -> int:
     """A-9 / A-9.1: influence is counted per god, one per influence card of that god."""
     return sum(1 for c in state.side(seat).influence if (d := state.data(c)) is not None and d.god == god)

@@ -212,5 +212,19 @@ def mask(state: State, seat: int) -> State:
     return replace(state, sides=(hidden(state.sides[0], seat == 1), hidden(state.sides[1], seat == 2)))
 
 
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The card ids ``mask`` hides from ``seat``: both decks, soul piles and standing battlefield
+    cards, and the opponent's hand."""
+    out: set[int] = set()
+    for s, side in enumerate(state.sides, start=1):
+        out.update(side.deck)
+        out.update(side.soul)
+        out.update(side.squares)
+        if s != seat:
+            out.update(side.hand)
+    out.discard(HIDDEN)
+    return out
+
+
 def card_names(state: State) -> Callable[[int], str]:
     return state.name

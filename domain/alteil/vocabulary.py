@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from kifu.domain.core.clauses import declare
+
 GODS: Final = ("Lifes", "Lotia", "Gouen", "Falkau")          # リフェス ローティア ゴウエン ファルカウ
+declare("A-2.2", data=GODS)
 GOD_JA: Final = {"Lifes": "リフェス", "Lotia": "ローティア", "Gouen": "ゴウエン", "Falkau": "ファルカウ"}
 
 DECK_SIZE: Final = 51          # 51枚ちょうど

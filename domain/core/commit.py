@@ -25,6 +25,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from .clauses import implements
 from .envelope import canonical
 
 S = TypeVar("S")
@@ -81,11 +82,13 @@ def commitment(choice: Any, salt: str) -> str:
                            digest_size=32).hexdigest()
 
 
+@implements("K-seal")
 def seal(command: Any, salt: str) -> ChoiceSealed:
     choice = msgspec.to_builtins(command)
     return ChoiceSealed(seat=0, commitment=commitment(choice, salt), choice=choice, salt=salt)
 
 
+@implements("K-reveal")
 def opens(sealed: ChoiceSealed, revealed: ChoiceRevealed) -> bool:
     """Does the reveal open the commitment (same seat, same digest of choice and salt)?"""
     try:
@@ -94,6 +97,7 @@ def opens(sealed: ChoiceSealed, revealed: ChoiceRevealed) -> bool:
         return False
 
 
+@implements("K-seed")
 def seed_commitment(seed: int, nonce: str) -> str:
     return hashlib.blake2b(b"kifu-seed\0" + str(seed).encode() + b"\0" + bytes.fromhex(nonce),
                            digest_size=32).hexdigest()

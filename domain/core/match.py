@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from .clauses import implements
 from .commit import (
     REVEAL_CLAUSE,
     SEAL_CLAUSE,
@@ -125,6 +126,7 @@ class Match:
         return cls.start(ruleset, header)
 
     @classmethod
+    @implements("K-prepared")
     def start(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> Match:
         """Run the setup of ``header`` through today's engine (also how an audit starts)."""
         match = cls.empty(ruleset, header)
@@ -271,6 +273,7 @@ class Match:
             raise NotYourDecision(clause or rules.decide_clause or "turn",
                                   f"seat {seat} may not decide now; the rules wait for {who}")
 
+    @implements("K-seed")
     def _decided(self, seat: int, command: Any, received: str | None,
                  by: str | None = None) -> tuple[list[Envelope[Any]], Any]:
         """The events of a decision checked to be this seat's, not yet digested or chained."""
@@ -297,6 +300,7 @@ class Match:
         envelopes, state = decided
         return self._chain(stamp_digest(envelopes, state_digest(state))), state
 
+    @implements("K-seal", "K-reveal")
     def _seal(self, seat: int, command: Any, draft: Draft[Any, Any]) -> None:
         """Record a secret choice as its commitment; reveal every seal once nobody is left choosing."""
         rules = self.decider

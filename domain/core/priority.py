@@ -5,8 +5,9 @@ round uses the same rule. The state is one value, ``Priority``; the transitions 
 
 - ``opened(seat)``: a new round of priority, ``seat`` first (e.g. the active player when a phase
   begins or an item resolves; the defending player when a combat begins);
-- ``acted(p, seat)``: ``seat`` did something (put an item on the stack, summoned, moved): it
-  keeps priority and the run of passes starts again;
+- ``acted(p, seat)``: ``seat`` declared something (put an item on the stack, summoned, moved):
+  priority moves to the other seat and the run of passes starts again (masters' M-2.1: 宣言は優先権
+  を持つマスターから行われ、次に相手マスターへと交互に優先権が移動します);
 - ``passed(p)``: the holder passes; priority goes to the other seat;
 - ``verdict(p, stack_empty)``: after a pass, what the rules do next: ``"continue"`` (the other
   seat now decides), ``"resolve"`` (both passed in succession on a non-empty stack: the top
@@ -36,7 +37,7 @@ def opened(seat: int) -> Priority:
 
 
 def acted(p: Priority, seat: int) -> Priority:
-    return Priority(holder=seat)
+    return Priority(holder=3 - seat)
 
 
 def passed(p: Priority) -> Priority:

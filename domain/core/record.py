@@ -20,7 +20,7 @@ import msgspec
 
 from kifu.domain.version import FORMAT_VERSION
 
-from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, opens, seed_commitment
+from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, commitment, opens, seed_commitment
 from .endmark import EndMark, decode_end, end_bytes, is_end
 from .envelope import Envelope, canonical, genesis, link
 from .errors import Malformed
@@ -381,26 +381,45 @@ def first_broken_link(header: Header, envelopes: list[Envelope[Any]]) -> int | N
     return None
 
 
-def first_broken_seal(header: Header, envelopes: list[Envelope[Any]]) -> tuple[int, str] | None:
+def first_broken_seal(header: Header, envelopes: list[Envelope[Any]],
+                      finished: bool = False) -> tuple[int, str] | None:
     """The first reveal that does not open its commitment (seq, why), or None.
 
-    A ``ChoiceRevealed`` must open the ``ChoiceSealed`` it cites as its cause (same seat, digest
-    of choice and salt); a ``SeedRevealed`` must open the header's ``seed_commitment`` and be
-    the seed the match was played with."""
+    A ``ChoiceSealed``'s judge copy (its choice and salt) must open its own commitment, and a
+    ``ChoiceRevealed`` the ``ChoiceSealed`` it cites as its cause (same seat, digest of choice
+    and salt, the judge copy's choice); a ``SeedRevealed`` must open the header's
+    ``seed_commitment`` and be the seed the match was played with. ``finished`` (the record has
+    its end mark): a served match (its header commits to a seed) must have revealed its seed."""
+    revealed_seed = False
     for env in envelopes:
         event = env.event
-        if isinstance(event, ChoiceRevealed):
+        if isinstance(event, ChoiceSealed) and event.choice is not None and event.salt is not None:
+            try:
+                own = commitment(event.choice, event.salt) == event.commitment
+            except ValueError:       # a salt that is not hex opens nothing
+                own = False
+            if not own:
+                return env.seq, (f"seat {event.seat}'s sealed choice (the judge's copy) does not open its own "
+                                 "commitment: its choice or salt was changed")
+        elif isinstance(event, ChoiceRevealed):
             sealed = envelopes[env.cause - 1].event if env.cause and 0 < env.cause <= len(envelopes) else None
             if not isinstance(sealed, ChoiceSealed):
                 return env.seq, f"the reveal of seat {event.seat} cites no sealed choice (cause {env.cause})"
             if not opens(sealed, event):
                 return env.seq, (f"the reveal of seat {event.seat} does not open the commitment sealed at "
                                  f"#{env.cause}")
+            if sealed.choice is not None and canonical(sealed.choice) != canonical(event.choice):
+                return env.seq, (f"the reveal of seat {event.seat} is not the choice sealed at #{env.cause} "
+                                 "(the judge's copy)")
         elif isinstance(event, SeedRevealed):
+            revealed_seed = True
             if header.seed_commitment is None:
                 return env.seq, "a seed is revealed but the header committed to none"
             if seed_commitment(event.seed, event.nonce) != header.seed_commitment:
                 return env.seq, "the revealed seed does not open the header's seed commitment"
             if event.seed != header.seed:
                 return env.seq, "the revealed seed is not the seed the match was played with"
+    if finished and header.seed_commitment is not None and not revealed_seed:
+        return len(envelopes), ("the match is over but its seed was never revealed: the header's seed "
+                                "commitment is not opened (a SeedRevealed event is missing)")
     return None

@@ -1,102 +1,122 @@
-"""A ruleset's rules reference, loaded from its ``data/rules.toml``, for any clause prefix.
+"""A ruleset's rules reference: its ``data/rules.toml`` joined with where each clause is implemented
+and which tests are named for it.
 
-``implemented_in`` is derived from the ruleset's own source (the modules that cite the clause)
-and ``tested_in`` from the tests named for it (``test_R_3_2_…`` tests R-3.2), so the reference
-can never claim an implementation or a test that is not there. A section heading (``R-3``) is
-tested through its sub-clauses' tests.
+``implemented_in`` comes from the declarations on the implementing code (``clauses.implements`` /
+``clauses.declare``), never from clause ids found in source text; ``tested_in`` from the package's
+committed test index (``data/tested.json``, written by ``python -m kifu.tools.clause_index`` from
+the test names, ``test_M_2_1_…`` tests M-2.1, and kept current by a test). Nothing here reads a
+test file or a source file. A section heading (``R-3``) is covered through its sub-clauses.
 """
 from __future__ import annotations
 
-import re
+import json
 import tomllib
-from functools import cache
 from importlib import resources
-from pathlib import Path
-from typing import Callable
+from importlib.abc import Traversable
 
 import msgspec
 
+from .clauses import Declaration, declared
 from .commit import CORE_CLAUSES
 from .ruleset import ClauseEntry
 
-
-class _Reference(msgspec.Struct, frozen=True):
-    clause: tuple[ClauseEntry, ...] = ()
-
-
-_CORE_TEST = re.compile(r"^\s*def (test_K_(seal|reveal|seed|prepared)_\w*)\(", re.M)
+TESTED_INDEX = "tested.json"
+CORE_PACKAGE = "kifu.domain.core"
 
 
-@cache
-def core_tests(tests_root: Path) -> dict[str, tuple[str, ...]]:
-    """Core clause id (K-seal, …) -> the tests named for it (``test_K_seal_…``)."""
-    found: dict[str, list[str]] = {}
-    if tests_root.is_dir():
-        for path in sorted(tests_root.rglob("test_*.py")):
-            for name, clause in _CORE_TEST.findall(path.read_text("utf-8")):
-                found.setdefault(f"K-{clause}", []).append(f"{path.relative_to(tests_root.parent)}::{name}")
-    return {k: tuple(v) for k, v in found.items()}
+class _Stated(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A clause as rules.toml states it: the data says what a clause is, never where it lives."""
+
+    id: str
+    title: str
+    text: str
+    original: str = ""
+    interpretation: str = ""
 
 
-def core_clauses(tests_root: Path | None = None) -> dict[str, ClauseEntry]:
+class _Toml(msgspec.Struct, frozen=True):
+    clause: tuple[_Stated, ...] = ()
+
+
+def read_index(folder: Traversable) -> dict[str, tuple[str, ...]]:
+    """Clause id -> test ids, from a committed test index (empty when there is none)."""
+    path = folder.joinpath(TESTED_INDEX)
+    if not path.is_file():
+        return {}
+    return {k: tuple(v) for k, v in json.loads(path.read_text("utf-8")).items()}
+
+
+def _entry(stated: _Stated, decls: tuple[Declaration, ...], tests: tuple[str, ...]) -> ClauseEntry:
+    return ClauseEntry(id=stated.id, title=stated.title, text=stated.text, original=stated.original,
+                       interpretation=stated.interpretation,
+                       implemented_in=tuple(d.where for d in decls), tested_in=tests)
+
+
+def core_clauses() -> dict[str, ClauseEntry]:
     """The core's own clauses (sealed decisions, reveals, the seed), cited by every ruleset."""
-    tests = core_tests(tests_root or Path(__file__).resolve().parents[2] / "tests")
-    return {cid: ClauseEntry(id=cid, title=title, text=text, implemented_in="domain/core/match.py",
-                             tested_in=f"{len(tests[cid])} tests, e.g. {tests[cid][0]}" if cid in tests else "")
+    decls = declared(CORE_PACKAGE)
+    tests = read_index(resources.files(CORE_PACKAGE))
+    return {cid: _entry(_Stated(id=cid, title=title, text=text), decls.get(cid, ()), tests.get(cid, ()))
             for cid, (title, text) in CORE_CLAUSES.items()}
 
 
 class RulesReference:
     """The reference of one ruleset package whose clause ids start with ``prefix`` ("W", "R", …)."""
 
-    def __init__(self, package: str, prefix: str, tests_root: Path | None = None) -> None:
+    def __init__(self, package: str, prefix: str) -> None:
         self.package = package
         self.prefix = prefix
-        self.cited_pattern = re.compile(rf"\b({prefix}-(?:\d+(?:\.\d+)*|Q\d+|C\d+))(?![\d])")
-        self.test_pattern = re.compile(rf"^\s*def (test_{prefix}_([QC]?\d+)((?:_\d+)*)_\w*)\(", re.M)
-        self.tests_root = tests_root if tests_root is not None else Path(__file__).resolve().parents[2] / "tests"
-        self.clauses: Callable[[], dict[str, ClauseEntry]] = cache(self._clauses)
+        self._loaded: dict[str, ClauseEntry] | None = None
 
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Clause id -> the modules of the package whose code or docstrings cite it."""
-        root = resources.files(self.package)
-        found: dict[str, set[str]] = {}
-        folder = self.package.replace(".", "/")
-        for entry in root.iterdir():
-            if entry.name.endswith(".py"):
-                for clause in self.cited_pattern.findall(entry.read_text("utf-8")):
-                    found.setdefault(clause, set()).add(f"{folder}/{entry.name}")
-        return {k: tuple(sorted(v)) for k, v in found.items()}
+    @property
+    def data(self) -> Traversable:
+        """The package's data folder (rules.toml and the committed test index)."""
+        return resources.files(f"{self.package}.data")
 
-    def tests_by_clause(self) -> dict[str, tuple[str, ...]]:
-        """Clause id -> the tests named for it (in a source checkout, where tests/ sits beside domain/)."""
-        if not self.tests_root.is_dir():
-            return {}
-        found: dict[str, list[str]] = {}
-        for path in sorted(self.tests_root.rglob("test_*.py")):
-            for name, major, minor in self.test_pattern.findall(path.read_text("utf-8")):
-                clause = f"{self.prefix}-{major}" + ("" if major[0] in "QC" else minor.replace("_", "."))
-                found.setdefault(clause, []).append(f"{path.relative_to(self.tests_root.parent)}::{name}")
-        return {k: tuple(v) for k, v in found.items()}
+    def stated(self) -> tuple[_Stated, ...]:
+        """The clauses as rules.toml states them, in its order."""
+        return msgspec.convert(tomllib.loads(self.data.joinpath("rules.toml").read_text("utf-8")), _Toml).clause
 
-    def _clauses(self) -> dict[str, ClauseEntry]:
-        path = resources.files(f"{self.package}.data").joinpath("rules.toml")
-        data = tomllib.loads(path.read_text("utf-8"))
-        cited = self.citations()
-        tests = self.tests_by_clause()
-        out = {}
-        for entry in msgspec.convert(data, _Reference).clause:
-            if not entry.implemented_in and entry.id in cited:
-                entry = msgspec.structs.replace(entry, implemented_in=", ".join(cited[entry.id]))
-            tested = tests.get(entry.id) or self._section_tests(entry.id, tests)
-            if tested and not entry.tested_in:
-                entry = msgspec.structs.replace(entry, tested_in=f"{len(tested)} tests, e.g. {tested[0]}")
-            out[entry.id] = entry
-        out.update(core_clauses(self.tests_root))
-        return out
+    def clauses(self) -> dict[str, ClauseEntry]:
+        """Clause id -> entry, with the core's K- clauses after the ruleset's own (loaded once)."""
+        if self._loaded is None:
+            decls = declared(self.package)
+            tests = read_index(self.data)
+            out = {s.id: _entry(s, decls.get(s.id, ()), tests.get(s.id, ())) for s in self.stated()}
+            out.update(core_clauses())
+            self._loaded = out
+        return self._loaded
 
-    def _section_tests(self, clause: str, tests: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-        if "." in clause or clause[len(self.prefix) + 1] in "QC":
-            return ()
-        prefix = clause + "."
-        return tuple(t for k, found in tests.items() if k.startswith(prefix) for t in found)
+
+def headings(ids: list[str]) -> set[str]:
+    """The ids that head a section: some other id continues them (``M-2`` heads ``M-2.1``)."""
+    return {i for i in ids if any(j.startswith(i + ".") for j in ids)}
+
+
+class Coverage(msgspec.Struct, frozen=True, kw_only=True):
+    """How much of a reference is declared on code and tested by name.
+
+    A heading counts as declared (tested) when it is itself, or when any of its sub-clauses is."""
+
+    clauses: int
+    declared: int
+    tested: int
+    headings: tuple[str, ...]
+    not_declared: tuple[str, ...]
+    not_tested: tuple[str, ...]
+
+
+def coverage(entries: dict[str, ClauseEntry]) -> Coverage:
+    """The coverage of ``entries`` (a ruleset's ``clauses()``)."""
+    ids = list(entries)
+    heads = headings(ids)
+
+    def has(cid: str, field: str) -> bool:
+        if getattr(entries[cid], field):
+            return True
+        return cid in heads and any(getattr(entries[j], field) for j in ids if j.startswith(cid + "."))
+
+    undeclared = tuple(i for i in ids if not has(i, "implemented_in"))
+    untested = tuple(i for i in ids if not has(i, "tested_in"))
+    return Coverage(clauses=len(ids), declared=len(ids) - len(undeclared), tested=len(ids) - len(untested),
+                    headings=tuple(i for i in ids if i in heads), not_declared=undeclared, not_tested=untested)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-Role = Literal["card", "target", "seat", "place", "amount", "seq"]
+Role = Literal["card", "target", "option", "seat", "place", "amount", "seq"]
 
 CardId = Annotated[int, msgspec.Meta(extra={"role": "card"})]
 """A card instance id (0 = a hidden card)."""
@@ -21,6 +21,11 @@ TargetRef = Annotated[int, msgspec.Meta(extra={"role": "target"})]
 (card * ``PACK`` + place, when choosing a card also chooses where it goes), a seat, or a seat
 packed with a place (a tower). It may name a card either way: ``target_cards`` reads both, and
 the core redacts it by that declaration."""
+OptionRef = Annotated[int, msgspec.Meta(extra={"role": "option"})]
+"""One option of a pending choice, read as a ``TargetRef``. A seat that may not see an option's
+card is not told the option exists: the core drops it from that seat's copy instead of showing
+a hidden card, so the list's length cannot count the hidden cards that qualify (a hand's
+summonable units); the seat learns that the other is choosing and the options it may see."""
 PACK = 10
 SeatNo = Annotated[int, msgspec.Meta(extra={"role": "seat"})]
 """A seat, 1 or 2."""

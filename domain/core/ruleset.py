@@ -74,9 +74,9 @@ class ClauseEntry(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     text: str
     original: str = ""
-    implemented_in: str = ""
     interpretation: str = ""
-    tested_in: str = ""
+    implemented_in: tuple[str, ...] = ()   # module:name of each definition declared for it (clauses.py)
+    tested_in: tuple[str, ...] = ()        # path::name of each test named for it
 
 
 # -- the defaults of the optional hooks ---------------------------------------------------------------
@@ -190,8 +190,8 @@ class Visibility:
     redact: Callable[[Envelope[Any], int | None], Envelope[Any]] = _shown_as_is  # the ruleset's own events
     #   as a seat may see them (the core strips sealed choices itself)
     mask: Callable[[Any, int], Any] | None = None        # the state as a seat may know it (bots simulate on it)
-    hidden_cards: Callable[[Any, int], Set[int]] | None = None  # card ids a seat may not see now;
-    #   default: every card id ``mask`` replaces (``kifu.domain.core.visibility`` scrubs them from its events)
+    hidden_cards: Callable[[Any, int], Set[int]] | None = None  # card ids a seat may not see now
+    #   (``kifu.domain.core.visibility`` scrubs them from its events): required with ``mask``, no default
     card_refs: Callable[[int], Iterable[int]] = _no_card_refs  # the card ids an int of an undeclared field
     #   may name (WORLFARD's targets: the card, or card*10+line); declare card fields CardId instead
 
@@ -315,6 +315,9 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
             found = _LOADED.get(key)
             if found is None:
                 found = _REGISTRY[key]()
+                if found.visibility.mask is not None and found.visibility.hidden_cards is None:
+                    raise TypeError(f"ruleset {found.name} has a mask but does not declare hidden_cards: "
+                                    "which card ids a seat may not see is the ruleset's to say")
                 found.command_decoder()
                 found.envelope_decoder()
                 msgspec.json.Decoder(found.decider.event_type)

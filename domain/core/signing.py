@@ -124,14 +124,25 @@ class Verdict(NamedTuple):
     text: str            # "unsigned", "signed by ann (key …)", or what is wrong
 
 
+def no_end_mark(envelopes: list[Envelope[Any]]) -> str:
+    """What a record without an end mark is: nothing tells an ongoing match from a finished one's
+    copy cut short (or a signed record's prefix), so it is never reported whole."""
+    return f"no end mark: in progress or cut at seq {len(envelopes)}"
+
+
 def check(header: Header, envelopes: list[Envelope[Any]], mark: EndMark | None,
-          trusted: dict[str, str] | None = None) -> Verdict:
+          trusted: dict[str, str] | None = None, in_progress: bool = False) -> Verdict:
     """A record's end and signature. ``trusted`` (base64 key -> name): when given, only a
-    signature by one of those keys is accepted (an unsigned record is then refused)."""
+    signature by one of those keys is accepted (an unsigned record is then refused). A record
+    without an end mark is refused unless ``in_progress`` says an unfinished one is expected
+    (and never when a trusted signature is required: only an end mark is signed)."""
     if mark is None:
         if trusted is not None:
-            return Verdict(False, "unsigned (no end mark), but a trusted signature was required")
-        return Verdict(True, "unsigned")
+            return Verdict(False, f"{no_end_mark(envelopes)}, but a trusted signature was required "
+                                  "(only a finished record's end mark is signed)")
+        if in_progress:
+            return Verdict(True, f"{no_end_mark(envelopes)} (read as in progress: nothing vouches for its end)")
+        return Verdict(False, f"{no_end_mark(envelopes)} (give --in-progress to read an unfinished record)")
     if mark.match_id != header.match_id:
         return Verdict(False, f"the end mark is for match {mark.match_id[:40]}, not {header.match_id}")
     if len(envelopes) < mark.events:

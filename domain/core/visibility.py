@@ -11,12 +11,15 @@ event, every int of the event (nested structs and lists included) that is not de
 seat, place, amount or seq (``kifu.domain.core.roles``) and that names a card the seat may see in
 neither state becomes ``HIDDEN``: a field declared ``CardId`` is a card id and one declared
 ``TargetRef`` (a target or an option) names a card itself or packed with a place, whatever event
-kind it is on; an undeclared int names what the ruleset's ``card_refs`` decodes from it (by
-default none). A ruleset declares its card fields; ``tests/trust/test_declared_roles.py`` fails
-on an event field that holds ints and is neither declared nor reviewed, so a new event kind
-cannot leak by omission.
-Which cards a seat may not see comes from ``Visibility.hidden_cards``, by default derived from the
-ruleset's ``mask`` (every card id the mask replaced). Views are scrubbed the same way.
+kind it is on; one declared ``OptionRef`` (an option of a pending choice) is dropped instead, so
+that the options' number counts no hidden card; an undeclared int names what the ruleset's
+``card_refs`` decodes from it (by default none). A ruleset declares its card fields;
+``tests/trust/test_declared_roles.py`` fails on an event field that holds ints and is neither
+declared nor reviewed, so a new event kind cannot leak by omission.
+Which cards a seat may not see, every ruleset with a ``mask`` declares (``Visibility.hidden_cards``):
+there is no default read off the mask, since a mask also zeroes numbers that are not cards (a
+spent total, a count) and a card id equal to one would be scrubbed from the seat's own stream.
+Views and prepared positions are scrubbed the same way.
 """
 from __future__ import annotations
 
@@ -50,7 +53,9 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
         return replace(envelope, event=redact_sealed(event, seat))
     if isinstance(event, PositionPrepared):
         mask = ruleset.visibility.mask
-        masked = mask(event.state, seat) if mask is not None else ruleset.decider.initial_state(None)
+        if mask is None:
+            return replace(envelope, event=PositionPrepared(state=ruleset.decider.initial_state(None)))
+        masked = scrub(mask(event.state, seat), hidden_cards(ruleset, event.state, seat), ruleset.visibility.card_refs)
         return replace(envelope, event=PositionPrepared(state=masked))
     envelope = ruleset.visibility.redact(envelope, seat)
     if hidden:
@@ -62,38 +67,10 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
 
 # -- which cards a seat may not see -------------------------------------------------------------
 def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> AbstractSet[int]:
-    """The card ids ``seat`` may not see in ``state``: the ruleset's hook, else what its mask hides."""
-    if ruleset.visibility.hidden_cards is not None:
-        return ruleset.visibility.hidden_cards(state, seat)
-    if ruleset.visibility.mask is None:
-        return _NOTHING
-    out: set[int] = set()
-    _masked_away(state, ruleset.visibility.mask(state, seat), out)
-    out.discard(HIDDEN)
-    return out
-
-
-def _masked_away(judge: Any, masked: Any, out: set[int]) -> None:
-    """Collect the ints of ``judge`` that ``masked`` replaced by ``HIDDEN`` at the same place
-    (shared, unchanged parts are skipped; a part the mask reshaped names no card here)."""
-    if judge is masked or isinstance(judge, bool):
-        return
-    if isinstance(judge, int):
-        if masked == HIDDEN and judge != HIDDEN and not isinstance(masked, bool):
-            out.add(judge)
-        return
-    if isinstance(judge, msgspec.Struct):
-        if type(masked) is type(judge):
-            for name in judge.__struct_fields__:
-                _masked_away(getattr(judge, name), getattr(masked, name), out)
-    elif isinstance(judge, (tuple, list)):
-        if isinstance(masked, (tuple, list)) and len(masked) == len(judge):
-            for a, b in zip(judge, masked):
-                _masked_away(a, b, out)
-    elif isinstance(judge, dict) and isinstance(masked, dict):
-        for key, value in judge.items():
-            if key in masked:
-                _masked_away(value, masked[key], out)
+    """The card ids ``seat`` may not see in ``state``, as the ruleset declares them (a ruleset
+    without a ``mask`` hides nothing; ``find_ruleset`` refuses a mask without this hook)."""
+    declared = ruleset.visibility.hidden_cards
+    return _NOTHING if declared is None else declared(state, seat)
 
 
 # -- the scrub ----------------------------------------------------------------------------------
@@ -124,7 +101,7 @@ def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[i
             return value
         if role == "card":
             return HIDDEN if value in hidden else value
-        named = target_cards(value) if role == "target" else refs(value)
+        named = target_cards(value) if role in ("target", "option") else refs(value)
         return HIDDEN if any(r in hidden for r in named) else value
     if isinstance(value, msgspec.Struct):
         changes = {}
@@ -135,6 +112,12 @@ def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[i
                 changes[name] = new
         return replace(value, **changes) if changes else value
     if isinstance(value, (tuple, list)):
+        if role == "option":     # an option the seat may not see is left out, not shown as HIDDEN
+            kept = [v for v in value if not isinstance(v, int) or isinstance(v, bool)
+                    or not any(c in hidden for c in target_cards(v))]
+            if len(kept) != len(value):
+                return tuple(kept) if isinstance(value, tuple) else kept
+            return value
         items = [scrub(v, hidden, refs, role) for v in value]
         if all(a is b for a, b in zip(items, value)):
             return value

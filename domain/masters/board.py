@@ -8,6 +8,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Mapping, Sequence
 
+from kifu.domain.core.clauses import implements
+
 from .vocabulary import BOARD_COLS, BOARD_ROWS, TERRITORY_ROWS
 
 
@@ -63,18 +65,21 @@ _SQUARE_OF: dict[str, int] = {name(sq): sq for sq in SQUARES}   # the board's na
 
 
 @cache
+@implements("M-Q1")
 def territory(seat: int) -> frozenset[int]:
     """M-Q1: the TERRITORY_ROWS rows nearest to ``seat`` (seat 1 at row 1, seat 2 at the last row)."""
     rows = range(1, TERRITORY_ROWS + 1) if seat == 1 else range(BOARD_ROWS - TERRITORY_ROWS + 1, BOARD_ROWS + 1)
     return frozenset(square(r, c) for r in rows for c in range(1, BOARD_COLS + 1))
 
 
+@implements("M-1.4", "M-Q1")
 def master_start(seat: int) -> int:
     """M-1.4 with M-Q1: the centre of the owner's back row (自陣中央)."""
     return square(1 if seat == 1 else BOARD_ROWS, (BOARD_COLS + 1) // 2)
 
 
 @cache
+@implements("M-Q4", "M-Q5")
 def around(sq: int) -> tuple[int, ...]:
     """M-Q5 (and the master's step, M-Q4): the up to 8 squares around ``sq``."""
     out = []
@@ -98,11 +103,13 @@ def steps(sq: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@implements("M-Q3")
 def distance(a: int, b: int) -> int:
     """Orthogonal path length between two squares, occupancy ignored (M-Q3)."""
     return abs(row_of(a) - row_of(b)) + abs(col_of(a) - col_of(b))
 
 
+@implements("M-Q2")
 def paths(start: int, mov: int, occupied: dict[int, int], seat: int,
           label: Mapping[int, Any] | Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
     """M-Q2: the moves a piece of ``seat`` at ``start`` with MOV ``mov`` can make, as paths (the
@@ -138,6 +145,7 @@ def paths(start: int, mov: int, occupied: dict[int, int], seat: int,
     return out
 
 
+@implements("M-Q2")
 def path_ok(start: int, path: tuple[int, ...], mov: int, occupied: dict[int, int], seat: int) -> str:
     """Why ``path`` is not a legal move (M-Q2), or "" when it is."""
     if not path:

@@ -1,6 +1,7 @@
 """Movement and combat (M-5.2, M-5.3, M-8, M-Q2, M-Q3, M-Q4, M-Q10)."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -14,6 +15,7 @@ from .vocabulary import other
 _ACTION = ("action",)
 
 
+@implements("M-4.2", "M-C3")
 def can_move(state: State, piece: Piece) -> str:
     """Why ``piece`` cannot move now (M-4.2: not the turn it was summoned unless 【速攻】, M-C3;
     M-5.2: a tapped piece has moved; MOV 0 never moves), or ""."""
@@ -31,6 +33,7 @@ def why_still(d: CardDef, piece: Piece) -> str:
     return ""
 
 
+@implements("M-8.5", "M-Q3", "M-C1")
 def can_counter(state: State, defender: Piece, attacker_square: int) -> bool:
     """M-8.5 with M-Q3: the attacked piece counters when the attacker's square is within its
     movement (path length ≤ MOV, occupancy ignored). MOV 0 never counters (M-C1: 石壁の番人);
@@ -39,6 +42,7 @@ def can_counter(state: State, defender: Piece, attacker_square: int) -> bool:
     return mov >= 1 and distance(defender.square, attacker_square) <= mov
 
 
+@implements("M-5.2", "M-5.3", "M-8.1", "M-Q1", "M-Q2")
 def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     state = draft.state
     path = tuple(map(parse, names))
@@ -69,6 +73,7 @@ def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
                                             square=name(last)), seat=seat)
 
 
+@implements("M-8.2", "M-8.3", "M-8.4", "M-8.5", "M-8.6", "M-Q4", "M-Q10")
 def resolve(draft: MDraft, cause: int) -> None:
     """Both masters passed with an empty stack during a combat: damage is calculated."""
     state = draft.state

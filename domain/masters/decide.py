@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import combat, flow, setup
@@ -14,9 +15,9 @@ from . import events as ev
 from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
 from .permissions import (
+    can_activate,
     can_charge_piece,
     can_move_master,
-    has_priority,
     may_activate,
     may_ambush,
     may_cast,
@@ -143,6 +144,7 @@ def _in_hand(state: State, seat: int, card: int, clause: str) -> None:
         raise Illegal(clause, f"card {card} is not in your hand")
 
 
+@implements("M-Q6")
 def _afford(state: State, seat: int, cost: int, clause: str) -> None:
     """M-Q6: each untapped mana card gives 1 generic mana."""
     have = state.untapped_mana(seat)
@@ -150,6 +152,7 @@ def _afford(state: State, seat: int, cost: int, clause: str) -> None:
         raise Illegal(clause, f"costs {cost} mana but only {have} untapped mana card(s) remain (M-Q6)")
 
 
+@implements("M-3.3", "M-7.1")
 def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     state = draft.state
     if not can_charge_piece(state, seat):       # the yes-or-no test first: the reason only for a refusal
@@ -161,6 +164,7 @@ def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     draft.decision(seat, ev.ManaCharged(seat=seat, card=card, face_up=True), clause=clause)
 
 
+@implements("M-Q1")
 def _square(text: str) -> int:
     sq = parse(text)
     if not sq:
@@ -168,6 +172,7 @@ def _square(text: str) -> int:
     return sq
 
 
+@implements("M-4.1", "M-6.1", "M-Q4")
 def move_master(draft: MDraft, seat: int, square: str) -> None:
     """M-4.1 with M-Q4: one square in any of 8 directions into an empty square."""
     state = draft.state
@@ -183,6 +188,7 @@ def move_master(draft: MDraft, seat: int, square: str) -> None:
                    clause="M-4.1" if state.phase == "main1" else "M-6.1")
 
 
+@implements("M-4.2", "M-6.1", "M-Q5", "M-Q7")
 def summon(draft: MDraft, seat: int, card: int, where: str) -> None:
     state = draft.state
     square = _square(where)
@@ -216,6 +222,7 @@ def _target_card(state: State, target: str) -> int:
     return p.card if p is not None else -1
 
 
+@implements("M-4.3")
 def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
     if not sorcery_time(state, seat, MAIN_PHASES):     # may_cast's test
@@ -232,9 +239,10 @@ def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
     draft.decision(seat, ev.SpellCast(seat=seat, card=card, target=tcard, at=target, paid=d.cost), clause="M-4.3")
 
 
+@implements("M-5.4")
 def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
-    if not has_priority(state, seat):                  # may_activate's test
+    if not can_activate(state, seat):                  # may_activate's test
         raise Illegal(*may_activate(state, seat))  # type: ignore[misc]
     piece = state.piece(card)
     if piece is None or piece.seat != seat:

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.decks import DeckBook, card_table, normalize_pair
 from kifu.domain.core.errors import InvalidDeck
 
@@ -24,6 +25,7 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     cards: tuple[str, ...]
 
 
+@implements("M-1.1")
 def parse_deck(text: str, source: str) -> DeckList:
     deck_name, rows = card_table(text, source)
     known = catalog()
@@ -39,6 +41,7 @@ def parse_deck(text: str, source: str) -> DeckList:
     return validate(DeckList(name=deck_name, cards=tuple(cards)), source)
 
 
+@implements("M-1.1")
 def validate(deck: DeckList, where: str | None = None) -> DeckList:
     """M-1.1: exactly DECK_SIZE cards, every one known, at most COPIES_MAX of a name."""
     known = catalog()

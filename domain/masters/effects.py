@@ -5,6 +5,7 @@ check run after each decision (M-1.2: life at 0 or less loses).
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 
 from . import events as ev
@@ -17,6 +18,7 @@ MDraft = Draft[State, ev.Event]
 
 
 # -- numbers (M-8.2): each rule of the damage calculation in one function ----------------------
+@implements("M-8.3", "M-C6")
 def attack_value(state: State, piece: Piece, combat: Combat | None = None) -> int:
     """Base damage = ATK, plus increases: ATK raised until end of turn; when attacking,
     【猛攻N】 (fury) and 【突撃】 (charge: +1 per square from the original square to the square
@@ -30,6 +32,7 @@ def attack_value(state: State, piece: Piece, combat: Combat | None = None) -> in
     return value
 
 
+@implements("M-C2")
 def reduction(state: State, piece: Piece) -> int:
     """Reductions on the damage a piece takes: 【装甲N】 (armor) and shields until end of turn
     (with attack_value's increases, the sample set's M-C2)."""
@@ -46,6 +49,7 @@ def hp_left(state: State, piece: Piece) -> int:
 
 
 # -- drawing (M-1.2, M-3.2) ---------------------------------------------------------------------
+@implements("M-1.2")
 def draw(draft: MDraft, seat: int, n: int, clause: str, cause: int) -> None:
     """Draw ``n`` cards; trying to draw from an empty deck loses (M-1.2, M-Q11)."""
     deck = draft.state.side(seat).deck
@@ -57,6 +61,7 @@ def draw(draft: MDraft, seat: int, n: int, clause: str, cause: int) -> None:
 
 
 # -- destruction (M-8.2) and "when destroyed" (M-C10) -------------------------------------------
+@implements("M-8.2", "M-C10")
 def destroy_if_dead(draft: MDraft, cids: tuple[int, ...], clauses: tuple[str, ...], cause: int) -> list[int]:
     """Destroy every listed piece whose HP is 0 or less, all at once (M-8.5), then run their
     "when destroyed" skills. Returns the destroyed cards."""
@@ -73,6 +78,7 @@ def destroy_if_dead(draft: MDraft, cids: tuple[int, ...], clauses: tuple[str, ..
     return [p.card for p, _ in gone]
 
 
+@implements("M-8.2")
 def damage_piece(draft: MDraft, cid: int, amount: int, clause: str, cause: int) -> None:
     p = draft.state.piece(cid)
     if p is None:
@@ -103,6 +109,7 @@ def target_ok(state: State, seat: int, source: int, skill: Skill, target: int) -
     return ""
 
 
+@implements("M-2.2", "M-C4")
 def resolve_top(draft: MDraft, cause: int) -> None:
     """M-2.2: the top of the stack resolves; a target gone since it was chosen makes it fizzle.
     Items resolve last-in first-out however deep the stack is (M-C4: spell, response, response)."""
@@ -117,6 +124,7 @@ def resolve_top(draft: MDraft, cause: int) -> None:
         run_ops(draft, item.seat, item.card, skill, item.target, "M-2.2", seq)
 
 
+@implements("M-8.1", "M-C5", "M-C9")
 def run_ops(draft: MDraft, seat: int, source: int, skill: Skill, target: int, clause: str, cause: int) -> None:
     for op in skill.ops:
         state = draft.state
@@ -153,6 +161,7 @@ def run_ops(draft: MDraft, seat: int, source: int, skill: Skill, target: int, cl
 
 
 # -- the end (M-1.2) --------------------------------------------------------------------------------
+@implements("M-1.2")
 def settle(draft: MDraft, cause: int) -> bool:
     """State-based check: a master at 0 life or less loses; once a seat has lost the match ends
     (both at once: a draw). Returns True when the match is over."""

@@ -7,6 +7,7 @@ from typing import Any, Callable
 from msgspec.structs import replace
 
 from kifu.domain.core import priority as prio
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
@@ -59,6 +60,7 @@ def _opened(seat: int) -> prio.Priority:
     return _OPENED.get(seat) or prio.opened(seat)
 
 
+@implements("M-Q6")
 def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
     if not amount:
@@ -214,7 +216,7 @@ def moved(s: State, e: ev.PieceMoved) -> State:
 def attack_moved(s: State, e: ev.AttackMoved) -> State:
     p = s.piece(e.card)
     before = parse(e.path[-2]) if len(e.path) > 1 else (p.square if p is not None else 0)
-    s = _piece(s, e.card, square=before, tapped=True)
+    s = _piece(s, e.card, square=before)       # not tapped yet: M-5.2 with M-8.3 (tapped once it has moved)
     return replace(s, moved_in_action=True)
 
 
@@ -225,7 +227,8 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=parse(e.square)), combat=None, priority=_opened(s.active))
+    return replace(_piece(s, e.attacker, square=parse(e.square), tapped=True), combat=None,
+                   priority=_opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
@@ -265,11 +268,13 @@ def destroyed(s: State, e: ev.PieceDestroyed) -> State:
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
+    """M-8.3: the move is complete, so the attacker has moved, and is tapped (M-5.2)."""
+    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
-    return replace(_piece(s, e.card, square=parse(e.square)), combat=None, priority=_opened(s.active))
+    """M-8.4: the move is cancelled and counts as made: the attacker is tapped (M-5.2)."""
+    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:

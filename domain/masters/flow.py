@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from kifu.domain.core import priority as prio
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import combat
@@ -10,6 +11,7 @@ from .effects import MDraft, draw, resolve_top
 from .vocabulary import HAND_LIMIT, TURN_PHASES, other
 
 
+@implements("M-3", "M-3.1", "M-Q12")
 def begin_turn(draft: MDraft, turn: int, seat: int, cause: int) -> None:
     """M-3: the standby phase begins; M-3.1 untaps everything of the active master; the
     draw-or-charge (M-3.2) is then awaited. M-Q12: turn 1 has no restriction of its own."""
@@ -17,6 +19,7 @@ def begin_turn(draft: MDraft, turn: int, seat: int, cause: int) -> None:
     draft.rule("M-3.1", seq, ev.Untapped(seat=seat), seat=seat)
 
 
+@implements("M-3.2", "M-Q11", "M-C8")
 def draw_or_charge(draft: MDraft, seat: int, charge: bool) -> None:
     """M-3.2: draw one, or put the deck's top card face-down in the mana area (M-Q11: with an
     empty deck only "draw" is possible, and it loses). A charge is one source of mana (M-C8)."""
@@ -34,6 +37,7 @@ def draw_or_charge(draft: MDraft, seat: int, charge: bool) -> None:
         draw(draft, seat, 1, "M-3.2", cause)
 
 
+@implements("M-2.1", "M-5.5")
 def pass_priority(draft: MDraft, seat: int) -> None:
     """M-2.1: the holder passes, priority goes to the other master; M-2.2: two passes in
     succession resolve the top of the stack, or (empty stack) end the phase — or, in a combat,
@@ -72,6 +76,7 @@ _NEXT = dict(zip(TURN_PHASES, TURN_PHASES[1:]))
 _BEGAN = {(phase, seat): ev.PhaseBegan(phase=phase, seat=seat) for phase in TURN_PHASES for seat in (1, 2)}
 
 
+@implements("M-2.2", "M-7.2")
 def next_phase(draft: MDraft, cause: int) -> None:
     state = draft.state
     if state.phase == "end":
@@ -86,6 +91,7 @@ def next_phase(draft: MDraft, cause: int) -> None:
     draft.rule("M-2.2", cause, _BEGAN.get((nxt, active)) or ev.PhaseBegan(phase=nxt, seat=active), active)
 
 
+@implements("M-7", "M-Q9")
 def end_turn(draft: MDraft, cause: int) -> None:
     """M-7: the turn ends (effects "until end of turn" end; damage stays, M-Q9); the other
     master's turn begins."""
@@ -94,6 +100,7 @@ def end_turn(draft: MDraft, cause: int) -> None:
     begin_turn(draft, state.turn + 1, other(state.active), seq)
 
 
+@implements("M-7.2")
 def discard(draft: MDraft, seat: int, card: int) -> None:
     """M-7.2: discard down to 8. A discard is not a destruction: no "when destroyed" skill runs."""
     state = draft.state

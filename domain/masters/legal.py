@@ -26,6 +26,7 @@ from .board import SQUARES, around, name, paths, steps, territory
 from .cards import UNKNOWN, CardDef, Skill
 from .decide import awaiting
 from .state import Piece, State, card_table
+from .vocabulary import SKILL_PHASE
 
 PASS = c.Pass()
 
@@ -168,7 +169,7 @@ def options(state: State, seat: int) -> Sequence[c.Command]:
     if board.pieces is not state.pieces or board.names is not state.names:
         board = _LAST[0] = _Board(state.names, state.pieces)
     if seat != state.active:             # the other master: a pass or an activation (may_activate)
-        if not board.actors[seat]:
+        if not board.actors[seat] or state.phase != SKILL_PHASE:
             return [PASS]
         last = board.acts[seat]          # _activations' own memo, read here first
         if last is not None and last[0] is state.sides[seat - 1].mana and last[1] is state.combat:
@@ -200,7 +201,7 @@ def options(state: State, seat: int) -> Sequence[c.Command]:
             and not state.sides[seat - 1].charged:                      # can_charge_piece
         facts = board.facts
         out += [_charge(card) for card in state.sides[seat - 1].hand if facts.get(card, _NO_FACTS).piece]
-    if board.actors[seat]:
+    if board.actors[seat] and phase == SKILL_PHASE:                    # can_activate
         out += _activations(board, state, seat)
     return Options.of_runs(out, runs) if runs else out
 

@@ -7,9 +7,11 @@ message is built only after the matching ``can_*`` predicate (the one test both 
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
+
 from .board import around, territory
 from .state import State
-from .vocabulary import MAIN_PHASES
+from .vocabulary import MAIN_PHASES, SKILL_PHASE
 
 Why = tuple[str, str] | None
 
@@ -37,6 +39,7 @@ def holds_priority(state: State, seat: int) -> Why:
     return None
 
 
+@implements("M-8.1")
 def sorcery_timing(state: State, seat: int, phases: tuple[str, ...], clause: str, what: str) -> Why:
     """Why ``sorcery_time`` says no (None when it says yes)."""
     if sorcery_time(state, seat, phases):
@@ -53,6 +56,7 @@ def sorcery_timing(state: State, seat: int, phases: tuple[str, ...], clause: str
     return ("M-8.1", f"{what} is not possible during a combat")
 
 
+@implements("M-4.1", "M-6.1")
 def may_move_master(state: State, seat: int) -> Why:
     """M-4.1, M-6.1, M-Q4: main 1 or main 2, empty stack, once per turn."""
     why = sorcery_timing(state, seat, MAIN_PHASES, "M-4.1", "moving the master")
@@ -63,11 +67,13 @@ def may_move_master(state: State, seat: int) -> Why:
     return None
 
 
+@implements("M-4.2")
 def may_summon(state: State, seat: int) -> Why:
     """M-4.2 / M-6: main phases, empty stack."""
     return sorcery_timing(state, seat, MAIN_PHASES, "M-4.2", "summoning")
 
 
+@implements("M-4.4", "M-5.1", "M-Q7", "M-C7")
 def may_ambush(state: State, seat: int) -> Why:
     """M-4.4, M-5.1 and M-Q7: an 【伏兵】 piece in main 1, main 2 or at the start of the action
     phase (until the first piece moves), whatever the stack holds; not during a combat.
@@ -94,21 +100,36 @@ def summon_squares(state: State, seat: int, ambush: bool) -> list[int]:
     return sorted(sq for sq in squares if sq not in occ)
 
 
+@implements("M-4.3", "M-Q8")
 def may_cast(state: State, seat: int) -> Why:
     """M-4.3 with M-Q8: spells are main-phase, empty-stack only."""
     return sorcery_timing(state, seat, MAIN_PHASES, "M-4.3", "casting a spell")
 
 
+@implements("M-5.2")
 def may_move_piece(state: State, seat: int) -> Why:
     """M-5.2: pieces move in the action phase, with an empty stack."""
     return sorcery_timing(state, seat, ("action",), "M-5.2", "moving a piece")
 
 
+def can_activate(state: State, seat: int) -> bool:
+    """M-5.4 and M-8.6: activated skills in the action phase (its combats included), whenever
+    the seat holds priority, whatever the stack. The seed lists them under the action phase
+    alone (the main, standby and end phases list what else may be done there)."""
+    return state.phase == SKILL_PHASE and has_priority(state, seat)
+
+
 def may_activate(state: State, seat: int) -> Why:
-    """M-5.4 and M-8.6: activated skills whenever the seat holds priority, whatever the stack."""
-    return holds_priority(state, seat)
+    """Why ``can_activate`` says no (None when it says yes)."""
+    if can_activate(state, seat):
+        return None
+    why = holds_priority(state, seat)
+    if why:
+        return why
+    return ("M-5.4", f"activated skills are used in the action phase (and its combats), not in {state.phase}")
 
 
+@implements("M-3.3", "M-Q13")
 def may_charge_piece(state: State, seat: int) -> Why:
     """M-3.3 / M-7.1 with M-Q13: standby or end, once per turn."""
     why = sorcery_timing(state, seat, ("standby", "end"), "M-3.3", "a face-up piece charge")

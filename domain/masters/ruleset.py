@@ -30,6 +30,6 @@ def build() -> Ruleset[State, Command, Event]:
             load_deck=decks.load, presets=decks.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
         presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played),
-        visibility=Visibility(redact=view.redact, mask=view.mask),
+        visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
     )

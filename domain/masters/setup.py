@@ -2,6 +2,7 @@
 hands, and the mulligans with their bottom-of-deck penalty."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -27,6 +28,7 @@ def hand_size(state: State, seat: int) -> int:
     return HAND_FIRST if seat == state.first else HAND_SECOND
 
 
+@implements("M-1.3", "M-1.4", "M-1.5", "M-1.6")
 def begin(header: object, state: State, draft: MDraft) -> None:
     first = 1 + draft.rng.below(2)
     draft.setup("M-1.3", ev.CoinTossed(first=first))
@@ -53,6 +55,7 @@ def _check(state: State, seat: int) -> None:
         raise Illegal("M-1.7", f"seat {mulligan_seat(state)} decides its mulligans first")
 
 
+@implements("M-1.5", "M-1.7")
 def mulligan(draft: MDraft, seat: int) -> None:
     state = draft.state
     _check(state, seat)
@@ -66,6 +69,7 @@ def mulligan(draft: MDraft, seat: int) -> None:
     draft.rule("M-1.7", cause, ev.CardsDrawn(seat=seat, cards=order[:n]), seat=seat)
 
 
+@implements("M-1.7")
 def keep(draft: MDraft, seat: int) -> None:
     state = draft.state
     _check(state, seat)
@@ -75,6 +79,7 @@ def keep(draft: MDraft, seat: int) -> None:
     _maybe_start(draft, cause)
 
 
+@implements("M-1.7")
 def bottom(draft: MDraft, seat: int, card: int) -> None:
     state = draft.state
     _check(state, seat)

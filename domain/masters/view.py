@@ -224,3 +224,16 @@ def mask(state: State, seat: int) -> State:
             side = replace(side, hand=_hide(side.hand))
         sides.append(side)
     return replace(state, sides=tuple(sides))
+
+
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The card ids ``mask`` hides from ``seat``: both decks, the opponent's hand, face-down mana."""
+    out: set[int] = set()
+    for s in (1, 2):
+        side = state.side(s)
+        out.update(side.deck)
+        out.update(m.card for m in side.mana if not m.face_up)
+        if s != seat:
+            out.update(side.hand)
+    out.discard(HIDDEN)
+    return out

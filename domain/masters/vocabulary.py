@@ -25,6 +25,7 @@ TERRITORY_ROWS = 2
 Phase = Literal["mulligan", "standby", "main1", "action", "main2", "end", "over"]
 TURN_PHASES: tuple[Phase, ...] = ("standby", "main1", "action", "main2", "end")
 MAIN_PHASES = ("main1", "main2")
+SKILL_PHASE = "action"           # M-5.4: the one phase whose list names activated skills (combats are in it)
 PHASE_CLAUSE = {"standby": "M-3", "main1": "M-4", "action": "M-5", "main2": "M-6", "end": "M-7"}
 PHASE_NAMES = {"mulligan": "mulligan", "standby": "standby", "main1": "main 1", "action": "action",
                "main2": "main 2", "end": "end", "over": "over"}

@@ -24,6 +24,7 @@ from typing import Literal
 import msgspec
 
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.clauses import declare, implements
 from kifu.domain.core.gloss import with_gloss
 
 Kind = Literal["character", "equipment", "magic"]
@@ -34,6 +35,8 @@ ELEMENTS: tuple[str, ...] = ("無", "火", "水", "雷", "土", "風", "氷")
 CYCLE: tuple[str, ...] = ("火", "水", "雷", "土", "風", "氷")
 BEATS: dict[str, str] = {CYCLE[(i + 1) % len(CYCLE)]: CYCLE[i] for i in range(len(CYCLE))}
 """attacker element -> the element it is strong against (水 -> 火, …, 火 -> 氷: the wrap-around)."""
+declare("N-8.1", data=ELEMENTS)
+declare("N-8.2", data=BEATS)
 
 STATS: tuple[str, ...] = ("max_hp", "atk", "def", "agi", "rng")
 
@@ -50,6 +53,7 @@ class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
         return int(getattr(self, "def_" if stat == "def" else stat))
 
 
+@implements("N-1.1", "N-1.2")
 class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     name: str
     kind: Kind
@@ -95,6 +99,7 @@ def _raw() -> bytes:
 
 
 @cache
+@implements("N-C1", "N-C2", "N-C3", "N-C4", "N-C5", "N-C6", "N-C7", "N-C8")
 def catalog() -> dict[str, CardDef]:
     data = tomllib.loads(_raw().decode("utf-8"))
     cards = msgspec.convert(data, _CardFile).card

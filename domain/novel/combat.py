@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 
 from . import events as ev
@@ -26,6 +27,7 @@ def _add_stat(draft: D, cause: int, cid: int, stat: str, amount: int, clause: st
 
 
 # -- deaths and rows ------------------------------------------------------------------------------
+@implements("N-6.2", "N-7.3", "N-Q8")
 def _settle(draft: D, cause: int) -> None:
     """N-6.2 characters at 0 HP die (equipment stays attached, stats are kept); N-7.3 / N-Q8 an
     empty front row takes the back row's characters, in their order, for good."""
@@ -47,6 +49,7 @@ def _hit(hits: dict[int, list[int]], target: int, cause: int) -> list[int]:
     return hits.setdefault(target, [0, 0, cause])
 
 
+@implements("N-6.4", "N-Q9")
 def _apply_hp(draft: D, cause: int, hits: dict[int, list[int]], clause: str) -> None:
     """N-6.4: damage and healing that happen at once are netted; N-Q9 healing stops at max HP."""
     for cid in sorted(hits):
@@ -64,6 +67,7 @@ def _front(state: State, seat: int) -> tuple[int, ...]:
     return side.front or side.back
 
 
+@implements("N-8.3")
 def affinity(attacker: str, target: str) -> tuple[int, int]:
     """N-8.3: ×2 against the element one beats, ×0.5 against the one that beats it (num, den)."""
     if BEATS.get(attacker) == target:
@@ -73,6 +77,7 @@ def affinity(attacker: str, target: str) -> tuple[int, int]:
     return 1, 1
 
 
+@implements("N-6.3", "N-8.3", "N-Q4")
 def attack_damage(atk: int, attacker_element: str, target_element: str, target_def: int) -> int:
     """N-8.3 before DEF, N-6.3 minus DEF, N-Q4 floored and never below 0: 50 水 → 火 DEF10 = 90."""
     num, den = affinity(attacker_element, target_element)

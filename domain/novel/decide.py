@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.ruleset import Outcome
@@ -20,7 +21,7 @@ from . import events as ev
 from .cards import CardDef, card
 from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
-from .legal import legal, pick_options, skill_targets
+from .legal import legal, magic_targets, pick_options, skill_targets
 from .magic import _magic_phase
 from .state import ROW_SLOTS, TURN_LIMIT, State
 
@@ -57,6 +58,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 # -- setup --------------------------------------------------------------------------------------
+@implements("N-5.1")
 def begin(header: Any, state: State, draft: D) -> None:
     """N-5.1: the first phase: both seats choose up to 6 cost, a character among them."""
     cause = draft.setup("N-5.1", ev.PhaseBegun(phase="first", turn=0))
@@ -64,6 +66,7 @@ def begin(header: Any, state: State, draft: D) -> None:
 
 
 # -- deciding -----------------------------------------------------------------------------------
+@implements("N-4", "N-5.1", "N-5.2.1", "N-6.5", "N-Q6")
 def decide(state: State, seat: int, command: Command, draft: D) -> None:
     if state.ended is not None:
         raise Illegal("N-4", "the match is over")
@@ -118,8 +121,38 @@ def _clause_for(state: State, seat: int, command: Command) -> str:
             return "N-3.2"
         if card(c.name).cost + state.side(seat).spent > 6:
             return "N-5.2.1"
-        return "N-Q2"
+        return _pick_clause(state, seat, command)
     return "N-3.2"
+
+
+def _pick_clause(state: State, seat: int, pick: Pick) -> str:
+    """A refused pick of a card in the seat's deck, within the cost: the first phase's own limits
+    (N-5.1), a target missing or wrong (the select phase's 「装備カードの装備対象、魔法カードの効果
+    対象はこの時点で選択する。」, N-5.2.1), or a full row or magic zone (N-Q2)."""
+    name = state.card(pick.card).name
+    picked = {p.card for p in state.side(seat).picks}
+    if pick.card in picked:
+        return "N-5.2.1"                                # chosen already this phase
+    if any(c.owner == seat and c.zone == "deck" and c.name == name and c.id < pick.card and c.id not in picked
+           for c in state.cards):
+        return "N-Q12"                                  # copies are alike: the lowest one left stands for them
+    d = card(name)
+    first = state.phase == "first"
+    if d.kind == "character":
+        if pick.target or pick.face_down:
+            return "N-5.1" if first else "N-5.2.1"      # a character goes to its 配置: no target, never face down
+        return "N-Q2"
+    if first:
+        return "N-5.1"        # equipment or face-up magic, or no room left for the character
+    if d.kind == "equipment":
+        if pick.face_down or pick.target not in state.field(seat):
+            return "N-5.2.1"
+        return "N-Q2"
+    if pick.face_down:
+        return "N-5.2.1" if pick.target else "N-Q2"     # a face-down magic names no target yet
+    if pick.target not in magic_targets(state, seat, d):
+        return "N-5.2.1"
+    return "N-Q2"
 
 
 def _run(draft: D, cause: int) -> None:
@@ -146,6 +179,7 @@ def _lit_and_acting(state: State) -> list[int]:
 
 
 # -- turn start and end ---------------------------------------------------------------------------
+@implements("N-4.2", "N-Q7", "N-C10")
 def _check_can_play(draft: D, cause: int, clause: str) -> None:
     """N-4.2 / N-Q7: a seat with no card it can play at the start of a turn loses (both: a draw)."""
     state = draft.state
@@ -157,11 +191,13 @@ def _check_can_play(draft: D, cause: int, clause: str) -> None:
         draft.rule("N-4.2", cause, ev.MatchEnded(termination="nothing to play", winner=winner))
 
 
+@implements("N-5.2", "N-Q7")
 def _begin_turn(draft: D, cause: int, turn: int) -> None:
     c = draft.rule("N-5.2", cause, ev.PhaseBegun(phase="select", turn=turn))
     _check_can_play(draft, c, "N-Q7")
 
 
+@implements("N-5.2.5", "N-6.1")
 def _end_phase(draft: D, cause: int) -> None:
     state = draft.state
     c = draft.rule("N-5.2.5", cause, ev.PhaseBegun(phase="end", turn=state.turn))
@@ -183,6 +219,7 @@ def _end_phase(draft: D, cause: int) -> None:
     _judge(draft, c)
 
 
+@implements("N-4.1", "N-4.3", "N-5.3", "N-Q10", "N-C10")
 def _judge(draft: D, cause: int) -> None:
     """N-4.1 at the end of the turn, then the turn limit N-4.3 / N-Q10."""
     state = draft.state
@@ -201,6 +238,7 @@ def _judge(draft: D, cause: int) -> None:
 
 
 # -- summon ---------------------------------------------------------------------------------------
+@implements("N-3.2", "N-5.2.2", "N-Q6")
 def _summon(draft: D, cause: int) -> None:
     """N-5.2.2: every chosen card enters at once (seat 1's then seat 2's events; nothing acts between)."""
     state = draft.state
@@ -225,6 +263,7 @@ def _summon(draft: D, cause: int) -> None:
     _settle(draft, c)
 
 
+@implements("N-3.2", "N-Q11")
 def _equip(draft: D, cause: int, seat: int, cid: int, target: int, d: CardDef) -> None:
     """N-3.2: equipment goes under its character and adds its numbers (kept after death, N-6.2)."""
     t = draft.state.card(target)
@@ -239,6 +278,7 @@ def _equip(draft: D, cause: int, seat: int, cid: int, target: int, d: CardDef) -
 
 
 # -- skills ---------------------------------------------------------------------------------------
+@implements("N-5.2.4", "N-6.1")
 def _skill_phase(draft: D, cause: int) -> None:
     state = draft.state
     c = draft.rule("N-5.2.4", cause, ev.PhaseBegun(phase="skill", turn=state.turn))
@@ -251,6 +291,7 @@ def _skill_phase(draft: D, cause: int) -> None:
     _next_group(draft, c)
 
 
+@implements("N-5.2.4", "N-6.5", "N-7.2")
 def _next_group(draft: D, cause: int) -> None:
     """N-5.2.4 AGI order; N-6.5 equal AGI: light the group, each seat picks one of its own."""
     while True:
@@ -274,6 +315,7 @@ def _next_group(draft: D, cause: int) -> None:
             return
 
 
+@implements("N-Q1")
 def _resolve_group(draft: D, cause: int) -> None:
     """N-6.5: the chosen skills of both seats fire together, from one snapshot (mutual kills)."""
     snap = draft.state

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
 from kifu.domain.core.errors import InvalidDeck, Malformed
 
@@ -33,6 +34,7 @@ def _line(text: str, name: str) -> str:
     return f"line {number}: " if number else ""
 
 
+@implements("N-2")
 def parse(text: str, source: str) -> Deck:
     raw = parse_toml(text, source)
     try:
@@ -52,6 +54,7 @@ def parse(text: str, source: str) -> Deck:
         raise InvalidDeck(exc.clause, exc.reason, where) from None
 
 
+@implements("N-2", "N-2.1", "N-2.2", "N-2.3", "N-Q12")
 def validate(deck: Deck, where: str | None = None) -> Deck:
     known = catalog()
     unknown = sorted({n for n in deck.cards if n not in known})
@@ -82,6 +85,7 @@ def load(spec: str) -> Deck:
     return BOOK.load(spec)
 
 
+@implements("N-C9")
 def preset_names() -> list[str]:
     return BOOK.preset_names()
 

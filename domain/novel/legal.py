@@ -8,6 +8,8 @@ magic is not a character's skill and names its targets by side only.
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
+
 from .cards import CardDef, card
 from .commands import Act, Command, Done, Pick, Reveal
 from .state import BUDGET, MAGIC_SLOTS, ROW_SLOTS, Card, State
@@ -15,6 +17,7 @@ from .state import BUDGET, MAGIC_SLOTS, ROW_SLOTS, Card, State
 LINE = {"back": 0, "front": 1}
 
 
+@implements("N-7.1")
 def line_of(state: State, viewer: int, cid: int) -> int:
     """N-7.1: where ``cid`` stands on the line seen from ``viewer``'s side (own back = 0 … enemy back = 3)."""
     c = state.card(cid)
@@ -22,17 +25,20 @@ def line_of(state: State, viewer: int, cid: int) -> int:
     return own if c.owner == viewer else 3 - own
 
 
+@implements("N-7.1", "N-Q3")
 def distance(state: State, a: int, b: int) -> int:
     """N-7.1 / N-Q3: the number of row steps between two characters."""
     viewer = state.card(a).owner
     return abs(line_of(state, viewer, a) - line_of(state, viewer, b))
 
 
+@implements("N-7.2")
 def in_range(state: State, a: int, b: int) -> bool:
     """N-7.2: range ≥ distance."""
     return state.card(a).rng >= distance(state, a, b)
 
 
+@implements("N-7.2")
 def skill_targets(state: State, cid: int) -> list[int]:
     """The targets the acting character ``cid`` may pick (N-Q1 attack, or its own skill)."""
     c = state.card(cid)
@@ -64,6 +70,7 @@ def _first_of_each_kind(deck: list[Card]) -> list[Card]:
     return list(seen.values())
 
 
+@implements("N-3.2", "N-5.1", "N-5.2.1", "N-Q2")
 def pick_options(state: State, seat: int) -> list[Pick]:
     """N-5.2.1 / N-3.2: one Pick per card kind left in the deck (copies are alike: the lowest id
     stands for them) and per target, within the cost left of 6 and the room on the field (N-Q2)."""
@@ -99,6 +106,7 @@ def pick_options(state: State, seat: int) -> list[Pick]:
     return out
 
 
+@implements("N-Q6")
 def reveal_options(state: State, seat: int) -> list[Reveal]:
     """N-Q6: a face-down magic set in an earlier turn may be turned up at no cost, with its target."""
     side = state.side(seat)
@@ -113,6 +121,7 @@ def reveal_options(state: State, seat: int) -> list[Reveal]:
     return out
 
 
+@implements("N-5.1", "N-5.2.1")
 def may_finish(state: State, seat: int) -> bool:
     """N-5.1 a character must be among the first phase's cards; N-5.2.1 at least one card a turn."""
     side = state.side(seat)

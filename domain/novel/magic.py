@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 
 from . import events as ev
@@ -14,6 +15,7 @@ D = Draft[State, Any]
 
 
 # -- magic ----------------------------------------------------------------------------------------
+@implements("N-3.1", "N-5.2.3")
 def _magic_phase(draft: D, cause: int) -> None:
     """N-5.2.3: face-up magic of both seats resolves category by category, 1 → 5; within one
     category both seats' effects are computed from one snapshot and applied together (N-Q5)."""
@@ -54,6 +56,7 @@ def _targets(state: State, m: Card, d: CardDef) -> list[int]:
     return [m.target]
 
 
+@implements("N-5.2.3", "N-6.3", "N-Q4", "N-Q5", "N-Q11")
 def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
     snap = draft.state
     clause = "N-5.2.3"
@@ -133,6 +136,7 @@ def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
         _apply_hp(draft, cause, hits, clause)
 
 
+@implements("N-Q9", "N-Q11")
 def _revive(draft: D, cause: int, cid: int) -> None:
     """N-Q9: a revived character comes back with its kept stats and equipment, at full max HP."""
     c = draft.state.card(cid)

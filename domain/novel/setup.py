@@ -5,11 +5,14 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
+
 from .cards import card
 from .decks import Deck
 from .state import Card, State
 
 
+@implements("N-Q12")
 def initial_state(header: Any) -> State:
     cards: list[Card] = []
     for seat, raw in enumerate(header.decks, start=1):

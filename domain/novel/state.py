@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
+
 from .events import Acted, MatchEnded, Picked, RevealChosen
 
 ROW_SLOTS = 3        # N-Q2: 3 slots per character row
@@ -38,6 +40,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         return int(getattr(self, "def_" if name == "def" else name))
 
 
+@implements("N-3.1")
 class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     front: tuple[int, ...] = ()

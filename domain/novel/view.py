@@ -240,3 +240,11 @@ def mask(state: State, seat: int) -> State:
     sides = list(state.sides)
     sides[other - 1] = replace(side, magic=magic, picks=(), reveals=(), spent=0)
     return replace(state, cards=tuple(cards), sides=tuple(sides))  # type: ignore[arg-type]
+
+
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The card ids ``seat`` may not see: the other seat's cards still in its deck (its picks are
+    among them until the summon) and its face-down magic. Ids follow the public deck lists, so
+    these are the ids an event must not name; the seat's own cards and every public one stay."""
+    other = 3 - seat
+    return {c.id for c in state.cards if c.owner == other and (c.zone == "deck" or (c.zone == "magic" and c.face_down))}

@@ -19,6 +19,7 @@ from typing import Literal
 import msgspec
 
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.gloss import with_gloss
 
 LEVEL_EX = 4          # LvEx as a number: above Lv3, placed only by stacking
@@ -75,6 +76,7 @@ class _File(msgspec.Struct, frozen=True):
 
 
 @cache
+@implements("R-C1", "R-C2", "R-C3", "R-C4")
 def catalog() -> dict[str, Card]:
     text = resources.files("kifu.domain.reigeki.data").joinpath("cards.toml").read_text("utf-8")
     cards = msgspec.convert(tomllib.loads(text), _File).card

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 
@@ -48,12 +49,14 @@ def is_reigeki(state: State, card: int) -> bool:
     return card_of(state, card).type == "reigeki"
 
 
+@implements("R-7.1", "R-Q2")
 def adjacent_count(state: State, seat: int, place: int) -> int:
     """R-7.1 / R-Q2: own cards (the leader and characters; a stack counts once) next to ``place``."""
     stage = state.side(seat).stage
     return sum(1 for p in NEIGHBOURS[place] if stage[p - 1] is not None)
 
 
+@implements("R-Q15")
 def power_graze(state: State, unit: Unit) -> tuple[int, int]:
     """A character's current power and graze: its top card's printed numbers (R-Q15) plus effects."""
     card = card_of(state, unit.card)
@@ -65,6 +68,7 @@ def power_graze(state: State, unit: Unit) -> tuple[int, int]:
     return p, g
 
 
+@implements("R-8.3", "R-Q7")
 def attack_power(state: State) -> int:
     """R-8.3 / R-Q7: the attacker's power after effects and guards, floored at 0."""
     b = state.battle
@@ -81,6 +85,7 @@ def can_attack_from(state: State, place: int, unit: Unit) -> bool:
     return place in FRONT or (place in BACK and card_of(state, unit.card).highrange)
 
 
+@implements("R-3.3", "R-Q4")
 def spell_allowed(state: State, seat: int) -> bool:
     """R-3.3 / R-Q4: one spell per turn for each player, in any turn (the defender's too)."""
     return state.side(seat).spell_turn != state.turn
@@ -112,6 +117,7 @@ def waiting_clause(state: State) -> str:
 
 
 # -- setup ---------------------------------------------------------------------------------------
+@implements("R-5", "R-5.1", "R-5.2", "R-5.3", "R-5.4")
 def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
     """R-5: each player shuffles the opponent's decks (R-5.1), leaders front-centre (R-5.2), a
     seeded coin decides who goes first (R-5.3), both draw 5 (R-5.4)."""
@@ -132,6 +138,7 @@ def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
 
 
 # -- losing --------------------------------------------------------------------------------------
+@implements("R-1.1", "R-Q11")
 def check_losses(draft: Draft[State, Any], cause: int) -> bool:
     """R-1 / R-1.1 / R-Q11: a deck at 0 loses at once (checked before 7 damage); both at once: a draw."""
     s = draft.state
@@ -162,6 +169,7 @@ def draw(draft: Draft[State, Any], seat: int, n: int, clause: str, cause: int) -
         draft.rule(clause, cause, e.Drew(seat=seat, cards=cards), seat=seat)
 
 
+@implements("R-2.4", "R-Q10", "R-C5")
 def damage(draft: Draft[State, Any], seat: int, n: int, clause: str, cause: int) -> None:
     """R-2.4: per damage the top deck card goes face up to the damage zone; a 霊撃 goes face up to
     the 霊力 zone instead and cancels that damage (R-C5; R-Q10: even above 5)."""
@@ -176,6 +184,7 @@ def damage(draft: Draft[State, Any], seat: int, n: int, clause: str, cause: int)
             draft.rule(clause, cause, e.DamageTaken(seat=seat, card=top), seat=seat)
 
 
+@implements("R-2.3", "R-Q10")
 def charge(draft: Draft[State, Any], seat: int, clause: str, cause: int) -> None:
     """R-2.3 / R-Q10: the top Ex-deck card face down into 霊力, unless 霊力 holds 5 or the Ex deck is empty."""
     side = draft.state.side(seat)
@@ -184,6 +193,7 @@ def charge(draft: Draft[State, Any], seat: int, clause: str, cause: int) -> None
 
 
 # -- turn structure ------------------------------------------------------------------------------
+@implements("R-6", "R-6.1", "R-6.2", "R-6.3", "R-6.4")
 def start_turn(draft: Draft[State, Any], seat: int, cause: int) -> None:
     """R-6: start (R-6.1), draw 2 (R-6.2), charge (R-6.3), then the step phase waits (R-6.4)."""
     s = draft.state
@@ -201,12 +211,14 @@ def start_turn(draft: Draft[State, Any], seat: int, cause: int) -> None:
     draft.rule("R-6.4", cause, e.PhaseBegan(phase="step"))
 
 
+@implements("R-6.7")
 def to_end_phase(draft: Draft[State, Any], cause: int) -> None:
     draft.rule("R-6.7", cause, e.PhaseBegan(phase="end"))
     if len(draft.state.side(draft.state.active).hand) <= HAND_LIMIT:
         finish_turn(draft, cause)
 
 
+@implements("R-6.7")
 def finish_turn(draft: Draft[State, Any], cause: int) -> None:
     """R-6.7: effects without a stated duration end (R-C9: 特記 ones stay); the opponent's turn."""
     s = draft.state
@@ -216,6 +228,7 @@ def finish_turn(draft: Draft[State, Any], cause: int) -> None:
     start_turn(draft, other(s.active), cause)
 
 
+@implements("R-5.5", "R-6.6")
 def to_battle(draft: Draft[State, Any], cause: int) -> None:
     s = draft.state
     if s.turn == 1:      # R-5.5: the first player has no battle phase on the first turn
@@ -240,6 +253,7 @@ def _phase(state: State, seat: int, phases: tuple[str, ...], clause: str, what: 
         raise Illegal(clause, f"seat {seat} may not decide now")
 
 
+@implements("R-5.4")
 def _mulligan(state: State, seat: int, cmd: c.Mulligan, draft: Draft[State, Any]) -> None:
     _phase(state, seat, ("mulligan",), "R-5.4", "a mulligan")
     side = state.side(seat)
@@ -253,6 +267,7 @@ def _mulligan(state: State, seat: int, cmd: c.Mulligan, draft: Draft[State, Any]
         start_turn(draft, draft.state.first, cause)
 
 
+@implements("R-2.2", "R-6.4", "R-Q1", "R-Q6")
 def _move(state: State, seat: int, cmd: c.Move, draft: Draft[State, Any]) -> None:
     """R-6.4 / R-Q6: one step per card, one card at a time; the leader may step onto an own
     character, which is discarded (R-C8)."""
@@ -276,6 +291,7 @@ def _move(state: State, seat: int, cmd: c.Move, draft: Draft[State, Any]) -> Non
                                  displaced=there.card if there is not None else 0), clause="R-6.4")
 
 
+@implements("R-2.2", "R-6.5", "R-7.1", "R-7.2")
 def _play(state: State, seat: int, cmd: c.Play, draft: Draft[State, Any]) -> None:
     """R-7: a character from hand into an area by adjacency (R-7.1), an LvEx onto its Lv3 (R-7.2)."""
     _phase(state, seat, ("main",), "R-6.5", "playing a character")
@@ -300,6 +316,7 @@ def _play(state: State, seat: int, cmd: c.Play, draft: Draft[State, Any]) -> Non
     draft.decision(seat, e.Played(seat=seat, card=cmd.card, place=cmd.place), clause="R-7.1")
 
 
+@implements("R-7.2")
 def check_lvex(state: State, seat: int, card: Card, there: Unit | None) -> None:
     """R-7.2: an LvEx goes on a same-named Lv3 that did not enter the stage this turn."""
     if there is None or there.leader or there.under:
@@ -312,6 +329,7 @@ def check_lvex(state: State, seat: int, card: Card, there: Unit | None) -> None:
 
 
 # -- spells --------------------------------------------------------------------------------------
+@implements("R-3.3", "R-7.3", "R-Q4", "R-Q8")
 def check_cast(state: State, seat: int, cmd: c.Cast) -> Card:
     side = state.side(seat)
     if not spell_allowed(state, seat):
@@ -341,6 +359,7 @@ def check_cast(state: State, seat: int, cmd: c.Cast) -> Card:
     return card
 
 
+@implements("R-3.1", "R-7.3", "R-Q1")
 def check_target(state: State, seat: int, skill: Skill, cmd: c.Cast) -> None:
     want = seat if skill.target == "own" else other(seat)
     if cmd.target_seat != want or cmd.target not in NEIGHBOURS:
@@ -357,6 +376,7 @@ def check_target(state: State, seat: int, skill: Skill, cmd: c.Cast) -> None:
         raise Illegal("R-7.3", "only a move names a destination")
 
 
+@implements("R-6.5", "R-7.3", "R-8.4")
 def _cast(state: State, seat: int, cmd: c.Cast, draft: Draft[State, Any]) -> None:
     if state.phase == "spell":
         _phase(state, seat, ("spell",), "R-8.4", "a spell")
@@ -381,6 +401,7 @@ def _cast(state: State, seat: int, cmd: c.Cast, draft: Draft[State, Any]) -> Non
 
 
 # -- skills (one interpreter for the small vocabulary of cards.toml) -----------------------------
+@implements("R-C6", "R-C7", "R-C8", "R-C9", "R-C10")
 def run_skill(draft: Draft[State, Any], seat: int, source: int, skill: Skill, cause: int, clause: str,
               cmd: c.Cast | None = None) -> None:
     """Runs one skill: R-C7 triggers (attack/attacked/win/lose), R-C6 spells, R-C8 moves,
@@ -438,6 +459,7 @@ def _on_stage(state: State, seat: int, card: int) -> int | None:
     return None
 
 
+@implements("R-7.2", "R-Q15")
 def leave(draft: Draft[State, Any], seat: int, place: int, clause: str, cause: int) -> None:
     """A character is discarded; an LvEx leaves its Lv3 on the stage (R-7.2, R-Q15)."""
     unit = draft.state.side(seat).stage[place - 1]
@@ -447,6 +469,7 @@ def leave(draft: Draft[State, Any], seat: int, place: int, clause: str, cause: i
 
 
 # -- battle --------------------------------------------------------------------------------------
+@implements("R-2.2", "R-3.1", "R-8.1", "R-8.2")
 def _attack(state: State, seat: int, cmd: c.Attack, draft: Draft[State, Any]) -> None:
     _phase(state, seat, ("attack",), "R-8.2", "an attack")
     if cmd.attacker not in NEIGHBOURS or cmd.target not in NEIGHBOURS:
@@ -486,6 +509,7 @@ def guard(draft: Draft[State, Any], seat: int, card: int, source: str, guards: i
                                         at=draft.next_seq), seat=seat)
 
 
+@implements("R-3.4", "R-8.3", "R-Q7")
 def _guard(state: State, seat: int, cmd: c.Guard, draft: Draft[State, Any]) -> None:
     """R-8.3 / R-Q7: any hand card is a guard (−2 power); a 霊撃 from hand nullifies the attack (R-3.4)."""
     _phase(state, seat, ("guard",), "R-8.3", "a guard")
@@ -503,6 +527,7 @@ def _guard(state: State, seat: int, cmd: c.Guard, draft: Draft[State, Any]) -> N
         to_spell_step(draft, cause)
 
 
+@implements("R-8.3", "R-Q14")
 def _guard_with(state: State, seat: int, cmd: c.GuardWith, draft: Draft[State, Any]) -> None:
     """R-8.3 / R-Q14: a reloaded ガードx character in any row is burst to count as x guards."""
     _phase(state, seat, ("guard",), "R-8.3", "a guard")
@@ -518,6 +543,7 @@ def _guard_with(state: State, seat: int, cmd: c.GuardWith, draft: Draft[State, A
         to_spell_step(draft, cause)
 
 
+@implements("R-8.4")
 def to_spell_step(draft: Draft[State, Any], cause: int) -> None:
     draft.rule("R-8.4", cause, e.StepBegan(step="spell"))
     defender = other(draft.state.active)
@@ -525,6 +551,7 @@ def to_spell_step(draft: Draft[State, Any], cause: int) -> None:
         after_spell_step(draft, cause)
 
 
+@implements("R-8.5", "R-8.6", "R-8.7", "R-8.8", "R-Q3", "R-Q12", "R-Q13")
 def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
     """R-8.5 .. R-8.8: effect step 1, the battle step, effect step 2, the end step."""
     s = draft.state
@@ -591,6 +618,7 @@ def _battle_cause(recorded: int, cause: int, draft: Draft[State, Any]) -> int:
     return recorded if 0 < recorded < draft.next_seq else cause
 
 
+@implements("R-8.8")
 def end_battle(draft: Draft[State, Any], result: str, clause: str, cause: int) -> None:
     """R-8.8: the end step; back to the attack step."""
     draft.rule("R-8.8", cause, e.StepBegan(step="end"))
@@ -598,6 +626,7 @@ def end_battle(draft: Draft[State, Any], result: str, clause: str, cause: int) -
     draft.rule("R-8.8", cause, e.StepBegan(step="attack"))
 
 
+@implements("R-6.7")
 def _discard(state: State, seat: int, cmd: c.Discard, draft: Draft[State, Any]) -> None:
     _phase(state, seat, ("end",), "R-6.7", "a discard")
     hand = state.side(seat).hand

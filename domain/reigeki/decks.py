@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.decks import DeckBook, line_of, normalize_pair, parse_toml
 from kifu.domain.core.errors import InvalidDeck, Malformed
 
@@ -55,6 +56,7 @@ def parse_deck(text: str, source: str) -> DeckList:
         raise InvalidDeck(exc.clause, exc.reason + (_line_of(text, culprit) if culprit else ""), source) from None
 
 
+@implements("R-3.1", "R-4.1", "R-4.2", "R-Q16", "R-C11")
 def validate(deck: DeckList, where: str | None = None) -> DeckList:
     """R-4.1: 45 characters + 5 霊撃, at most 3 of a printed name unless the card says otherwise
     (R-Q16, R-C11); R-4.2: 20 spells, at most 2 of a name; one leader."""

@@ -5,6 +5,8 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
+from kifu.domain.core.clauses import implements
+
 from . import events as e
 from .state import Battle, Mod, Result, Side, State, Unit
 
@@ -98,15 +100,17 @@ def _discarded(s: State, ev: e.Discarded) -> State:
     return _side(s, ev.seat, reiryoku=_without(side.reiryoku, ev.cards), exdiscard=side.exdiscard + ev.cards)
 
 
+@implements("R-Q5", "R-Q15")
 def _played(s: State, ev: e.Played) -> State:
     """R-Q5: a character enters reloaded (it may attack this turn); an LvEx takes its Lv3's state (R-Q15)."""
     side = s.side(ev.seat)
     below = side.stage[ev.place - 1]
-    unit = Unit(card=ev.card, under=ev.on, burst=below.burst, entered=s.turn) if ev.on and below is not None \
-        else Unit(card=ev.card, entered=s.turn)
+    unit = Unit(card=ev.card, under=ev.on, burst=below.burst, entered=s.turn, under_entered=below.entered) \
+        if ev.on and below is not None else Unit(card=ev.card, entered=s.turn)
     return _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), stage=_stage(side, ev.place, unit))
 
 
+@implements("R-Q9")
 def _cast(s: State, ev: e.SpellCast) -> State:
     """R-Q9: the spell and every 霊力 card paid (spells and 霊撃) go to the Ex discard."""
     side = s.side(ev.seat)
@@ -158,7 +162,7 @@ def _left(s: State, ev: e.CharacterLeft) -> State:
         return s
     if ev.stays:
         gone: tuple[int, ...] = (unit.card,)
-        rest: Unit | None = Unit(card=ev.stays, burst=unit.burst, entered=unit.entered)
+        rest: Unit | None = Unit(card=ev.stays, burst=unit.burst, entered=unit.under_entered)   # R-Q15
     else:
         gone = (unit.card, unit.under) if unit.under else (unit.card,)
         rest = None

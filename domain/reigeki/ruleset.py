@@ -26,6 +26,6 @@ def build() -> Ruleset[State, Command, Event]:
             load_deck=decks.BOOK.load, presets=decks.BOOK.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played),
-        visibility=Visibility(redact=view.redact, mask=view.mask),
+        visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.roles import CardId
 from kifu.domain.core.ruleset import Outcome
 
@@ -19,6 +20,7 @@ LEADER_PLACE = 2
 PLACE_NAMES = {1: "前衛左", 2: "前衛中央", 3: "前衛右", 4: "後衛左", 5: "後衛中央", 6: "後衛右"}
 
 
+@implements("R-3.2")
 class Unit(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A card standing in an area: a character (with the Lv3 under an LvEx) or the leader."""
 
@@ -27,6 +29,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     leader: bool = False
     burst: bool = False          # sideways: acted (R-3.2)
     entered: int = 0             # the turn it entered the stage (R-7.2: LvEx needs an older Lv3)
+    under_entered: int = 0       # the turn the Lv3 beneath entered: it keeps it when the LvEx leaves (R-Q15)
 
 
 class Mod(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -38,6 +41,7 @@ class Mod(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     lasting: bool = False
 
 
+@implements("R-2.1")
 class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     keys: tuple[str, ...] = ()                       # card key by index: id = seat*100 + index
     deck: tuple[CardId, ...] = ()                    # top first

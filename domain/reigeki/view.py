@@ -189,6 +189,21 @@ def mask(state: State, seat: int) -> State:
     return replace(state, sides=(sides[0], sides[1]))
 
 
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The card ids ``mask`` hides from ``seat``: both decks and extra decks, the opponent's hand
+    and its face-down 霊力 (a 霊撃 in it is face up)."""
+    out: set[int] = set()
+    for s in (1, 2):
+        side = state.side(s)
+        out.update(side.deck)
+        out.update(side.exdeck)
+        if s != seat:
+            out.update(side.hand)
+            out.update(r for r in side.reiryoku if not is_reigeki(state, r))
+    out.discard(HIDDEN)
+    return out
+
+
 def card_names(state: State) -> Callable[[int], str]:
     """Card id -> the card's key, for display."""
     return lambda card: card_of(state, card).key

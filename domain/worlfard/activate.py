@@ -1,6 +1,7 @@
 """Activated skills (!, W-2.5): the controller's own main phase, a ready source, paid costs."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -28,6 +29,7 @@ def source_of(state: State, seat: int, card: int) -> tuple[str, int] | None:
     return None
 
 
+@implements("W-2.5", "W-3.5", "W-9.1", "W-9.4", "W-9.5")
 def why_not(state: State, seat: int, card: int, index: int) -> tuple[str, str] | None:
     """(clause, reason) if ``seat`` may not activate skill ``index`` of ``card`` now."""
     if state.phase not in (Phase.MAIN1, Phase.MAIN2) or state.turn_seat != seat or state.choice is not None:
@@ -58,6 +60,7 @@ def why_not(state: State, seat: int, card: int, index: int) -> tuple[str, str] |
     return None
 
 
+@implements("W-2.4", "W-2.5", "W-10.4")
 def activate(draft: WDraft, seat: int, card: int, index: int, towers: tuple[int, ...], souls: tuple[int, ...],
              targets: tuple[int, ...]) -> None:
     state = draft.state

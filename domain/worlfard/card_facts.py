@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import ByIdentity
 
 from .cards import CardDef, catalog
@@ -18,6 +19,7 @@ from .skills import Skill
 from .state import State
 
 
+@implements("W-2.5")
 def spell_skill(d: CardDef) -> tuple[int, Skill] | None:
     """The ○ skill (W-2.5); a Long Spell may have none."""
     for index, skill in enumerate(d.skill):
@@ -34,6 +36,7 @@ def targeting_skill(d: CardDef) -> Skill | None:
     return None
 
 
+@implements("W-10.5")
 def extra_cost(d: CardDef) -> int:
     """{コスト:〔n〕} on the spell skill: paid on top of the LV, even when cast instantly (W-10.5)."""
     found = spell_skill(d)

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.memo import ByIdentity
 
@@ -19,6 +20,7 @@ from .skills import Skill
 from .vocabulary import CardType, Element
 
 
+@implements("W-2.1", "W-2.2", "W-2.3", "W-Q14", "W-Q20")
 class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One card as printed. ``invented`` lists the fields we made up (W-Q20): the seed gives few."""
 
@@ -54,6 +56,7 @@ class CardSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     card: tuple[CardDef, ...]
 
 
+@implements("W-2.3")
 def parse_card_set(text: str, source: str) -> CardSet:
     """Parse a card-set TOML; a bad card is reported by its index and name, with the field."""
     try:

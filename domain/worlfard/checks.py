@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import Slot
 
 from . import events as ev
@@ -18,6 +19,7 @@ from .stats import definition, keeper_bonus, unit_stat
 MAX_ROUNDS = 64  # loop guard: a settle that does not settle is a bug, not a hang
 
 
+@implements("W-14.2")
 def settle(draft: WDraft, cause: int) -> None:
     if not _at_rest(draft):
         for _ in range(MAX_ROUNDS):
@@ -96,6 +98,7 @@ def ended(draft: WDraft) -> None:
         _quiet.value = (draft.state, *_quiet.value[:3])
 
 
+@implements("W-8.3", "W-8.4")
 def _removals(draft: WDraft, cause: int) -> bool:
     fired = False
     lowering = vit_lowering(draft.state)
@@ -156,6 +159,7 @@ def surely_survives(state: State, seat: int, line: int, lowering: dict[int, int 
     return unit.damage < floor or unit.damage < floor + keeper_bonus(state, seat, line, unit.card)
 
 
+@implements("W-10.3")
 def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     """W-10.3: a Long Spell whose targets have all left goes to the graveyard."""
     fired = False
@@ -177,14 +181,18 @@ def _orphaned_spells(draft: WDraft, cause: int) -> bool:
     return fired
 
 
+@implements("W-8.4", "W-Q5")
 def vanishes(vit: int) -> bool:
     """W-Q5 PROPOSAL: a unit whose current VIT is 0 vanishes (graveyard), whatever its damage;
     otherwise damage ≥ VIT destroys it (soul)."""
     return vit <= 0
 
 
+@implements("W-1.1", "W-Q15")
 def check_losses(draft: WDraft, cause: int) -> bool:
-    """W-1.1: life 0 or less loses; both at once is a draw. Returns True if the match ended."""
+    """W-1.1: life 0 or less loses; both at once is a draw. Returns True if the match ended.
+
+    W-Q15: this is the only way a match ends (no turn limit, and no hand limit anywhere)."""
     state = draft.state
     if state.outcome is not None:
         return True
@@ -198,6 +206,7 @@ def check_losses(draft: WDraft, cause: int) -> bool:
     return end_if_decided(draft, cause)
 
 
+@implements("W-1.1")
 def end_if_decided(draft: WDraft, cause: int) -> bool:
     losers = [seat for seat in (1, 2) if draft.state.sides[seat - 1].lost is not None]
     if not losers:

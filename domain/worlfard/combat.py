@@ -5,6 +5,7 @@ and ``flow.advance`` carries it through the automatic ones; a step that needs a 
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -23,6 +24,7 @@ from .vocabulary import Phase, Status, other
 DEFENSE = "防衛"
 
 
+@implements("W-3.2", "W-9.1", "W-12.1")
 def attack(draft: WDraft, seat: int, line: int) -> None:
     state = draft.state
     if state.phase != Phase.BATTLE:
@@ -57,6 +59,7 @@ def attacker_line(state: State) -> int | None:
     return where[1] if where is not None and where[0] == state.turn_seat else None
 
 
+@implements("W-12.2")
 def targets(state: State) -> list[tuple[int, int]]:
     """(line, distance) of every enemy stage spot within the attacker's AGI (W-12.2)."""
     a_line = attacker_line(state)
@@ -66,6 +69,7 @@ def targets(state: State) -> list[tuple[int, int]]:
     return [(t, d) for t in lines() if (d := distance(a_line, t, across=True)) <= agi]
 
 
+@implements("W-3.2", "W-12.2", "W-12.3")
 def target(draft: WDraft, seat: int, line: int) -> None:
     state = draft.state
     combat = state.combat
@@ -84,6 +88,7 @@ def target(draft: WDraft, seat: int, line: int) -> None:
     draft.rule("W-12.3", declared, ev.CombatStep(step="react1"))
 
 
+@implements("W-12.4", "W-Q4")
 def blockers(state: State) -> list[tuple[int, int, int]]:
     """(line, distance, AGI) of every unit that may block (W-12.4(a); 防衛 per W-Q4)."""
     combat = state.combat
@@ -103,6 +108,7 @@ def blockers(state: State) -> list[tuple[int, int, int]]:
     return out
 
 
+@implements("W-12.4")
 def evader(state: State) -> tuple[int, int, int] | None:
     """(line, AGI, attacker AGI) if the unit on the target spot may evade (W-12.4(b))."""
     combat = state.combat
@@ -118,6 +124,7 @@ def evader(state: State) -> tuple[int, int, int] | None:
     return (combat.target, agi, attacker_agi) if agi >= attacker_agi else None
 
 
+@implements("W-12.4")
 def _require_defense(state: State) -> Combat:
     combat = state.combat
     if combat is None or combat.step != "defend":
@@ -125,6 +132,7 @@ def _require_defense(state: State) -> Combat:
     return combat
 
 
+@implements("W-9.1", "W-12.4")
 def block(draft: WDraft, seat: int, line: int) -> None:
     combat = _require_defense(draft.state)
     found = next((b for b in blockers(draft.state) if b[0] == line), None)
@@ -147,6 +155,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
     _fix_defender(draft, declared, line, unit.card)
 
 
+@implements("W-9.1", "W-9.5", "W-12.4")
 def evade(draft: WDraft, seat: int) -> None:
     combat = _require_defense(draft.state)
     assert combat.target is not None
@@ -185,6 +194,7 @@ def _fix_defender(draft: WDraft, cause: int, line: int, card: int) -> None:
     draft.rule("W-12.4", cause, ev.CombatStep(step="defended"))
 
 
+@implements("W-12.4", "W-12.5")
 def defender_breaks(draft: WDraft, cause: int) -> None:
     """W-12.4: after on-defense skills, the defending unit breaks; then reaction window 2."""
     combat = draft.state.combat
@@ -198,6 +208,7 @@ def defender_breaks(draft: WDraft, cause: int) -> None:
     draft.rule("W-12.5", cause, ev.CombatStep(step="react2"))
 
 
+@implements("W-12.7")
 def left_field(state: State) -> str | None:
     """W-12.7: the combat stops if a combat unit is no longer on the field."""
     combat = state.combat
@@ -210,6 +221,7 @@ def left_field(state: State) -> str | None:
     return None
 
 
+@implements("W-12.6", "W-12.7", "W-12.8")
 def resolve(draft: WDraft, cause: int) -> None:
     """W-12.6 damage, then W-12.8 end processing: destruction, then after-combat skills."""
     state = draft.state
@@ -262,6 +274,7 @@ def _card_on(state: State, seat: int, line: int) -> int:
     return unit.card
 
 
+@implements("W-1.2")
 def _prevented(state: State, seat: int, line: int, dealer_seat: int, dealer_line: int) -> str | None:
     """W-1.2: "戦闘によるダメージを受けない" of the unit on (seat, line) when its condition holds
     against the dealer's unit; `*` matches any value (W-2.6)."""
@@ -275,11 +288,13 @@ def _prevented(state: State, seat: int, line: int, dealer_seat: int, dealer_line
     return None
 
 
+@implements("W-12.6")
 def combat_damage(strength: int, defense: int) -> int:
     """W-12.6: STR reduced by DEF (a negative DEF increases it), never below 0."""
     return max(0, strength - defense)
 
 
+@implements("W-9.5", "W-12.8", "W-14.1", "W-Q9")
 def end_combat(draft: WDraft, cause: int, reason: str, clause: str = "W-12.8") -> None:
     """The combat ends: "until end of combat" effects end; rage on a combat unit ends (W-Q9)."""
     state = draft.state

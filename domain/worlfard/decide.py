@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import activate, checks, combat, flow, main_phase, setup, spells, triggers, turns
@@ -85,6 +86,7 @@ _ANSWERS = frozenset({c.Choose, c.Decline, c.Pass, c.Target, c.Block, c.Evade, c
 _BEFORE_PLAY = frozenset({Phase.ORDER, Phase.MULLIGAN})
 
 
+@implements("W-5.6")
 def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
     kind = type(command)
     pending = _expected(state)

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
 from kifu.domain.core.errors import InvalidDeck, Malformed
 
@@ -42,6 +43,7 @@ def parse_deck(text: str, source: str) -> DeckList:
     return validate(DeckList(name=deck.name, hearts=deck.hearts, cards=tuple(cards)), source)
 
 
+@implements("W-4.1", "W-4.2")
 def validate(deck: DeckList, where: str | None = None) -> DeckList:
     """W-4.1: 40–60 cards, at most 3 of a name, exactly 3 hearts of different names, all in the deck."""
     known = catalog()
@@ -68,6 +70,7 @@ preset = BOOK.preset
 load = BOOK.load
 
 
+@implements("W-1.1")
 def normalize(decks: list[Any]) -> list[DeckList]:
     """W-1.1: two decks, each a DeckList or its decoded dict (a record header), validated (W-4.1)."""
     return normalize_pair(decks, DeckList, validate, "W-1.1")

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from msgspec.structs import replace
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
@@ -81,6 +82,7 @@ def _put(state: State, owner: int, zone: str, card: int) -> State:
     return _set_side(state, owner, replace(side, **{zone: getattr(side, zone) + (card,)}))
 
 
+@implements("W-14.1")
 def _leave_stage(state: State, seat: int, line: int, card: int) -> State:
     """A unit leaving the stage takes every effect on it along (W-14.1)."""
     state = _set_side(state, seat, _set_unit(state.sides[seat - 1], line, None))
@@ -323,11 +325,13 @@ def _set_life(state: State, e: Any) -> State:
     return replace(state, sides=(side, sides[1]) if seat == 1 else (sides[0], side))
 
 
+@implements("W-3.5", "W-8.3")
 def _on_unit_destroyed(state: State, e: Any) -> State:
     """Destroyed: to its owner's soul (W-8.3), whoever controlled it (W-3.5)."""
     return _put(_leave_stage(state, e.seat, e.line, e.card), e.card // 1000, "soul", e.card)
 
 
+@implements("W-8.4")
 def _on_unit_vanished(state: State, e: Any) -> State:
     """Vanished: to its owner's graveyard, not the soul (W-8.4)."""
     return _put(_leave_stage(state, e.seat, e.line, e.card), e.card // 1000, "grave", e.card)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import ByIdentity, Memo, PerThread
 
 from .cards import CardDef, catalog, definition
@@ -106,6 +107,7 @@ class Field:
             value += keeper_bonus(self.state, seat, line, unit.card)
         return value if name == "DEF" else max(0, value)
 
+    @implements("W-7.2", "W-Q13")
     def _compute(self) -> None:
         state = self.state
         acc: dict[int, _Acc] = {}
@@ -263,6 +265,7 @@ def _active(negated: set[str], skill: Skill) -> bool:
     return "*" not in negated and not (skill.keyword and skill.keyword in negated)
 
 
+@implements("W-Q13")
 def _tower_condition(state: State, skill: Skill, seat: int, line: int, ht: int) -> bool:
     """Whether the tower skill ``skill`` of (seat, line) works at HT ``ht`` (W-Q13)."""
     cond = skill.condition
@@ -283,6 +286,7 @@ def _tower_condition(state: State, skill: Skill, seat: int, line: int, ht: int) 
     return True
 
 
+@implements("W-14.4")
 def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
     """A line "has" an element when a card on any of its spots has it (W-14.4)."""
     side = state.sides[seat - 1]
@@ -296,6 +300,7 @@ def _line_has_element(state: State, seat: int, line: int, element: str) -> bool:
     return spell is not None and element in _defn(state, spell.card).elements
 
 
+@implements("W-7.3")
 def keeper_bonus(state: State, seat: int, line: int, unit_card: int) -> int:
     """W-7.3: a keeper that has its tower's element gets [VIT+1] while it stays there."""
     top = state.sides[seat - 1].towers[line - 1].top
@@ -483,6 +488,7 @@ _GRANTS = "grant"
 _SKILL_MARKS = frozenset({_NEGATE_ALL, _NEGATES, _GRANTS})
 
 
+@implements("W-9.4", "W-14.6")
 def all_negated(state: State, seat: int, line: int) -> bool:
     """Whether every skill of the unit on (seat, line) is negated ("*", as by curse, W-9.4), as
     ``profile`` says: without building a field unless the unit is cursed or something on the
@@ -605,6 +611,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
 _UNKNOWN = object()
 
 
+@implements("W-14.3")
 def _value(state: State, seat: int, line: int, card: int, name: str) -> int | None:
     """Parameter ``name`` of the unit ``card`` on (seat, line) as ``Field`` layers it (W-14.3),
     before W-7.3 and the floor, from what reaches that one unit: stored effects on it, its own
@@ -790,6 +797,7 @@ def _stored_ht(state: State, seat: int, line: int) -> int:
     return height
 
 
+@implements("W-7.5", "W-Q13")
 def tower_height(state: State, seat: int, line: int) -> int:
     """HT as modified by effects, floored at 0 (W-7.5, W-Q13)."""
     if "HT" not in _touched(state):

@@ -6,6 +6,7 @@ Apart from ``triggers`` because the skill interpreter (``ops``) fires summon ski
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import Memo
 
 from . import events as ev
@@ -21,6 +22,7 @@ TRIGGER_CLAUSE = {
 }
 
 
+@implements("W-9.4", "W-14.6")
 def unit_skill_active(state: State, card: int) -> bool:
     """A cursed unit's skills are all negated (W-9.4, W-14.6)."""
     where = unit_line(state, card)
@@ -29,6 +31,7 @@ def unit_skill_active(state: State, card: int) -> bool:
     return not all_negated(state, *where)
 
 
+@implements("W-2.5", "W-Q8")
 def fire(draft: WDraft, seat: int, card: int, when: str, cause: int, line: int = 0, other: int = 0,
          zone: str = "stage") -> None:
     """Queue every ``when`` skill of ``card`` (controlled by ``seat``)."""

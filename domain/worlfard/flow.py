@@ -7,6 +7,7 @@ Every step is a rule event; the loop stops where the rules wait for a seat.
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import combat
@@ -21,6 +22,7 @@ from .vocabulary import Phase, other
 MAX_STEPS = 10_000   # loop guard: a flow that never waits is a bug, not a hang
 
 
+@implements("W-1.3", "W-5.1", "W-12.2", "W-12.3", "W-12.5", "W-12.7", "W-13.1", "W-13.2", "W-Q11")
 def advance(draft: WDraft, cause: int) -> None:
     settled_at = -1
     for _ in range(MAX_STEPS):
@@ -87,6 +89,7 @@ def advance(draft: WDraft, cause: int) -> None:
     raise RuntimeError("the rules did not come to rest")  # pragma: no cover
 
 
+@implements("W-13.1")
 def _close_window(draft: WDraft, cause: int, window: Window) -> None:
     draft.rule("W-13.1", cause, ev.WindowClosed(step=window.step))
     if draft.state.combat is not None:
@@ -94,6 +97,7 @@ def _close_window(draft: WDraft, cause: int, window: Window) -> None:
                    ev.CombatStep(step="defend" if window.step == 1 else "damage"))
 
 
+@implements("W-13.1")
 def pass_(draft: WDraft, seat: int) -> None:
     window = draft.state.window
     if window is None or window.resolving:

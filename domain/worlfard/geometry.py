@@ -5,11 +5,14 @@ absolute columns (W-Q19). Swap ``METRIC`` to "chebyshev" if better evidence appe
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
+
 from .vocabulary import LINES
 
 METRIC = "manhattan"
 
 
+@implements("W-Q2", "W-Q19")
 def distance(from_line: int, to_line: int, across: bool, metric: str = METRIC) -> int:
     """Distance from a stage spot to another: ``across`` when the target is on the opponent's row.
 
@@ -24,6 +27,7 @@ def distance(from_line: int, to_line: int, across: bool, metric: str = METRIC) -
     return lateral + 1
 
 
+@implements("W-Q3")
 def adjacent(line: int) -> tuple[int, ...]:
     """W-Q3: left and right neighbours within one's own stage row."""
     found = _ADJACENT.get(line)

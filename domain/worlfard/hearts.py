@@ -2,6 +2,7 @@
 same-element soul."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -23,6 +24,7 @@ def heart_souls(state: State, seat: int, card: int) -> list[int]:
     return [s for s in state.side(seat).soul if not elements.isdisjoint(facts[s].elements)]
 
 
+@implements("W-11.4")
 def check_heart_cast(state: State, seat: int, card: int, soul: int | None, paying: tuple[int, ...]) -> None:
     if top_heart(state, seat) != card:
         raise Illegal("W-11.4", f"card {card} is not seat {seat}'s face-up top heart")
@@ -44,10 +46,12 @@ def check_source(state: State, seat: int, card: int, heart: bool, soul: int | No
         raise Illegal(clause, f"card {card} is not in seat {seat}'s hand")
 
 
+@implements("W-11.4")
 def heart_cast(draft: WDraft, seat: int, card: int, soul: int, cause: int) -> None:
     draft.rule("W-11.4", cause, ev.HeartCast(seat=seat, card=card, soul=soul))
 
 
+@implements("W-11.4")
 def reveal_next(draft: WDraft, seat: int, cause: int) -> None:
     """W-11.4: after the top heart leaves, the next one turns face-up."""
     hearts = draft.state.side(seat).hearts

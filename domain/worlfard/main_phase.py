@@ -1,6 +1,7 @@
 """Main-phase decisions (W-5.2): tower setup (W-7, W-7.1), summoning (W-8, W-8.1), moving (W-8.2)."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -23,11 +24,13 @@ def _require_main(draft: WDraft, clause: str, what: str) -> None:
         raise Illegal(clause, f"{what} happens in a main phase, not in {draft.state.phase}")
 
 
+@implements("W-3.2")
 def _require_line(line: int) -> None:
     if line not in lines():
         raise Illegal("W-3.2", f"there is no line {line}; lines are {lines().start}..{lines().stop - 1}")
 
 
+@implements("W-3.3", "W-7.1", "W-11.4")
 def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
     _require_main(draft, "W-7.1", "tower setup")
     _require_line(line)
@@ -47,6 +50,7 @@ def set_tower(draft: WDraft, seat: int, card: int, line: int) -> None:
                    clause="W-7.1")
 
 
+@implements("W-2.4", "W-3.3", "W-8.1", "W-Q4")
 def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
            heart: bool = False, heart_soul: int | None = None) -> None:
     _require_main(draft, "W-8.1", "summoning")
@@ -77,6 +81,7 @@ def summon(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ..
     fire_summon(draft, seat, line, summoned)
 
 
+@implements("W-6.2", "W-6.3")
 def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...], cause: int) -> None:
     """W-6.2/W-6.3: break the towers (and their keepers), send the souls to the graveyard."""
     state = draft.state
@@ -89,6 +94,7 @@ def pay(draft: WDraft, seat: int, cost: int, towers: tuple[int, ...], souls: tup
             draft.rule("W-6.3", paid, ev.KeeperBroken(seat=seat, line=line))
 
 
+@implements("W-8.2", "W-9.1", "W-9.5", "W-Q3")
 def move(draft: WDraft, seat: int, line: int, to: int) -> None:
     _require_main(draft, "W-8.2", "moving")
     _require_line(line)
@@ -111,6 +117,7 @@ def move(draft: WDraft, seat: int, line: int, to: int) -> None:
     draft.rule("W-8.2", moved, ev.UnitBroken(seat=seat, line=to))
 
 
+@implements("W-Q4")
 def has_haste(state: State, seat: int, card: int, line: int) -> bool:
     """W-Q4 神速: not put to sleep when summoned — unless negated (W-14.6), so it is read on the
     field as it would be with the unit on its spot."""

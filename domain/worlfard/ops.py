@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kifu.domain.core.clauses import implements
+
 from . import events as ev
 from .card_facts import extra_cost, spell_skill, targeting_skill
 from .cards import definition
@@ -40,6 +42,7 @@ def _until(state_turn: int, duration: str) -> str:
     return {"turn": "turn", "combat": "combat", "next_turn": f"turn:{state_turn + 1}"}.get(duration, "stage")
 
 
+@implements("W-2.6")
 def _x(draft: WDraft, ctx: Context, op: Op) -> int:
     """W-2.6: X is defined inside the skill; every X in one skill is the same value."""
     side = draft.state.side(ctx.seat)
@@ -51,6 +54,7 @@ def _x(draft: WDraft, ctx: Context, op: Op) -> int:
     return op.value
 
 
+@implements("W-3.4", "W-3.6")
 def _units(draft: WDraft, ctx: Context, op: Op) -> list[tuple[int, int, int]]:
     """(seat, line, card) of the units ``op`` affects, as the field stands now: "in front" is the
     opponent's spot in the same column (W-3.4); own/enemy units follow the scope rule (W-3.6)."""
@@ -105,6 +109,8 @@ def apply_skill(draft: WDraft, ctx: Context, cause: int) -> None:
     settle(draft, cause)
 
 
+@implements("W-1.1", "W-1.2", "W-2.7", "W-3.1", "W-3.3", "W-3.5", "W-4.5", "W-7.5", "W-8.3", "W-8.5", "W-9", "W-12.6",
+            "W-14.3", "W-14.5", "W-14.6", "W-Q12")
 def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: C901 — one case per op
     match op.op:
         case "add" | "set" | "grant" | "negate" if op.stat == "HT":
@@ -207,6 +213,7 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
             pass  # static: read by combat (W-1.2)
 
 
+@implements("W-11.2", "W-12.6", "W-14.5", "W-Q6")
 def damage_player(draft: WDraft, seat: int, amount: int, cause: int, wave: bool = False) -> None:
     """W-11.2 with W-Q6: each ready heart absorbs 1 and breaks, from the bottom up; the rest is
     life. Wave damage (W-14.5) skips the hearts."""
@@ -229,6 +236,7 @@ def damage_player(draft: WDraft, seat: int, amount: int, cause: int, wave: bool 
         settle(draft, lost)
 
 
+@implements("W-10.1", "W-10.3", "W-10.4")
 def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tuple[int, ...] | None = None) -> None:
     """Resolve the spell on ``seat``'s table spot ``line``: re-check targets (W-10.4), apply the
     spell skill, then an MS or SS goes to the graveyard and an LS stays (W-10.3)."""
@@ -255,6 +263,7 @@ def resolve_spell(draft: WDraft, seat: int, line: int, cause: int, targets: tupl
         draft.rule("W-10.3", resolved, ev.CardMoved(card=spell.card, src="table", dst="grave", seat=seat, line=line))
 
 
+@implements("W-10.5")
 def cast_free(draft: WDraft, seat: int, card: int, line: int, cause: int) -> None:
     """即時詠唱: no LV cost; the extra cost is paid with the first legal payment (an
     interpretation: the seed does not say who picks it); targets are then chosen as a choice."""

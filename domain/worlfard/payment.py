@@ -5,6 +5,7 @@ from itertools import accumulate, combinations
 from math import comb
 from typing import Any, Iterator, Sequence
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 from kifu.domain.core.memo import Memo
 
@@ -13,11 +14,13 @@ from .state import State
 from .vocabulary import LINES
 
 
+@implements("W-7.5", "W-Q13")
 def tower_value(state: State, seat: int, line: int) -> int:
     """HT for cost: as modified by effects (W-7.5), floored at 0 (W-Q13)."""
     return tower_height(state, seat, line)
 
 
+@implements("W-6.4")
 def is_redundant_free(values: list[int], cost: int) -> bool:
     """W-6.4: the total reaches the cost and dropping any single source would fall short."""
     total = sum(values)
@@ -29,6 +32,7 @@ def canonical_payment(towers: tuple[int, ...], souls: tuple[int, ...]) -> tuple[
     return tuple(sorted(towers)), tuple(sorted(souls))
 
 
+@implements("W-3.2", "W-6.1", "W-6.2", "W-6.3", "W-6.4")
 def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], souls: tuple[int, ...]) -> int:
     """Validate a payment and return the cost it generates; raises Illegal naming the clause."""
     side = state.side(seat)
@@ -64,6 +68,7 @@ Payment = tuple[tuple[int, ...], tuple[int, ...]]       # (towers, souls)
 Payments = Sequence[Payment]
 
 
+@implements("W-6.4")
 def payments(state: State, seat: int, cost: int) -> Payments:
     """Every legal (towers, souls) payment of ``cost``: the exact set W-6.4 allows, in a fixed order."""
     return payer(state, seat)(cost)

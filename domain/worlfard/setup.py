@@ -1,6 +1,7 @@
 """Game start (W-4): shuffles, hearts, the coin, the order choice, opening hands and mulligans."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -26,6 +27,7 @@ def _as_deck(raw: object) -> DeckList:
     return raw if isinstance(raw, DeckList) else msgspec.convert(raw, DeckList)
 
 
+@implements("W-4.2", "W-4.3", "W-11.1")
 def begin(header: object, state: State, draft: WDraft) -> None:
     """W-4.2: shuffle, set the 3 hearts face-down in random order (top face-up, W-11.1); W-4.3 the coin.
 
@@ -45,6 +47,7 @@ def begin(header: object, state: State, draft: WDraft) -> None:
     draft.setup("W-4.3", ev.CoinTossed(winner=1 + draft.rng.below(2)))
 
 
+@implements("W-4.3", "W-4.4", "W-Q16")
 def choose_order(draft: WDraft, seat: int, go_first: bool) -> None:
     if draft.state.phase != Phase.ORDER:
         raise Illegal("W-4.3", "the playing order has already been chosen")
@@ -53,6 +56,7 @@ def choose_order(draft: WDraft, seat: int, go_first: bool) -> None:
         draft.rule("W-4.4", chosen, ev.CardsDrawn(seat=s, cards=draft.state.side(s).deck[:HAND_SIZE]), seat=s)
 
 
+@implements("W-4.4", "W-Q16")
 def mulligan(draft: WDraft, seat: int, redraw: bool) -> None:
     """W-4.4 with W-Q16: the first player decides first, then the second; once each."""
     state = draft.state

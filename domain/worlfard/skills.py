@@ -11,6 +11,8 @@ from typing import Literal
 
 import msgspec
 
+from kifu.domain.core.clauses import implements
+
 Mark = Literal["・", "!", "○"]              # normal, activated, spell skill (W-2.5)
 Zone = Literal["stage", "tower", "heart", "table"]
 Trigger = Literal[
@@ -109,6 +111,7 @@ class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
         return self.mark == "・" and self.when is None and bool(self.ops)
 
 
+@implements("W-2.6")
 def keyword_matches(have: str, pattern: str) -> bool:
     """W-2.6: ``強襲*`` matches 強襲:1, 強襲:2, …; otherwise skills match exactly."""
     if pattern.endswith("*"):
@@ -116,6 +119,7 @@ def keyword_matches(have: str, pattern: str) -> bool:
     return have == pattern
 
 
+@implements("W-2.7", "W-Q4")
 def assault_bonus(keywords: frozenset[str] | set[str] | tuple[str, ...]) -> int:
     """W-Q4 強襲:N: +N STR when attacking; distinct parameters all apply (W-2.7: 1 + 2 = 3)."""
     total = 0

@@ -4,6 +4,7 @@ Resolving, Long Spells staying and instant casts (W-10.5) are in ``ops``, with t
 interpreter they recurse with; a spell's printed facts (its ○ skill, extra cost) in ``card_facts``."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -20,6 +21,7 @@ from .targets import options
 from .vocabulary import Phase
 
 
+@implements("W-6.5")
 def spell_cost(state: State, seat: int, card: int, line: int) -> int:
     """The cost of casting ``card`` to table spot ``line``: its LV less the element effect (W-6.5),
     plus any extra cost."""
@@ -27,6 +29,7 @@ def spell_cost(state: State, seat: int, card: int, line: int) -> int:
     return cast_cost(card_facts(state, card), None if top is None else card_facts(state, top))
 
 
+@implements("W-6.5")
 def cast_cost(spell: Facts, top: Facts | None) -> int:
     """``spell_cost`` from the card's facts and those of the top card of the tower on the spot's
     line: W-6.5 takes 1 off the LV (not off the extra cost) when the two share an element."""
@@ -34,11 +37,13 @@ def cast_cost(spell: Facts, top: Facts | None) -> int:
     return max(0, spell.lv - discount) + spell.extra
 
 
+@implements("W-10.2")
 def may_cast_now(state: State, seat: int, d: CardDef) -> str | None:
     """Why ``seat`` may not cast ``d`` now (W-10.2), or None if it may."""
     return cast_refused(state, seat, d.type == "SS")
 
 
+@implements("W-10.2", "W-13.1")
 def cast_refused(state: State, seat: int, short: bool) -> str | None:
     """``may_cast_now`` for a Short Spell (``short``) or any other spell: the card matters only
     by that, so the decision lists ask once for each kind."""
@@ -53,6 +58,7 @@ def cast_refused(state: State, seat: int, short: bool) -> str | None:
     return "W-10.2"
 
 
+@implements("W-3.2", "W-3.3", "W-10.1", "W-13.3", "W-Q7")
 def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...], souls: tuple[int, ...],
          targets: tuple[int, ...], heart: bool, heart_soul: int | None) -> None:
     state = draft.state
@@ -87,6 +93,7 @@ def cast(draft: WDraft, seat: int, card: int, line: int, towers: tuple[int, ...]
         resolve_spell(draft, seat, line, cast_seq)
 
 
+@implements("W-10.4")
 def check_targets(state: State, seat: int, card: int, d: CardDef, targets: tuple[int, ...], line: int = 0) -> None:
     skill = targeting_skill(d)
     if skill is None:

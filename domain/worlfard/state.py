@@ -6,7 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from kifu.domain.core.roles import TargetRef
+from kifu.domain.core.clauses import implements
+from kifu.domain.core.roles import OptionRef, TargetRef
 from kifu.domain.core.ruleset import Outcome
 
 from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
@@ -17,6 +18,7 @@ HIDDEN = 0  # the card id a seat sees in place of a card it may not see
 # Every state struct is frozen and holds numbers, strings and tuples of other state structs:
 # none can be in a reference cycle, so none is tracked by the cyclic collector (gc=False), which
 # otherwise traversed every state a match's draft and caches kept alive.
+@implements("W-9", "W-15")
 class Unit(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A unit on a stage spot: which card, its damage, whether it is broken, its status (W-9)."""
 
@@ -26,6 +28,7 @@ class Unit(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     status: StatusName | None = None
 
 
+@implements("W-Q7")
 class TableSpell(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A spell on a table spot: an SS waiting in a chain (W-Q7) or a Long Spell that stays."""
 
@@ -70,7 +73,7 @@ class Choice(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
 
     seat: int
     trigger: Trigger
-    options: tuple[TargetRef, ...] = ()    # a card, a card*10+line, a seat or a seat*10+line
+    options: tuple[OptionRef, ...] = ()    # a card, a card*10+line, a seat or a seat*10+line
     optional: bool = False
 
 
@@ -84,6 +87,7 @@ class Window(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     resolving: bool = False
 
 
+@implements("W-3.3", "W-15")
 class Tower(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A tower pile, bottom first; its height HT is the number of cards (W-3.3)."""
 
@@ -111,6 +115,7 @@ _EMPTY_TABLE: tuple[TableSpell | None, ...] = (None,) * LINES
 _EMPTY_TOWERS: tuple[Tower, ...] = (Tower(),) * LINES
 
 
+@implements("W-3.1")
 class Side(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """One player's areas (W-3.1). Decks and hands list the top card first."""
 

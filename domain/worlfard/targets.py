@@ -9,6 +9,7 @@ spot) and forced moves (to an adjacent empty spot).
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import ByIdentity, Slot
 
 from .card_facts import extra_cost, targeting_skill
@@ -65,6 +66,7 @@ def _aim_of(skill: Skill) -> tuple[bool, bool]:
 _unit_aim = ByIdentity("worlfard.unit_aim", _aim_of, bound=4096)   # read off its ops once per printed skill
 
 
+@implements("W-Q17")
 def options(state: State, skill: Skill, seat: int, source: int | None) -> list[int]:
     """Every correct choice for ``skill``'s target, for its controller ``seat``."""
     spec = skill.target
@@ -108,6 +110,7 @@ def options(state: State, skill: Skill, seat: int, source: int | None) -> list[i
     return out
 
 
+@implements("W-10.4")
 def still_correct(state: State, skill: Skill, seat: int, source: int | None, chosen: tuple[int, ...]) -> bool:
     """W-10.4: at resolution the targets must still be choosable correctly."""
     if skill.target is None:
@@ -116,6 +119,7 @@ def still_correct(state: State, skill: Skill, seat: int, source: int | None, cho
     return bool(chosen) and all(c in valid for c in chosen)
 
 
+@implements("W-10.5")
 def free_castable(state: State, seat: int, card: int) -> bool:
     """W-10.5: an instant cast still pays extra costs and needs its targets to exist."""
     d = definition(state, card)

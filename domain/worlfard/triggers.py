@@ -5,6 +5,7 @@ one with no correct target does nothing (W-Q18).
 """
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -21,6 +22,7 @@ def _skills(state: State, card: int) -> tuple[Skill, ...]:
     return definition(state, card).skill
 
 
+@implements("W-2.4", "W-10.3", "W-13.2", "W-Q8", "W-Q18")
 def process_next(draft: WDraft, cause: int) -> None:
     """Resolve the oldest waiting trigger, or stop to wait for its controller's choice."""
     state = draft.state
@@ -71,6 +73,7 @@ def resolve_trigger(draft: WDraft, trigger: Trigger, targets: tuple[int, ...], c
                                                        targets=targets))
 
 
+@implements("W-2.4", "W-10.4")
 def choose(draft: WDraft, seat: int, targets: tuple[int, ...]) -> None:
     """The controller's answer to a waiting choice: targets (or, for できる with no target, yes)."""
     choice = draft.state.choice

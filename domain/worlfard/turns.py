@@ -1,6 +1,7 @@
 """The turn structure (W-5): start phase, moving between phases, end phase, next turn."""
 from __future__ import annotations
 
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
 from . import events as ev
@@ -42,6 +43,7 @@ _FIRST_MAIN1 = tuple(o for o in NEXT_PHASES[Phase.MAIN1] if o != "battle")   # W
 _RAGE_PHASES = frozenset((Phase.MAIN1, Phase.BATTLE))
 
 
+@implements("W-9.5", "W-Q9")
 def rage_forces_attack(state: State) -> bool:
     """W-9.5 with W-Q9: a raging unit that could legally attack must; not on the first turn."""
     if state.turn == 1 or state.phase not in _RAGE_PHASES:   # (is_first_turn)
@@ -54,6 +56,7 @@ def rage_forces_attack(state: State) -> bool:
     return False
 
 
+@implements("W-5.2", "W-5.3", "W-5.4", "W-9.5", "W-Q9")
 def proceed(draft: WDraft, seat: int, to: str) -> None:
     state = draft.state
     if state.combat is not None:
@@ -75,6 +78,7 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
         draft.rule("W-5.3" if to == "battle" else "W-5.4", cause, ev.PhaseBegan(phase=to))  # type: ignore[arg-type]  # one of NEXT_PHASES (checked above)
 
 
+@implements("W-1.1", "W-5", "W-5.1", "W-7.4", "W-9.2", "W-9.3", "W-11.3", "W-Q6", "W-Q10")
 def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
     """W-5.1: recover (broken towers too, W-7.4), remove damage (not from a poisoned unit, W-9.2),
     recover one heart, draw — then 1st Main."""
@@ -114,6 +118,7 @@ def begin_turn(draft: WDraft, turn: int, seat: int, cause: int) -> None:
     # the move to 1st Main comes from flow.advance, once start-phase skills have resolved
 
 
+@implements("W-11.5")
 def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
     """<ハート> skills of the face-up heart and units' start-phase skills fire (W-11.5)."""
     side = draft.state.sides[seat - 1]
@@ -125,6 +130,7 @@ def _start_phase_skills(draft: WDraft, seat: int, cause: int) -> None:
             fire(draft, seat, unit.card, "start_phase", cause, line=i + 1)
 
 
+@implements("W-5.5", "W-9.1")
 def end_turn(draft: WDraft, cause: int) -> None:
     """W-5.5: sleep is removed, then the turn passes to the other player."""
     state = draft.state

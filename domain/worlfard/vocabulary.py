@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from typing import Final, Literal, NewType
 
+from kifu.domain.core.clauses import declare, implements
+
 Seat = Literal[1, 2]
 CardId = NewType("CardId", int)   # seat * 1000 + position in the registered deck list
 Line = int                        # 1 .. LINES, absolute board columns (W-Q19)
 
 LINES = 5            # W-Q1 proposal: five lines per player
+declare("W-Q1", data=LINES, name="LINES")
 START_LIFE = 12      # W-4.5
 HAND_SIZE = 6        # W-4.4
 HEART_COUNT = 3      # W-4.1
@@ -45,6 +48,7 @@ CardType = Literal["UT", "MS", "SS", "LS"]
 StatusName = Literal["睡眠", "毒", "麻痺", "呪い", "激昂"]
 
 
+@implements("W-9")
 class Status:
     """W-9 statuses ([CON=…]); a unit has at most one."""
 
@@ -59,6 +63,7 @@ def other(seat: int) -> Seat:
     return 2 if seat == 1 else 1  # type: ignore[return-value]
 
 
+@implements("W-3.5")
 def owner_of(card: int) -> Seat:
     """W-3.5: the owner never changes; it is encoded in the card id."""
     return card // 1000  # type: ignore[return-value]

@@ -145,6 +145,20 @@ def s_deck_out(b: Position) -> None:
     b.at(step=END, sub=SOUL, actor=2, turn_seat=1)
 
 
+def s_last_card(b: Position) -> None:
+    b.deck(2, 1)
+    b.at(step=END, sub=SOUL, actor=2, turn_seat=1)
+
+
+def _drew_the_last_card(es: list[Any], k: Labels) -> bool:
+    """Seat 2's preparation: the draw takes the last card, the soul gain finds none, nobody loses."""
+    mine = [e for e in es if getattr(e.event, "seat", 0) == 2
+            and isinstance(e.event, ev.CardsDrawn | ev.SoulGained)]
+    return ([type(e.event).__name__ for e in mine] == ["CardsDrawn", "SoulGained"]
+            and len(mine[0].event.cards) == 1 and mine[1].event.cards == () and mine[1].event.wanted == 1
+            and none(es, ev.PlayerLost) and none(es, ev.DrawFailed))
+
+
 SCENARIOS = (
     Scenario("A-4.5-opening-influence-sealed-then-revealed",
              "both players choose their opening influence in secret; both are revealed and placed together",
@@ -210,6 +224,9 @@ SCENARIOS = (
     Scenario("A-1.3-failed-draw-loses", "a player who cannot draw at the preparation phase loses", s_deck_out,
              (Step(2, _cmd(c.EndDiscards)),),
              lambda es, k: one(es, ev.DrawFailed, seat=2) and one(es, ev.PlayerLost, seat=2, reason="deck-out")),
+    Scenario("A-5.1-one-card-left-draw-before-soul", "preparation draws before it gains soul: with one card left the "
+             "player draws it and stays in, the soul gain finds nothing (A-Q7); the other order would lose (A-1.3)",
+             s_last_card, (Step(2, _cmd(c.EndDiscards)),), _drew_the_last_card),
 )
 
 

@@ -161,11 +161,11 @@ def s_master(b: Board) -> None:
 
 
 def s_stack(b: Board) -> None:
-    b.phase("main1")
+    b.phase("action")
     b.piece(2, "剣士", "c4", "target")
     b.piece(2, "盾の術士", "e5", "shield")
     b.piece(1, "火の術士", "a1", "fire")
-    b.hand(1, "火球", "ball")
+    b.piece(1, "戦鼓の奏者", "b1", "drum")
     b.mana(1, 3)
     b.mana(2, 1)
 
@@ -224,6 +224,15 @@ def _destroyed_both(es: list[Any], k: Labels) -> bool:
             and {e.cause for e in destroyed} == {damage[0].seq} and [e.clause for e in destroyed] == ["M-8.2", "M-8.5"])
 
 
+def _responded_between(es: list[Any], k: Labels) -> bool:
+    """Seat 1's two skills with seat 2's between them, no pass among the three (M-2.1)."""
+    decisions = [e for e in es if e.kind == "decision"]
+    first = [e.event for e in decisions[:3]]
+    return ([type(e).__name__ for e in first] == ["SkillActivated"] * 3
+            and [(e.seat, e.card) for e in first] == [(1, k["fire"]), (2, k["shield"]), (1, k["drum"])]
+            and all(e.clause == "M-2.1" for e in es if isinstance(e.event, ev.PriorityPassed)))
+
+
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("M-8.5-counter-attack-destroys-both", "a counter-attack is simultaneous: both pieces are destroyed by "
              "one combat damage", s_mutual, (move("attacker", "c4"), PASS, PASS), _destroyed_both),
@@ -243,13 +252,13 @@ SCENARIOS: tuple[Scenario, ...] = (
              "stops before it", s_master, (move("berserker", "c6"), PASS, PASS),
              lambda es, k: one(es, ev.MasterDamaged, seat=2, amount=5, life=5)
              and one(es, ev.AttackStopped, card=k["berserker"], square="c5")),
-    Scenario("M-2.2-a-stack-of-three-resolves-last-in-first-out", "both passing resolves the top; a spell and two "
+    Scenario("M-2.2-a-stack-of-three-resolves-last-in-first-out", "both passing resolves the top; a skill and two "
              "responses resolve in reverse order", s_stack,
-             (Step(1, _cmd(c.Cast, card="ball", target="c4")), Step(1, lambda k: c.Pass()),
-              Step(2, _cmd(c.Activate, card="shield", target="c4")), Step(2, lambda k: c.Pass()),
-              Step(1, _cmd(c.Activate, card="fire", target="e5")), PASS, PASS, PASS, PASS, PASS, PASS),
+             (Step(1, _cmd(c.Activate, card="fire", target="c4")),
+              Step(2, _cmd(c.Activate, card="shield", target="c4")),
+              Step(1, _cmd(c.Activate, card="drum", target="a1")), PASS, PASS, PASS, PASS, PASS, PASS),
              lambda es, k: [e.event.card for e in es if isinstance(e.event, ev.Resolved)]
-             == [k["fire"], k["shield"], k["ball"]]),
+             == [k["drum"], k["shield"], k["fire"]]),
     Scenario("M-7.2-hand-limit-discard-is-not-destroy", "discarding down to 8 does not run a when-destroyed skill",
              s_discard, (PASS, PASS, Step(1, _cmd(c.Discard, card="martyr"))),
              lambda es, k: one(es, ev.HandDiscarded, card=k["martyr"]) and none(es, ev.PieceDestroyed)
@@ -266,13 +275,13 @@ SCENARIOS: tuple[Scenario, ...] = (
              (Step(1, _cmd(c.Cast, card="end")), PASS, PASS),
              lambda es, k: one(es, ev.DoomAdded, seat=1, count=3) and one(es, ev.MatchEnded, winner=1)),
     Scenario("M-Q5-summon-around-the-master", "a piece is summoned into the own territory or around the master",
-             s_summon, (Step(1, _cmd(c.Summon, card="spear", square="c4")),
+             s_summon, (Step(1, _cmd(c.Summon, card="spear", square="c4")), Step(2, lambda k: c.Pass()),
                         Refused(1, _cmd(c.Summon, card="scout", square="a5"), "M-Q5", "neither territory nor around "
                                 "the master"), Step(1, _cmd(c.Summon, card="scout", square="e1"))),
              lambda es, k: one(es, ev.PieceSummoned, card=k["spear"], square="c4")),
     Scenario("M-Q7-ambush-with-a-non-empty-stack", "an ambush piece deploys into its territory while a spell waits",
-             s_ambush, (Step(1, _cmd(c.Cast, card="bolt")), Step(1, _cmd(c.Summon, card="archer", square="b2")),
-                        PASS, PASS),
+             s_ambush, (Step(1, _cmd(c.Cast, card="bolt")), Step(2, lambda k: c.Pass()),
+                        Step(1, _cmd(c.Summon, card="archer", square="b2")), PASS, PASS, PASS, PASS),
              lambda es, k: one(es, ev.PieceSummoned, card=k["archer"], ambush=True) and cited(es, "M-Q7")),
     Scenario("M-8.3-charge-reads-the-original-square", "【突撃】 adds the squares from the original square to the square "
              "before the combat", s_charge, (move("rider", "a3", "a4", "b4"), PASS, PASS),
@@ -280,6 +289,14 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("M-8.2-a-destroyed-piece-runs-its-when-destroyed-skill", "怨霊 destroyed in combat damages the enemy "
              "master", s_ghost, (move("attacker", "c4"), PASS, PASS),
              lambda es, k: one(es, ev.MasterDamaged, seat=1, amount=1) and cited(es, "M-C10", ev.MasterDamaged)),
+    Scenario("M-2.1-the-opponent-responds-between-two-declarations", "after a declaration priority passes to the "
+             "other master: seat 2 responds to seat 1's skill at once, and seat 1 declares again only after it",
+             s_stack,
+             (Step(1, _cmd(c.Activate, card="fire", target="c4")),
+              Refused(1, _cmd(c.Activate, card="drum", target="a1"), "M-2.1", "seat 2 holds priority"),
+              Step(2, _cmd(c.Activate, card="shield", target="c4")),
+              Step(1, _cmd(c.Activate, card="drum", target="a1")), PASS, PASS, PASS, PASS, PASS, PASS),
+             _responded_between),
 )
 
 

@@ -91,7 +91,8 @@ class Board:
         if under:
             self.cards[under] = below
         stage = list(self.state.side(seat).stage)
-        stage[place - 1] = Unit(card=card, under=below, entered=entered, burst=burst)
+        stage[place - 1] = Unit(card=card, under=below, entered=entered, burst=burst,
+                                under_entered=entered if below else 0)
         self._side(seat, stage=tuple(stage))
         self.cards[label or key] = card
         return card

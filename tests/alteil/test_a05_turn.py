@@ -142,3 +142,37 @@ def test_A_5_6_end_discard_for_soul_limit_and_effects_end() -> None:
     envs = m.submit(2, c.EndDiscards())
     assert "EffectsEnded" in kinds(envs)
     assert m.state.side(1).unit(u).at == 0
+
+
+def test_A_5_1_with_one_card_left_the_draw_comes_first_and_the_player_stays_in() -> None:
+    """The order the seed leaves free matters only with one card left: drawing it first keeps the
+    player in (the soul gain finds nothing, A-Q7); gaining soul first would lose at the draw."""
+    p = Position()
+    p.deck(2, 1)
+    m = p.at(step=END, sub=SOUL, actor=2, turn_seat=1).match()
+    last = m.state.side(2).deck[0]
+    envs = m.submit(2, c.EndDiscards())
+    drawn = [e.event for e in envs if isinstance(e.event, ev.CardsDrawn) and e.event.seat == 2]
+    gained = [e.event for e in envs if isinstance(e.event, ev.SoulGained) and e.event.seat == 2]
+    assert drawn == [ev.CardsDrawn(seat=2, cards=(last,))] and gained == [ev.SoulGained(seat=2, cards=(), wanted=1)]
+    assert m.outcome is None and not of(envs, ev.PlayerLost) and last in m.state.side(2).hand
+
+
+def test_A_5_1_no_card_reads_a_deck_or_fires_on_untap_draw_or_soul() -> None:
+    """The assumptions that make the preparation order free of consequence (A-5.1's
+    interpretation): the effects and icons of the set, and soul cards hidden from their owner."""
+    from kifu.domain.alteil.cards import catalog
+    from kifu.domain.alteil.view import redact
+
+    skills = [d.skill for d in catalog().values() if d.skill is not None]
+    assert {s.effect for s in skills} <= {"damage", "damage_all", "heal", "buff", "gain_soul", "reduce_soul",
+                                          "discard_influence", "draw"}
+    assert {s.icon for s in skills} <= {"START", "NEXT", "ACTION", "SOUL", ""}
+    p = Position()
+    pile = p.soul(1, 2)
+    m = p.at(step=END, sub=SOUL, actor=2, turn_seat=1).match()
+    envs = m.submit(2, c.EndDiscards())
+    souls = [env for env in envs if isinstance(env.event, ev.SoulGained | ev.SoulPaid | ev.SoulReduced)]
+    assert len(souls) == 2 and all(env.event.cards for env in souls)
+    for env in souls:                              # hidden from its own owner too
+        assert not set(redact(env, env.event.seat).event.cards) & (set(pile) | set(env.event.cards))

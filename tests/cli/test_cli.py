@@ -179,4 +179,24 @@ def test_human_seat_is_prompted_with_legal_decisions(runner: CliRunner) -> None:
 
 def test_rules_reference_lists_clause(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["rules", "worlfard", "W-6.4"])
-    assert result.exit_code == 0 and "HT4" in result.output and "payment.py" in result.output
+    assert result.exit_code == 0 and "HT4" in result.output
+    assert "declared on: kifu.domain.worlfard.payment:check_payment (domain/worlfard/payment.py:" in result.output
+    assert "tested by: tests/worlfard/" in result.output
+
+
+def test_rules_clause_as_json_lists_its_declarations_and_tests(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "masters", "M-2.1", "--json"])
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.output)
+    assert "kifu.domain.masters.flow:pass_priority" in entry["implemented_in"]
+    assert all(t.startswith("tests/") and "::test_M_2_1_" in t for t in entry["tested_in"]) and entry["tested_in"]
+
+
+def test_rules_coverage_counts_declarations_and_names_what_is_missing(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "worlfard", "--coverage", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["clauses"] == 113 and report["declared"] == report["implemented"] == 113
+    assert report["not_declared"] == [] and report["mentioned_only"] == {}
+    text = runner.invoke(cli, ["rules", "worlfard", "--coverage"]).output
+    assert "declared on code   113/113" in text and "only mentioned in text" not in text

@@ -21,11 +21,11 @@ def test_a_folder_of_records_is_imported_each_once_and_a_bad_one_is_named(tmp_pa
     (folder / "broken.kifu.jsonl").write_text('{"kifu": "match", "format": 1}\\n')
     db = str(tmp_path / "k.db")
     runner = CliRunner()
-    first = runner.invoke(cli, ["--db", db, "import", str(folder)])
+    first = runner.invoke(cli, ["--db", db, "import", "--in-progress", str(folder)])   # ruling scenarios: unfinished
     assert first.exit_code == 2
     assert "6 records: 5 imported, 0 already stored, 1 refused" in first.stdout
     assert "broken.kifu.jsonl: refused" in first.stderr
-    again = runner.invoke(cli, ["--db", db, "import", *(str(folder / p.name) for p in picked)])
+    again = runner.invoke(cli, ["--db", db, "import", "--in-progress", *(str(folder / p.name) for p in picked)])
     assert again.exit_code == 0 and "5 records: 0 imported, 5 already stored, 0 refused" in again.stdout
     listed = runner.invoke(cli, ["--db", db, "matches", "--json"])
     assert listed.exit_code == 0 and listed.stdout.count('"match_id"') == 5

@@ -22,6 +22,7 @@ from kifu.domain.core.header import header_bytes
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record, first_broken_link, first_broken_seal
 from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.core.signing import closing_mark
 from kifu.domain.core.visibility import redact
 from kifu.projections.audit import audit
 from kifu_secretbid import Bid, BidOpened, Claim, Claimed, GameEnded, PileShuffled, PrizeDiscarded, PrizeWon
@@ -229,8 +230,10 @@ def test_K_seed_a_committed_seed_is_revealed_at_the_end_and_verified(tmp_path: P
     assert isinstance(last.event, SeedRevealed) and last.clause == "K-seed" and last.event.seed == 123
     assert first_broken_seal(match.header, match.envelopes) is None
     path = tmp_path / "m.kifu.jsonl"
-    path.write_bytes(encode_record(match.header, match.envelopes))
+    path.write_bytes(encode_record(match.header, match.envelopes,
+                                   closing_mark(match.header, match.envelopes, match.outcome, None)))
     assert CliRunner().invoke(cli, ["verify", str(path)]).exit_code == 0
+    assert first_broken_seal(match.header, match.envelopes[:-1], finished=True) is not None   # the reveal is owed
     assert audit(RULES, match.header, match.envelopes).clean
     liar = msgspec.structs.replace(match.header, seed=124)       # a header whose seed is not the committed one
     assert first_broken_seal(liar, match.envelopes) is not None

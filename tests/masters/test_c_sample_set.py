@@ -42,27 +42,25 @@ def test_M_C3_a_quick_piece_moves_the_turn_it_is_summoned():
 
 
 def test_M_C4_a_stack_of_three_resolves_last_in_first_out():
-    p = Pos().phase("main1").mana(1, 3).mana(2, 1)
+    p = Pos().phase("action").mana(1, 3).mana(2, 1)
     target = p.piece(2, "剣士", "c4")                          # HP 3
     shield = p.piece(2, "盾の術士", "e5")
     fire = p.piece(1, "火の術士", "a1")
-    ball = p.hand(1, "火球")
-    p.do(1, c.Cast(card=ball, target="c4"))               # 1: 3 damage
-    p.do(1, c.Pass())
-    p.do(2, c.Activate(card=shield, target="c4"))         # 2: shield 2 in response
-    p.do(2, c.Pass())
-    p.do(1, c.Activate(card=fire, target="e5"))           # 3: 1 damage to the shield mage
-    assert [i.card for i in p.state.stack] == [ball, shield, fire]
+    drum = p.piece(1, "戦鼓の奏者", "b1")
+    p.do(1, c.Activate(card=fire, target="c4"))           # 1: 1 damage
+    p.do(2, c.Activate(card=shield, target="c4"))         # 2: shield 2 in response (M-2.1: seat 2 holds priority)
+    p.do(1, c.Activate(card=drum, target="a1"))           # 3: ATK +1 to the fire mage
+    assert [i.card for i in p.state.stack] == [fire, shield, drum]
     order = []
     for _ in range(3):
         envs = p.passes()
         order += [e.event.card for e in of(envs, ev.Resolved)]
-    assert order == [fire, shield, ball]
-    assert p.state.piece(target).damage == 1                   # 3 - shield 2
+    assert order == [drum, shield, fire]
+    assert p.state.piece(target).damage == 0                   # 1 - shield 2
 
 
 def test_M_C5_combat_avoidance_only_by_the_attacked_piece_in_its_combat():
-    p = Pos().phase("main1", holder=2).mana(2, 1)
+    p = Pos().phase("action", holder=2).mana(2, 1)
     ninja = p.piece(2, "霧隠れの忍", "c4")
     illegal(p, 2, c.Activate(card=ninja), "M-8.1")
 

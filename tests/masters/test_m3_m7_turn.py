@@ -48,6 +48,7 @@ def test_M_3_3_a_piece_from_hand_face_up_in_standby_once():
     envs = p.do(1, c.ChargePiece(card=piece))
     assert envs[0].clause == "M-3.3" and envs[0].event.face_up
     assert p.state.side(1).mana[-1] == Mana(card=piece, face_up=True)
+    p.do(2, c.Pass())
     illegal(p, 1, c.ChargePiece(card=other), "M-Q13")
 
 
@@ -65,6 +66,7 @@ def test_M_6_1_main_2_summons_and_casts_like_main_1():
     piece = p.hand(1, "槍兵")
     spell = p.hand(1, "雷撃")
     assert p.do(1, c.Summon(card=piece, square="a2"))[0].clause == "M-6.1"
+    p.do(2, c.Pass())
     assert p.do(1, c.Cast(card=spell))[0].clause == "M-4.3"
 
 

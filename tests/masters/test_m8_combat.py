@@ -27,9 +27,8 @@ def test_M_8_1_combat_avoidance_while_the_defender_has_priority():
     ninja = p.piece(2, "霧隠れの忍", "c4")
     attack(p, a, "c4")
     envs = p.do(2, c.Activate(card=ninja))
-    assert envs[0].clause == "M-5.4"
-    p.do(2, c.Pass())
-    envs = p.do(1, c.Pass())
+    assert envs[0].clause == "M-5.4" and p.state.priority.holder == 1     # M-2.1: the attacker may respond
+    envs = p.passes()
     avoided = of(envs, ev.CombatAvoided)[0]
     assert avoided.clause == "M-8.1" and avoided.event.square == "c3"
     assert p.state.combat is None and not of(envs, ev.CombatDamage)
@@ -123,8 +122,7 @@ def test_M_8_6_skills_during_combat_and_a_defender_destroyed_before_damage_compl
     attack(p, a, "c4")
     p.do(2, c.Pass())
     p.do(1, c.Activate(card=mage, target="c4"))   # the attacker's side holds priority now
-    p.do(1, c.Pass())
-    envs = p.do(2, c.Pass())
+    envs = p.passes()
     assert of(envs, ev.PieceDestroyed)[0].event.card == d
     envs = p.passes()
     done = of(envs, ev.MoveCompleted)[0]
@@ -138,8 +136,33 @@ def test_M_8_6_an_attacker_destroyed_before_damage_ends_the_combat():
     p.piece(2, "剣士", "c4")
     attack(p, a, "c4")
     p.do(2, c.Activate(card=mage, target="c3"))
-    p.do(2, c.Pass())
     p.do(1, c.Pass())
+    p.do(2, c.Pass())
     envs = p.passes()
     ended = of(envs, ev.CombatEnded)[0]
     assert ended.clause == "M-8.6" and p.state.combat is None
+
+
+def test_M_5_2_an_attacker_is_tapped_once_its_move_completes_not_when_the_combat_begins():
+    """移動(攻撃)を行ったピースはタップされます, and 実際にピースが破壊され移動が完了するまでは攻撃ピース
+    は移動したことにはなりません: during its combat the attacker has not moved yet, so it is untapped
+    and may pay its own tap-cost skill; the completed (or cancelled, M-8.4) move taps it."""
+    p = Pos().phase("action").mana(1, 1)
+    fire = p.piece(1, "火の術士", "c3")                 # ATK 1, its skill: (mana 1, tap) 1 damage
+    scout = p.piece(2, "剣士", "c4")                   # HP 3
+    attack(p, fire, "c4")
+    assert not p.state.piece(fire).tapped
+    p.do(2, c.Pass())                                   # the defender first (M-8.1)
+    envs = p.do(1, c.Activate(card=fire, target="c4"))
+    assert envs[0].event.tapped and p.state.piece(fire).tapped
+    p.passes()                                          # the skill resolves: 1 damage
+    envs = p.passes()                                   # the damage: 1 more, 剣士 survives and counters
+    assert of(envs, ev.AttackStopped) or of(envs, ev.CombatEnded)
+    assert p.state.piece(scout).damage == 2
+    q = Pos().phase("action")
+    a = q.piece(1, "剣士", "c3")
+    q.piece(2, "石壁の番人", "c4")
+    attack(q, a, "c4")
+    assert not q.state.piece(a).tapped
+    envs = q.passes()
+    assert of(envs, ev.AttackStopped)[0].clause == "M-8.4" and q.state.piece(a).tapped

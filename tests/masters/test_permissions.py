@@ -21,7 +21,7 @@ def _agree(state: State) -> None:
         main = pm.sorcery_time(state, seat, MAIN_PHASES)
         assert main == (pm.may_summon(state, seat) is None) == (pm.may_cast(state, seat) is None)
         assert pm.sorcery_time(state, seat, ("action",)) == (pm.may_move_piece(state, seat) is None)
-        assert pm.has_priority(state, seat) == (pm.may_activate(state, seat) is None)
+        assert pm.can_activate(state, seat) == (pm.may_activate(state, seat) is None)
         assert pm.can_ambush(state, seat) == (pm.may_ambush(state, seat) is None)
         assert pm.can_move_master(state, seat) == (pm.may_move_master(state, seat) is None)
         assert pm.can_charge_piece(state, seat) == (pm.may_charge_piece(state, seat) is None)

@@ -48,6 +48,7 @@ def test_M_Q4_the_master_steps_once_and_a_piece_entering_its_square_hits_its_lif
     p = Pos().phase("main1")
     illegal(p, 1, c.MoveMaster(to="c3"), "M-Q4")                   # two squares away
     p.do(1, c.MoveMaster(to="d2"))
+    p.do(2, c.Pass())
     illegal(p, 1, c.MoveMaster(to="d3"), "M-6.1")                  # once per turn
     q = Pos().phase("action")
     a = q.piece(1, "狂戦士", "c5")                                      # ATK 3, fury 2
@@ -76,6 +77,7 @@ def test_M_Q6_each_mana_card_gives_one_generic_mana_and_untaps_in_standby():
     heavy = p.hand(1, "重装兵")
     p.do(1, c.Summon(card=wolf, square="a2"))
     assert [m.tapped for m in p.state.side(1).mana] == [True, True, False]
+    p.do(2, c.Pass())
     exc = illegal(p, 1, c.Summon(card=heavy, square="b2"), "M-4.2")
     assert "M-Q6" in exc.reason
 

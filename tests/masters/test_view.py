@@ -24,7 +24,7 @@ def test_the_layout_draws_the_grid_with_pieces_masters_territories_and_the_stack
     assert cells["a1"].owner == 1 and cells["e6"].owner == 2
     stack = next(part for part in lay.board if isinstance(part, Zone) and part.id == "stack")
     assert [f.id for f in stack.cards] == [ball]
-    assert lay.step == "main 1" and lay.awaiting == (1,)
+    assert lay.step == "main 1" and lay.awaiting == (2,)     # M-2.1: the cast passed priority
 
 
 def test_the_layout_shows_the_combat_and_the_opponents_hand_as_a_count():

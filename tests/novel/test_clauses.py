@@ -250,6 +250,19 @@ def test_N_6_1_no_action_on_the_summon_turn():
     assert any(isinstance(e, ev.CannotAct) and e.card == new and "summoned" in e.reason for e in evs)
 
 
+def test_N_6_1_an_end_phase_skill_does_not_fire_on_the_summon_turn():
+    """行動 is a character's skill firing, the end phase's as much as the skill phase's."""
+    s = position(front1=("旅の剣士",), front2=("旅の剣士", "旅の剣士"), deck1=("焔の姫ホムラ",) + FILLER, deck2=FILLER)
+    m = start(s)
+    evs = _turn(m, [Pick(card=one(m.state, "焔の姫ホムラ", 1, "deck"))],
+                [Pick(card=one(m.state, "旅の剣士", 2, "deck"))])
+    end = evs.index(next(e for e in evs if isinstance(e, ev.PhaseBegun) and e.phase == "end"))
+    assert not [e for e in evs[end:] if isinstance(e, ev.HpChanged)]
+    evs = _turn(m, [Pick(card=one(m.state, "旅の剣士", 1, "deck"))], [Pick(card=one(m.state, "旅の剣士", 2, "deck"))])
+    end = evs.index(next(e for e in evs if isinstance(e, ev.PhaseBegun) and e.phase == "end"))
+    assert [e for e in evs[end:] if isinstance(e, ev.HpChanged)]     # the next turn it fires
+
+
 def test_N_6_2_death_keeps_equipment_and_stat_changes():
     s = position(front1=("旅の剣士",), front2=("水の槍兵",), deck1=("不死鳥の羽", "旅の剣士"), deck2=FILLER)
     m = start(s)
@@ -365,3 +378,58 @@ def test_N_3_1_layout_shows_both_rows_equipment_face_down_magic_and_who_is_choos
                            if isinstance(p, Zone) and p.id == "magic")
     assert magic_seen_by_1.cards[0].hidden                                  # the other seat's: face down
     assert not any(isinstance(p, Zone) and p.id == "chosen" for p in lay.panel(1).parts)
+
+
+def _refused(m, seat, command):  # type: ignore[no-untyped-def]
+    before = (m.state, m.seq)
+    with pytest.raises(Illegal) as e:
+        m.submit(seat, command)
+    assert (m.state, m.seq) == before
+    return e.value.clause
+
+
+def test_N_5_2_1_a_missing_or_wrong_target_is_refused_citing_the_select_phase():
+    """「装備カードの装備対象、魔法カードの効果対象はこの時点で選択する。」: a pick whose target is
+    missing or not one the card may take breaks the select phase's rule (N-5.2.1), not N-Q2."""
+    s = position(front1=("旅の剣士",), front2=("旅の剣士",), deck1=("火球", "癒しの光", "鉄の盾", "旅の剣士"),
+                 deck2=FILLER)
+    m = start(s)
+    own, enemy = m.state.side(1).front[0], m.state.side(2).front[0]
+    ball, light = one(m.state, "火球", 1, "deck"), one(m.state, "癒しの光", 1, "deck")
+    shield = one(m.state, "鉄の盾", 1, "deck")
+    assert _refused(m, 1, Pick(card=ball)) == "N-5.2.1"                     # face up, no target
+    assert _refused(m, 1, Pick(card=ball, target=own)) == "N-5.2.1"         # on one's own character
+    assert _refused(m, 1, Pick(card=light, target=enemy)) == "N-5.2.1"      # a heal on an enemy
+    assert _refused(m, 1, Pick(card=shield, target=enemy)) == "N-5.2.1"     # equipment on an enemy
+    assert _refused(m, 1, Pick(card=shield)) == "N-5.2.1"                   # equipment with no target
+    assert _refused(m, 1, Pick(card=shield, face_down=True)) == "N-5.2.1"   # equipment is never face down
+    submit(m, 1, Pick(card=ball, target=enemy))                            # the right target is taken
+    assert _refused(m, 1, Pick(card=ball, target=enemy)) == "N-5.2.1"       # chosen already
+
+
+def test_N_Q2_a_full_row_or_magic_zone_is_refused_citing_the_capacity():
+    s = position(front1=("旅の剣士",) * 3, back1=("旅の剣士",) * 3, front2=("旅の剣士",),
+                 magic1=(("閃光", True),) * 3, deck1=("旅の剣士", "火球"), deck2=FILLER)
+    m = start(s)
+    enemy = m.state.side(2).front[0]
+    assert _refused(m, 1, Pick(card=one(m.state, "旅の剣士", 1, "deck"))) == "N-Q2"
+    assert _refused(m, 1, Pick(card=one(m.state, "火球", 1, "deck"), target=enemy)) == "N-Q2"
+
+
+def test_N_5_1_equipment_and_face_up_magic_are_refused_in_the_first_phase():
+    m = new_match()
+    deck = m.state.deck(1)
+    equipment = next(c.id for c in deck if card(c.name).kind == "equipment")
+    magic = next(c.id for c in deck if card(c.name).kind == "magic")
+    assert _refused(m, 1, Pick(card=equipment)) == "N-5.1"
+    assert _refused(m, 1, Pick(card=magic)) == "N-5.1"
+
+
+def test_N_5_2_1_equipment_cannot_go_on_a_character_chosen_in_the_same_phase():
+    s = position(front1=("旅の剣士",), front2=("旅の剣士",), deck1=("風の斥候", "鉄の盾"), deck2=FILLER)
+    m = start(s)
+    scout, shield = one(m.state, "風の斥候", 1, "deck"), one(m.state, "鉄の盾", 1, "deck")
+    submit(m, 1, Pick(card=scout))
+    submit(m, 2, Pick(card=one(m.state, "旅の剣士", 2, "deck")))
+    assert _refused(m, 1, Pick(card=shield, target=scout)) == "N-5.2.1"
+    assert Pick(card=shield, target=m.state.side(1).front[0]) in legal(m.state, 1)

@@ -81,11 +81,13 @@ class Pos:
         self._side(seat, deck=(card,) + self.state.side(seat).deck)
         return card
 
-    def stage(self, seat: int, place: int, key: str, burst: bool = False, entered: int = 1, under: str = "") -> int:
+    def stage(self, seat: int, place: int, key: str, burst: bool = False, entered: int = 1, under: str = "",
+              under_entered: int = 0) -> int:
         card = self.take(seat, key)
         below = self.take(seat, under) if under else 0
         stage = list(self.state.side(seat).stage)
-        stage[place - 1] = Unit(card=card, under=below, burst=burst, entered=entered)
+        stage[place - 1] = Unit(card=card, under=below, burst=burst, entered=entered,
+                                under_entered=under_entered or (entered if under else 0))
         self._side(seat, stage=tuple(stage))
         return card
 

@@ -319,3 +319,30 @@ def test_R_C11_a_card_with_a_copy_limit_exception() -> None:
     cards = [k for k in deck.deck if k not in ("チルノ", "ルーミア")] + ["毛玉"] * 6
     validate(DeckList(name="fluff", leader=deck.leader, deck=tuple(cards), ex=deck.ex))
     assert Counter(cards)["毛玉"] == 12
+
+
+def test_R_Q15_the_lv3_left_behind_keeps_the_turn_it_entered() -> None:
+    """An LvEx that entered this turn on a Lv3 of turn 2 leaves: the Lv3 stays with its own entry
+    turn, not the LvEx's (R-7.2 reads it: このターンに登場したキャラクターでないこと)."""
+    p = Pos(active=2, turn=3)
+    ex = p.stage(1, 5, "霧雨魔理沙・Ex", under="霧雨魔理沙", entered=3, under_entered=2)
+    lv3 = p.state.side(1).stage[4].under
+    spell = p.reiryoku(2, "恋符「マスタースパーク」")
+    pay = [p.reiryoku(2, k) for k in ("霊符「夢想封印」", "結界「光と闇の網目」")]
+    m = p.match()
+    out = m.submit(2, c.Cast(card=spell, pay=tuple(pay), target_seat=1, target=5))
+    assert one(out, e.CharacterLeft).event.stays == lv3 and ex in m.state.side(1).discard
+    unit = m.state.side(1).stage[4]
+    assert unit.card == lv3 and unit.entered == 2 and not unit.under
+
+
+def test_R_Q15_an_lvex_played_remembers_the_turn_its_lv3_entered() -> None:
+    p = Pos(turn=3)
+    p.stage(1, 5, "霧雨魔理沙", entered=2)
+    ex = p.hand(1, "霧雨魔理沙・Ex")
+    p.stage(1, 4, "チルノ")
+    p.stage(1, 6, "妖精メイド")
+    m = p.match()
+    m.submit(1, c.Play(card=ex, place=5))
+    unit = m.state.side(1).stage[4]
+    assert (unit.card, unit.entered, unit.under_entered) == (ex, 3, 2)

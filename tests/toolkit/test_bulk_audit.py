@@ -52,7 +52,7 @@ def test_the_summary_table_names_the_first_divergence_of_each(folder: Path) -> N
     result = CliRunner().invoke(cli, ["audit", str(folder), "--jobs", "2"], env={"COLUMNS": "200"})
     assert result.exit_code == 2
     out = result.output
-    assert "audit summary" in out and "6 clean · 1 diverged · 1 unreadable (8 records)" in out
+    assert "audit summary" in out and "6 clean · 1 diverged · 1 unreadable (8 records" in out
     assert "junk.kifu.jsonl" in out and "W-12.6" in out
     assert out.count("clean     ") == 0   # clean records are counted, not listed (-v lists them)
     verbose = CliRunner().invoke(cli, ["audit", str(folder), "-v"], env={"COLUMNS": "200"}).output
@@ -62,7 +62,7 @@ def test_the_summary_table_names_the_first_divergence_of_each(folder: Path) -> N
 def test_a_clean_directory_exits_0(tmp_path: Path, fresh: list[Path]) -> None:
     copy_records(fresh[:3], tmp_path)
     result = CliRunner().invoke(cli, ["audit", str(tmp_path)])
-    assert result.exit_code == 0 and "3 clean (3 records)" in result.output
+    assert result.exit_code == 0 and "3 clean (3 records" in result.output
 
 
 def test_an_engine_that_fails_on_a_record_is_reported_not_fatal(tmp_path: Path, fresh: list[Path],

@@ -130,14 +130,16 @@ def test_no_request_gets_a_5xx_and_a_refused_one_changes_nothing(
 
 ID_ROUTES = [("GET", "/matches/{id}"), ("GET", "/matches/{id}/view"), ("POST", "/matches/{id}/decisions"),
              ("GET", "/matches/{id}/events"), ("GET", "/matches/{id}/stream"), ("GET", "/matches/{id}/record"),
-             ("GET", "/matches/{id}/viewer/data"), ("GET", "/matches/{id}/viewer/frame?seq=1")]
+             ("GET", "/matches/{id}/viewer/data"), ("GET", "/matches/{id}/viewer/frame?seq=1"),
+             ("GET", "/matches/{id}/viewer")]
 
 
 @pytest.mark.parametrize("kind", ["UPPER", "BRACED", "URN", "not-a-uuid", "%00", "x" * 300, "²"])
 def test_a_match_id_not_in_canonical_form_is_a_400_naming_the_field_on_every_route(kind: str, tmp_path: Any) -> None:
     """One spelling per match: what POST /matches returned. Any other — uppercase, braced,
     ``urn:uuid:``, no UUID at all — is malformed (400, the problem names ``match_id``), the same
-    on public and token routes and whatever the token; a well-formed id of no match stays 404."""
+    on public and token routes and whatever the token; a well-formed id of no match stays 404.
+    A token route asked without any token says 401 first (issue 24: who may ask, then what)."""
     with TestClient(create_app(str(tmp_path / "ids.db"), environ={}), raise_server_exceptions=False) as client:
         created = client.post("/matches", json={"players": ["ann", "bob"]}).json()
         for method, route in ID_ROUTES:
@@ -146,8 +148,11 @@ def test_a_match_id_not_in_canonical_form_is_a_400_naming_the_field_on_every_rou
                 path = route.replace("{id}", spell(kind, created["match_id"]))
                 response = client.request(method, path, headers=headers,
                                           json={"seq": 0, "command": {"type": "Pass"}} if method == "POST" else None)
-                assert response.status_code == 400, (method, path, response.status_code, response.text[:200])
                 assert response.headers["content-type"].startswith("application/problem+json")
+                if token is None and route != "/matches/{id}" and not route.endswith("/viewer"):
+                    assert response.status_code == 401, (method, path, response.status_code, response.text[:200])
+                    continue
+                assert response.status_code == 400, (method, path, response.status_code, response.text[:200])
                 assert response.json()["message"].startswith("match_id: "), response.text[:200]
         assert client.get(f"/matches/{uuid.UUID(int=7)}").status_code == 404
         assert client.get(f"/matches/{created['match_id']}").status_code == 200

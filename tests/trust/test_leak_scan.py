@@ -7,7 +7,8 @@ gets — its views and layouts, its legal lists, its decisions' answers, ``/even
 stream, the bodies of its refused requests — is decoded int by int: an int names card c if it
 is c, or packs c with a line (c*10 + line, as WORLFARD's options and targets do). Any secret
 card so named is a leak. (Issue 14: 召喚術師's ChoiceAwaited.options and 連鎖の魔導書's targets
-named a hand card.)
+named a hand card.) So is a pending choice's option list holding a hidden card: its length counts
+the hidden cards that qualify (issue 24: 召喚術師's options, qualifying hand cards × empty lines).
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from kifu.domain.core.record import decode_record
 from kifu.domain.core.roles import HIDDEN, roles_of
 from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.service import create_app
+
+from .scrub_audit import counted
 
 
 def _seq_keys() -> set[str]:
@@ -208,6 +211,10 @@ def leaks(rules: Any, record: bytes, got: dict[int, list[tuple[int, str, Any]]])
                 if hit:
                     found.append(f"seat {seat} at seq {seq} ({what}) is sent {value}, naming secret card {hit[0]}: "
                                  f"{json.dumps(body, ensure_ascii=False)[:300]}")
+            if counted(body):
+                found.append(f"seat {seat} at seq {seq} ({what}) is sent a pending choice's options with a hidden "
+                             f"card among them (their number counts hidden cards): "
+                             f"{json.dumps(body, ensure_ascii=False)[:300]}")
     return found
 
 

@@ -69,10 +69,12 @@ def test_an_unsigned_record_verifies_as_unsigned_and_fails_when_a_signature_is_r
     r = read_record(finished)
     result = kifu("verify", str(finished))      # play --out end-marks it, without a key unsigned
     assert result.exit_code == 0 and result.stdout.rstrip().endswith(f"unsigned (ends at seq {len(r.envelopes)})")
-    unmarked = tmp_path / "unmarked.kifu.jsonl"  # a record of before end marks: nothing to check it against
+    unmarked = tmp_path / "unmarked.kifu.jsonl"  # no end mark: in progress, or cut (issue 24: never ok)
     unmarked.write_bytes(encode_record(r.header, r.envelopes))
     result = kifu("verify", str(unmarked))
-    assert result.exit_code == 0 and result.stdout.rstrip().endswith("; unsigned")
+    assert result.exit_code == 1 and f"no end mark: in progress or cut at seq {len(r.envelopes)}" in result.stderr
+    result = kifu("verify", str(unmarked), "--in-progress")
+    assert result.exit_code == 0 and "no end mark" in result.stdout and ": ok" not in result.stdout
     _, public = keypair(tmp_path)
     assert kifu("verify", str(finished), "--key", public).exit_code == 1
     assert kifu("verify", str(unmarked), "--key", public).exit_code == 1

@@ -58,7 +58,7 @@ def test_a_seat_token_gets_its_own_view_only_and_the_judge_any() -> None:
 
 def test_the_page_is_served_whole_and_may_reach_only_its_own_origin() -> None:
     with TestClient(create_app("memory", environ={})) as client:
-        response = client.get("/matches/anything/viewer")
+        response = client.get("/matches/00000000-0000-0000-0000-000000000001/viewer")
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
         csp = response.headers["content-security-policy"]
         assert "default-src 'none'" in csp and "connect-src 'self'" in csp

@@ -7,7 +7,6 @@ how to claim it (a one-seat decision). When the pile is empty the higher score w
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any, Literal, Union
 
 import msgspec
@@ -15,6 +14,7 @@ from msgspec.structs import replace
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
+from kifu.domain.core.clauses import implements
 from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.decks import DeckBook, normalize_pair, parse_toml
 from kifu.domain.core.draft import Draft
@@ -151,12 +151,14 @@ def evolve(state: State, event: Any) -> State:
 
 
 # -- rules ----------------------------------------------------------------------------------------
+@implements("S-2")
 def begin(header: Any, state: State, draft: Draft[State, Any]) -> None:
     order = draft.rng.shuffled(state.pile)
     cause = draft.setup("S-2", PileShuffled(order=order))
     _next_round(draft, cause)
 
 
+@implements("S-3", "S-6")
 def _next_round(draft: Draft[State, Any], cause: int) -> None:
     state = draft.state
     if not state.pile:
@@ -187,6 +189,7 @@ def legal(state: State, seat: int) -> list[Any]:
     return [Claim()] + ([Claim(double=True)] if state.chips[seat - 1] >= 1 else [])
 
 
+@implements("S-3", "S-5")
 def decide(state: State, seat: int, command: Any, draft: Draft[State, Any]) -> None:
     match command:
         case Bid(chips=chips):
@@ -210,6 +213,7 @@ def decide(state: State, seat: int, command: Any, draft: Draft[State, Any]) -> N
             raise Illegal("S-1", f"{command!r} is not a secret-bid decision")
 
 
+@implements("S-4")
 def _resolve(draft: Draft[State, Any], cause: int) -> None:
     bids = dict(draft.state.bids)
     prize = draft.state.prize
@@ -301,6 +305,11 @@ def mask(state: State, seat: int) -> State:
     return replace(state, pile=(HIDDEN,) * len(state.pile), bids=tuple(b for b in state.bids if b[0] == seat))
 
 
+def hidden_cards(state: State, seat: int) -> set[int]:
+    """The prizes still in the pile: its order is the only hidden card information."""
+    return set(state.pile) - {HIDDEN}
+
+
 # -- cards, decks, reference ----------------------------------------------------------------------
 def catalogue() -> Catalogue:
     return Catalogue(columns=(Column(key="name", title="name", kind="name"), Column(key="value", title="value"),
@@ -317,6 +326,7 @@ def parse_deck(text: str, source: str) -> Deck:
     return validate(deck, source)
 
 
+@implements("S-1.1")
 def validate(deck: Deck, where: str | None = None) -> Deck:
     unknown = [p for p in deck.prizes if p not in PRIZES]
     if unknown:
@@ -331,7 +341,7 @@ def normalize(decks: list[Any]) -> list[Deck]:
 
 
 BOOK = DeckBook(__name__, parse_deck, "S-1.1")
-REFERENCE = RulesReference(__name__, "S", tests_root=Path(__file__).resolve().parents[2])
+REFERENCE = RulesReference(__name__, "S")
 
 
 def card_set_digest() -> str:
@@ -369,6 +379,6 @@ def build() -> Ruleset[State, Any, Any]:
             presets=BOOK.preset_names, catalogue=catalogue, bots={"greedy": GreedyBot}),
         presentation=Presentation(layout=layout, card_names=lambda state: state.name, played=played,
                                   turn=lambda state: state.round),
-        visibility=Visibility(redact=redact, mask=mask),
+        visibility=Visibility(redact=redact, mask=mask, hidden_cards=hidden_cards),
         test_only=True,
     )
