@@ -10,7 +10,22 @@ from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, M
 from kifu.projections.fork import ForkError
 from kifu.store.errors import BadStoreAddress
 
-from . import bench, cards, client, keys, loadtest, play, records, replay, selfplay, serve, stats, viewer, whatif
+from . import (
+    bench,
+    cards,
+    client,
+    keys,
+    loadtest,
+    play,
+    position,
+    records,
+    replay,
+    selfplay,
+    serve,
+    stats,
+    viewer,
+    whatif,
+)
 from .context import Interrupted, Kifu, ctrl_c
 from .output import CannotWrite
 
@@ -96,7 +111,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
                 whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer,
-                keys.keys):
+                keys.keys, position.position):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

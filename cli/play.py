@@ -26,6 +26,7 @@ from .context import Interrupted, Kifu, ctrl_c, pass_kifu
 from .human import HumanSeat
 from .names import RulesetName, unknown_name
 from .output import STDOUT, CannotWrite, OutPath, write_out
+from .position import position_option, read_position
 from .render import plural
 
 HUMAN = "human"
@@ -56,19 +57,21 @@ def seat_option(seat: int) -> Any:
 @click.option("--event", default=None, metavar="NAME", help="Tournament metadata for the header: the event,")
 @click.option("--round", "round_", default=None, metavar="ROUND", help="the round,")
 @click.option("--table", default=None, metavar="TABLE", help="and the table.")
+@position_option()
 @pass_kifu
 def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, p1: str | None, p2: str | None,
          decks: tuple[str, ...], names: tuple[str, ...], out: str | None, quiet: bool,
-         event: str | None, round_: str | None, table: str | None) -> None:
+         event: str | None, round_: str | None, table: str | None, position_text: str | None) -> None:
     """Play a match of RULESET into the store; humans are prompted with their legal decisions.
 
     With --resume MATCH_ID an unfinished match (a human who quit, a crash) goes on from where
     it stopped, each seat played by whoever the record seats there unless --p1/--p2 say otherwise
-    (a bot standing in for a human is recorded on each decision it takes)."""
+    (a bot standing in for a human is recorded on each decision it takes). With --position TEXT
+    (or @FILE) the match starts from that position (``kifu position`` prints one) instead of the setup."""
     if resume is not None:
-        if ruleset or decks or names or seed is not None or event or round_ or table:
-            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: the match's header is already "
-                                   "written")
+        if ruleset or decks or names or seed is not None or event or round_ or table or position_text:
+            raise click.UsageError("--resume takes only --p1, --p2, --out and -q: "
+                                   "the match's header is already written")
         resumed = kifu.existing.load(kifu.resolve(resume))
         if resumed.outcome is not None:
             raise click.UsageError(f"match {resumed.header.match_id} is over ({resumed.outcome.describe()}): "
@@ -85,6 +88,7 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
     if ruleset is None:
         raise click.UsageError("give a RULESET (or --resume MATCH_ID)")
     rules = find_ruleset(ruleset)
+    start, position_text = (None, None) if position_text is None else read_position(rules, position_text)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     if len(names) > 2:
@@ -94,7 +98,7 @@ def play(kifu: Kifu, ruleset: str | None, resume: str | None, seed: int | None, 
     players = (names[0] if names else kinds[0], names[1] if len(names) > 1 else kinds[1])
     match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed,
                          decks=[deck_spec.load(rules, s) for s in specs], players=players, seats=kinds,
-                         event=event, round=round_, table=table, date=utc_now())
+                         start=start, position=position_text, event=event, round=round_, table=table, date=utc_now())
     too_big = over_limits(match.header)      # what `kifu import` would refuse is never recorded
     if too_big:
         raise click.BadParameter(too_big.what, param_hint=_LIMIT_FLAGS.get(too_big.field, too_big.field))

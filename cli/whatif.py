@@ -10,6 +10,7 @@ import msgspec
 from rich.text import Text
 
 from kifu.domain.core.errors import Illegal, Malformed
+from kifu.domain.core.match import Match
 from kifu.projections.diff import Side
 from kifu.projections.diff import diff as compare
 from kifu.projections.fork import fork as fork_match
@@ -19,12 +20,14 @@ from . import render
 from .context import Kifu, pass_kifu
 from .output import STDOUT, OutPath
 from .play import DEFAULT_SEAT, make_seats, run_match, seat_option, write_record_of
+from .position import position_option, read_position
 from .render import plural
 
 
 @click.command()
 @click.argument("source", metavar="FILE|MATCH_ID")
-@click.option("--at", "at", type=int, required=True, help="Start from the state after event SEQ.")
+@click.option("--at", "at", type=int, default=None, help="Start from the state after event SEQ.")
+@position_option()
 @click.option("--then", "then", metavar="JSON", default=None,
               help="The next decision, as a command in JSON, e.g. '{\"type\":\"Attack\",\"line\":2}'.")
 @seat_option(1)
@@ -35,13 +38,24 @@ from .render import plural
               help="Also write the new match's record to this .kifu.jsonl file (- for stdout).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @pass_kifu
-def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str | None, p2: str | None, seed: int | None,
-         stop: bool,
-         out: str | None, quiet: bool) -> None:
-    """Start a new match from the state after event SEQ of a recorded one, and play it on."""
+def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, then: str | None, p1: str | None,
+         p2: str | None,
+         seed: int | None, stop: bool, out: str | None, quiet: bool) -> None:
+    """Start a new match from the state after event SEQ of a recorded one (--at), or from a
+    position of its game written as text (--position TEXT or @FILE, as ``kifu position`` prints
+    it: edit it to ask "what if"), and play it on with the record's decks and players."""
+    if (at is None) == (position_text is None):
+        raise click.UsageError("give one of --at SEQ and --position TEXT")
     ruleset, header, envelopes = kifu.load(source)
-    timeline = Timeline(ruleset, header, envelopes)
-    match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
+    if position_text is not None:
+        start, text = read_position(ruleset, position_text)
+        match = Match.create(ruleset, match_id=str(uuid.uuid4()), seed=header.seed if seed is None else seed,
+                             decks=list(header.decks), players=header.players, start=start, position=text,
+                             forked_from=header.match_id)
+    else:
+        assert at is not None
+        timeline = Timeline(ruleset, header, envelopes)
+        match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
     con = render.console(err=out == STDOUT)
     seats = make_seats(ruleset, p1 or DEFAULT_SEAT, p2 or DEFAULT_SEAT, match.header.seed, con,
                        match.header.players, match)
@@ -49,7 +63,7 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str | None, p2:
         command = decode_command(ruleset, then)
         awaited = sorted(match.awaiting)
         if len(awaited) != 1:
-            raise click.UsageError(f"--then needs one awaited seat; at #{at} the rules await "
+            raise click.UsageError(f"--then needs one awaited seat; there the rules await "
                                    f"{' and '.join(f'seat {s}' for s in awaited) or 'nobody'}")
         seat = awaited[0]
         try:
@@ -58,7 +72,8 @@ def fork(kifu: Kifu, source: str, at: int, then: str | None, p1: str | None, p2:
             raise Illegal(exc.clause, f"--then {then} for seat {seat}: {exc.reason}") from None
     kifu.store.create(match)
     if not quiet:
-        con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} at #{at} "
+        origin = f"at #{at}" if at is not None else "from the position given"
+        con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} {origin} "
                   f"(turn {ruleset.presentation.turn(match.state)}, {_awaited(match)} to decide)")
     if then is not None:
         kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.decider.outcome(state))

@@ -5,7 +5,7 @@ from operator import attrgetter
 
 from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decide, decks, legal, reference, replay, setup, view
+from . import bots, cards, decide, decks, legal, position, reference, replay, setup, view
 from .commands import Command, Concede
 from .events import Event
 from .evolve import HANDLERS, evolve
@@ -31,4 +31,5 @@ def build() -> Ruleset[State, Command, Event]:
                                   concede=lambda seat: Concede()),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
+        notation=position.NOTATION,
     )

@@ -112,16 +112,18 @@ class Match:
                decks: list[Any], players: tuple[str, str], start: Any = None,
                forked_from: str | None = None, forked_at: int | None = None,
                seed_commitment: str | None = None, seed_nonce: str | None = None,
-               seats: tuple[str, str] | None = None, **tournament: str | None) -> Match:
+               position: str | None = None, seats: tuple[str, str] | None = None,
+               **tournament: str | None) -> Match:
         """Validate decks, write the header and run the setup (shuffles, hearts, coin).
 
+        ``position``: the text of ``start`` when a person gave it (the header keeps it as given);
         ``tournament``: the header's optional event, round, table and date; ``seats``: who decides
         at each seat ("human" or a bot's name), where the creator knows."""
         decks = ruleset.content.normalize_decks(list(decks))
         header = Header(match_id=match_id, ruleset=ruleset.name, rules_version=ruleset.rules_version,
                         card_set=ruleset.content.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
-                        seed_commitment=seed_commitment, seed_nonce=seed_nonce, seats=seats,
+                        seed_commitment=seed_commitment, seed_nonce=seed_nonce, position=position, seats=seats,
                         **{k: v for k, v in tournament.items() if k in TOURNAMENT})
         return cls.start(ruleset, header)
 

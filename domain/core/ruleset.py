@@ -9,7 +9,7 @@ entry-point group ``kifu.rulesets``::
 As in OpenSpiel, a game is a small interface plus optional, discoverable extras. A ``Ruleset`` is
 its name and rules version, the ``Decider`` every game must define (command, event and state
 types; ``initial_state``, ``begin``, ``decide``, ``evolve``, ``legal``, ``awaiting``,
-``outcome``, ``view``, ``command_of``), and five optional groups, each with defaults that suit
+``outcome``, ``view``, ``command_of``), and six optional groups, each with defaults that suit
 a game without that concern:
 
 - ``Content``: what a match is played with besides the rules (the rules reference, the card set,
@@ -22,6 +22,8 @@ a game without that concern:
 - ``SpeedUps``: faster equivalents of the decider's own functions, used by the core's hot paths
   (``options`` for ``legal``, ``evolve_cases`` and ``evolve_run`` for ``evolve``). Default: none.
 - ``Bench``: what only ``kifu bench`` asks for (a long match). Default: none.
+- ``Notation``: the position notation's version and the checks that refuse an impossible position
+  (``kifu.domain.core.position`` writes and reads the text). Default: ``<name>-pos/1``, no checks.
 
 The core names no game: the CLI, store, service and projections reach a game only through these
 hooks. ``docs/adding-a-ruleset.md`` walks through writing one; ``tests/secretbid`` is the
@@ -47,6 +49,7 @@ from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
 from .layout import Layout
+from .notation import Notation
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -231,6 +234,7 @@ class Ruleset(Generic[S, C, E]):
     visibility: Visibility = field(default_factory=Visibility)
     speedups: SpeedUps = field(default_factory=SpeedUps)
     bench: Bench = field(default_factory=Bench)
+    notation: Notation = field(default_factory=Notation)
     test_only: bool = False       # a ruleset for Kifu's own tests: not offered to users (``offered_rulesets``)
     _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 

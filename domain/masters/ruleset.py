@@ -5,7 +5,7 @@ from operator import attrgetter
 
 from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decks, legal, reference, replay, setup, view
+from . import bots, cards, decks, legal, position, reference, replay, setup, view
 from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
@@ -32,4 +32,5 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
+        notation=position.NOTATION,
     )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decks, reference, replay, view
+from . import bots, cards, decks, position, reference, replay, view
 from .commands import Command
 from .decide import awaiting, begin, decide, outcome, sealed, waiting_clause
 from .events import Event
@@ -33,4 +33,5 @@ def build() -> Ruleset[State, Command, Event]:
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=evolve_run),
         bench=Bench(long_match=long_match),
+        notation=position.NOTATION,
     )

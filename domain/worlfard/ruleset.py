@@ -6,7 +6,7 @@ from operator import attrgetter
 from kifu.domain.core.roles import target_cards
 from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
-from . import bots, cards, decks, layout, legal, reference, replay, setup, view
+from . import bots, cards, decks, layout, legal, position, reference, replay, setup, view
 from .commands import Command
 from .decide import awaited, decide, waiting_clause
 from .events import Event
@@ -38,4 +38,5 @@ def build() -> Ruleset[State, Command, Event]:
                               card_refs=target_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),
+        notation=position.NOTATION,
     )
