@@ -67,8 +67,8 @@ def show_comparison(changes: list[Change], baseline: str, load: str | None) -> N
 def show(report: Report) -> None:
     con = render.console()
     m = report.machine
-    con.print(f"[bold]kifu bench {report.ruleset}[/] ({report.mode}, {report.seconds:.0f} s) · {m.cpu} · nproc {m.nproc} · "
-              f"Python {m.python} · {m.platform}")
+    con.print(f"[bold]kifu bench {report.ruleset}[/] ({report.mode}, {report.seconds:.0f} s) · {m.cpu} · "
+              f"nproc {m.nproc} · Python {m.python} · {m.platform}")
     con.print(f"{m.pinned}; {m.load}; scratch files in {m.scratch}", style="dim")
     notes: list[str] = []
     rows = []

@@ -57,7 +57,8 @@ def _matches(row: CardRow, filters: list[tuple[str, str]], text: str | None) -> 
 @click.option("--where", "where", multiple=True, metavar="COLUMN=VALUE",
               help="Only cards whose COLUMN holds VALUE (e.g. type=UT, element=火); repeat to narrow.")
 @click.option("--text", help="Only cards whose name or text contains this.")
-@click.option("--english", is_flag=True, help="Add each card's English name and gloss (the seed's text stays the card).")
+@click.option("--english", is_flag=True,
+              help="Add each card's English name and gloss (the seed's text stays the card).")
 @click.option("--json", "as_json", is_flag=True, help="Print the cards as JSON.")
 def cards(ruleset: str, where: tuple[str, ...], text: str | None, english: bool, as_json: bool) -> None:
     """List the cards Kifu knows for RULESET, with which of their numbers are invented.

@@ -10,6 +10,7 @@ machine could see them in the process list).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -77,7 +78,7 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
         def show(envelopes: list[Any], names: dict[int, str]) -> None:
             if bot == "human" or not quiet:
                 for env in envelopes:
-                    con.print(render.event_line(env, lambda card: names.get(card, str(card))))
+                    con.print(render.event_line(env, _namer(names)))
 
         table = RemoteTable(http, match_id, {seat: token}, fresh_views=True, follow=True, show=show,
                             position=bot == "greedy")
@@ -100,9 +101,14 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
     con.print(f"[bold]{outcome.describe() if outcome else 'stopped'}[/] at seq {table.seq} (you were seat {seat})")
 
 
+def _namer(names: dict[int, str]) -> Callable[[int], str]:
+    """Card names as the board showed them (an unseen card by its id)."""
+    return lambda card: names.get(card, str(card))
+
+
 def _say_conflicts(table: Any, con: Any) -> None:
     """A decision that lost a race (409) is said, with the position it lost to, before the new prompt."""
-    submit = table.submit
+    submit: Callable[[int, Any], list[Any]] = table.submit
 
     def said(seat: int, command: Any) -> list[Any]:
         before = table.conflicts
@@ -136,7 +142,7 @@ def watch(ctx: click.Context, server: str | None, match_id: str | None, token: s
         for message in http.stream(match_id, 0):
             if message.event == "envelope":
                 env = rules.envelope_converter(msgspec.json.decode(message.data))
-                con.print(render.event_line(env, lambda card: names.get(card, str(card))))
+                con.print(render.event_line(env, _namer(names)))
             elif message.event == "status":      # after each batch: names of cards that came into view
                 names = card_names(http.view(match_id).layout, names)
             elif message.event == "end":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -33,11 +33,15 @@ def ctrl_c(exc: BaseException) -> bool:
     return False
 
 
+if TYPE_CHECKING:   # imported when first used: most commands never open the store
+    from kifu.store import MatchStore
+
+
 class Kifu:
     def __init__(self, db: str | None) -> None:
         self._db: str | None = None
         self.db = db
-        self._store: Any = None
+        self._store: MatchStore | None = None
 
     @property
     def db(self) -> str | None:
@@ -68,7 +72,7 @@ class Kifu:
         return self.store
 
     @property
-    def store(self) -> Any:
+    def store(self) -> MatchStore:
         if self._store is None:
             from kifu.store import MatchStore
 

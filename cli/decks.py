@@ -41,9 +41,9 @@ def _located(rules: Ruleset[Any, Any, Any], path: str, exc: InvalidDeck) -> str:
             return f"line {line_of(text, name) or '?'}: {table}.{name}: no such card in {rules.name}{hint} ({reason})"
     for name in re.findall(r"'([^']+)'|\"([^\"]+)\"", exc.reason):
         word = next(n for n in name if n)
-        line = line_of(text, word)
-        if line is not None:
-            return f"line {line}: {word}: {reason}"
+        at = line_of(text, word)
+        if at is not None:
+            return f"line {at}: {word}: {reason}"
     for number, line in enumerate(text.splitlines(), start=1):   # a count or size: the card table
         if line.strip().startswith("[") and not line.strip().startswith("[["):
             return f"line {number}: {line.strip()}: {reason}"

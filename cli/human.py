@@ -10,7 +10,8 @@ miss gets "did you mean"), ``?N`` prints the text of the card of choice N, ``0``
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 import msgspec
@@ -53,8 +54,9 @@ class HumanSeat:
         ints = value if isinstance(value, (list, tuple)) else [value]
         if ints and all(isinstance(v, int) and not isinstance(v, bool) for v in ints):
             named = [self._name(v, shown) if (card_role or v in shown) else None for v in ints]
-            if all(n is not None for n in named):
-                return ", ".join(named) if isinstance(value, (list, tuple)) else str(named[0])
+            names = [n for n in named if n is not None]
+            if len(names) == len(named):
+                return ", ".join(names) if isinstance(value, (list, tuple)) else names[0]
         if isinstance(value, (list, tuple)):
             return "none" if not value else ", ".join(str(v) for v in value)
         if isinstance(value, bool):
@@ -111,12 +113,22 @@ class HumanSeat:
                 continue
             picked.append((key, choice))
 
+    def label(self, command: Any, shown: dict[int, str]) -> str:
+        """A decision in full: its kind, then each field it sets (cards by name); a field left at its
+        default (no target) says nothing, as in the record."""
+        defaults = {f.name: f.default for f in msgspec.structs.fields(command)}
+        rest = [f"{name} {self._say(value, role == 'card', shown)}" for name, value, role in self._fields(command)
+                if value != defaults.get(name, msgspec.NODEFAULT)]
+        return " ".join([type(command).__name__, " · ".join(rest)]).strip()
+
     def _label(self, command: Any, picked: list[tuple[str, Any]], shown: dict[int, str]) -> str:
         done = {k for k, _ in picked}
         kind = type(command).__name__
         rest = [f"{name} {self._say(value, role == 'card', shown)}" for name, value, role in self._fields(command)
                 if name not in done and value not in (None, [], ())]    # unset fields say nothing
-        return (kind if "decision" not in done else "") + (" " if rest and "decision" not in done else "") + " · ".join(rest) or kind
+        head = "" if "decision" in done else kind
+        gap = " " if rest and "decision" not in done else ""
+        return head + gap + " · ".join(rest) or kind
 
     def _ask(self, seat: int, options: list[tuple[str, Any, str | None]], can_go_back: bool,
              final: bool = True) -> Any:
@@ -187,7 +199,7 @@ def _key_value(seat: HumanSeat, command: Any, key: str) -> Any:
 
 def _card_of(seat: HumanSeat, command: Any, shown: dict[int, str]) -> str | None:
     """The name of the card a decision plays (its first card-valued field), for ``?N``."""
-    for name, value, role in seat._fields(command):
+    for _field, value, role in seat._fields(command):
         if isinstance(value, int) and not isinstance(value, bool) and (role == "card" or value in shown):
             return seat._name(value, shown)
     return None

@@ -29,24 +29,48 @@ from . import (
 from .context import Interrupted, Kifu, ctrl_c
 from .output import CannotWrite
 
-# Exit codes (the README's table): 1 general; 2 usage or malformed input (a bad option, path, name,
-# deck, --db address, an unknown match or ruleset); 3 an illegal decision; 4 a conflict; 130 Ctrl-C.
-EXIT_CODES: dict[type[KifuError], int] = {
-    Malformed: 2, ForkError: 2, InvalidDeck: 2, UnknownRuleset: 2, UnknownMatch: 2, CannotWrite: 2,
-    BadStoreAddress: 2, Illegal: 3, Conflict: 4, Interrupted: 130}
 USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process stopped by Ctrl-C
 
 
 class KifuFailure(click.ClickException):
-    """A Kifu error shown as one line, with an exit code by kind (2 malformed, 3 illegal, 4 conflict)."""
-
-    def __init__(self, error: KifuError) -> None:
-        super().__init__(str(error))
-        self.exit_code = next((c for t, c in EXIT_CODES.items() if isinstance(error, t)), 1)
+    """A Kifu error shown as one line; the exit code is the class's, by kind (click's ``exit_code``
+    is a class variable): 1, or 2 malformed, 3 illegal, 4 conflict."""
 
     def show(self, file: object = None) -> None:
         click.echo(f"error: {self.message}", err=True)
+
+
+class MalformedFailure(KifuFailure):
+    exit_code = 2
+
+
+class IllegalFailure(KifuFailure):
+    exit_code = 3
+
+
+class ConflictFailure(KifuFailure):
+    exit_code = 4
+
+
+class InterruptedFailure(KifuFailure):
+    exit_code = INTERRUPTED
+
+
+# The README's table: 2 usage or malformed input (a bad path, name, deck, --db address, an unknown
+# match or ruleset); 3 an illegal decision; 4 a conflict; 130 Ctrl-C; anything else 1.
+FAILURES: dict[type[Exception], type[KifuFailure]] = {
+    Malformed: MalformedFailure, ForkError: MalformedFailure, InvalidDeck: MalformedFailure,
+    UnknownRuleset: MalformedFailure, UnknownMatch: MalformedFailure, CannotWrite: MalformedFailure,
+    BadStoreAddress: MalformedFailure, Illegal: IllegalFailure, Conflict: ConflictFailure,
+    Interrupted: InterruptedFailure}
+EXIT_CODES = {kind: failure.exit_code for kind, failure in FAILURES.items()}
+
+
+def failure(error: KifuError) -> KifuFailure:
+    """The click exception that shows ``error`` and exits with its kind's code."""
+    kind = next((f for t, f in FAILURES.items() if isinstance(error, t)), KifuFailure)
+    return kind(str(error))
 
 
 class KifuGroup(click.Group):
@@ -54,7 +78,7 @@ class KifuGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KifuError as exc:
-            raise KifuFailure(exc) from None
+            raise failure(exc) from None
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -110,8 +134,8 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
-                whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards, viewer.viewer,
-                keys.keys, position.position):
+                whatif.legal, whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards,
+                viewer.viewer, keys.keys, position.position):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -32,8 +33,10 @@ from .render import plural
 HUMAN = "human"
 DEFAULT_SEAT = "random"
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def seat_option(seat: int) -> Any:
+
+def seat_option(seat: int) -> Callable[[F], F]:
     return click.option(f"--p{seat}", default=None, metavar="human|BOT",
                         help=f"Seat {seat}: 'human' or a bot of the ruleset (random, greedy); default random "
                              "(with --resume: who the record seats there).")

@@ -16,7 +16,8 @@ from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.projections.bulk import FileAudit, audit_many
-from kifu.projections.causes import explain
+from kifu.projections.causes import Link
+from kifu.projections.causes import why as why_of
 from kifu.projections.recordfile import find_records, match_bytes, read_record, stray_files
 from kifu.projections.timeline import Timeline
 from kifu.tools.clause_index import clauses_of, coverage_report, source_lines
@@ -35,22 +36,41 @@ from .tui.model import integrity
 @click.option("--json", "as_json", is_flag=True, help="Print the chain as JSON.")
 @pass_kifu
 def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
-    """Explain event SEQ: its causes back to the player decision, each with its clause."""
+    """Explain event SEQ: its causes back to the player decision, each with its clause, and the
+    declaration the ruling resolves (the skill activated, the attack, the sealed pick) and who made it."""
     ruleset, header, envelopes = kifu.load(source)
     if not 1 <= seq <= len(envelopes):
         raise click.BadParameter(f"seq {seq} is outside 1..{len(envelopes)}", param_hint="SEQ")
     timeline = Timeline(ruleset, header, envelopes)
-    chain = explain(ruleset, envelopes, seq, timeline)
+    both = why_of(ruleset, envelopes, seq, timeline)
     warning = integrity(timeline)
     if warning:          # what follows may be edited values: say so first, on stderr for scripts too
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        click.echo(msgspec.json.encode(chain).decode())
+        click.echo(msgspec.json.encode(both).decode())
         return
     con = render.console()
     if warning:
         con.print(Text(warning, style="bold white on red"))
     names = ruleset.presentation.card_names(timeline.final) if ruleset.presentation.card_names else None
+    _print_chain(con, both.chain, envelopes, names)
+    last = both.chain[-1]
+    if last.kind == "decision":
+        con.print(f"⇐ decided by seat {last.seat} at #{last.seq}")
+    else:
+        con.print(f"⇐ started by {last.kind} event #{last.seq}")
+    if not both.declaration:
+        return
+    head = both.declaration[0]
+    if head.seq == last.seq:
+        con.print(f"⇐ resolves #{head.seq}, declared by seat {both.declared_by}: the decision above")
+        return
+    con.print(f"⇐ resolves #{head.seq}, declared by seat {both.declared_by}:")
+    _print_chain(con, both.declaration, envelopes, names)
+
+
+def _print_chain(con: Any, chain: tuple[Link, ...], envelopes: list[Any], names: Any) -> None:
+    """One chain, each link under the one it explains, with its clause and its ruling's values."""
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
         prefix = "   " * depth + ("└─ " if depth else "")
@@ -65,11 +85,6 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
                 con.print(Text(indent + "  " + line, style="green"))
         if link.ruling is not None:
             _print_ruling(con, link.ruling, indent)
-    last = chain[-1]
-    if last.kind == "decision":
-        con.print(f"⇐ decided by seat {last.seat} at #{last.seq}")
-    else:
-        con.print(f"⇐ started by {last.kind} event #{last.seq}")
 
 
 def _print_ruling(con: Any, ruling: Any, indent: str) -> None:
@@ -381,7 +396,8 @@ def _check_filters(kifu: Kifu, stored: list[Any], given: dict[str, str | None]) 
 @click.command()
 @click.option("--event", default=None, help="Only matches of this event.")
 @click.option("--round", "round_", default=None, help="Only matches of this round.")
-@click.option("--status", type=click.Choice(["ongoing", "over"]), default=None, help="Only ongoing or finished matches.")
+@click.option("--status", type=click.Choice(["ongoing", "over"]), default=None,
+              help="Only ongoing or finished matches.")
 @click.option("--ruleset", default=None, help="Only matches of this ruleset.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON list, for scripts.")
 @pass_kifu
@@ -409,7 +425,8 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
     if not con.is_terminal:
         click.echo("\t".join(MATCH_FIELDS))
         for m in listed:
-            click.echo("\t".join(" vs ".join(v) if isinstance(v, list) else str(v) for v in (m[f] for f in MATCH_FIELDS)))
+            values = (m[f] for f in MATCH_FIELDS)
+            click.echo("\t".join(" vs ".join(v) if isinstance(v, list) else str(v) for v in values))
         return
     if not listed:
         click.echo("no stored match fits these filters" if stored else
@@ -418,7 +435,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
     for m in listed:     # two lines a match: legible at 80 columns, the id always whole
         date = m["date"][:16].replace("T", " ") or "—"
         con.print(Text.assemble((m["match_id"], "bold"), f"  {date:<16}  {m['ruleset']:<9} {m['turns']:>4} turns"))
-        who = " vs ".join(f"{p} ({d})" for p, d in zip(m["players"], m["decks"]))
+        who = " vs ".join(f"{p} ({d})" for p, d in zip(m["players"], m["decks"], strict=True))
         where = " ".join(x for x in (m["event"], f"round {m['round']}" if m["round"] else "",
                                      f"table {m['table']}" if m["table"] else "") if x)
         con.print(Text.assemble("  ", (m["result"], "green" if m["status"] == "over" else "yellow"),

@@ -73,7 +73,8 @@ def _fields(obj: Any, names: Callable[[int], str] | None) -> str:
         if key in cards:
             if isinstance(value, (list, tuple)):
                 shown = [card_name(names, v) for v in value]
-                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + (f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else "") + "]"
+                more = f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else ""
+                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + more + "]"
             elif isinstance(value, int):
                 text = card_name(names, value)
             else:

@@ -69,7 +69,8 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
             events += match.seq
             outcome = match.outcome
             assert outcome is not None
-            results["draw" if outcome.winner is None else f"seat {outcome.winner} ({p1 if outcome.winner == 1 else p2})"] += 1
+            winner = outcome.winner
+            results["draw" if winner is None else f"seat {winner} ({p1 if winner == 1 else p2})"] += 1
             for env in match.envelopes:
                 name = rules.presentation.played(match.state, env.event)
                 if name:

@@ -48,7 +48,8 @@ class _StreamsClosed(logging.Filter):
             record.msg, record.args, record.exc_info, record.exc_text = (
                 "a live stream was closed by the shutdown", (), None, None)
             record.levelno, record.levelname = logging.INFO, "INFO"
-        elif record.levelno >= logging.ERROR and str(record.msg).startswith("Cancel ") and "graceful" in str(record.msg):
+        elif (record.levelno >= logging.ERROR and str(record.msg).startswith("Cancel ")
+              and "graceful" in str(record.msg)):
             record.msg = "closing %s live stream(s) at shutdown"
             record.args = record.args[:1] if isinstance(record.args, tuple) else record.args
             record.levelno, record.levelname = logging.INFO, "INFO"

@@ -30,7 +30,8 @@ def viewer(kifu: Kifu, match_id: str, server: str, seq: int) -> None:
     tokens = TokenStore.open(resolve(kifu.db))
     try:
         if tokens.has_tokens(match_id):
-            raise HasTokens(f"match {match_id} already has tokens (issued when the service created it, or by an earlier kifu viewer); open "
+            raise HasTokens(f"match {match_id} already has tokens (issued when the service created it, "
+                            f"or by an earlier kifu viewer); open "
                             f"{server.rstrip('/')}/matches/{match_id}/viewer and give one of those")
         issued = tokens.issue(match_id)
     finally:

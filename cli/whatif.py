@@ -1,4 +1,5 @@
-"""``kifu fork`` and ``kifu diff``: what if a decision had been different, and where two records part."""
+"""``kifu legal``, ``kifu fork`` and ``kifu diff``: what else could have been decided at a point,
+what if it had been, and where two records part."""
 from __future__ import annotations
 
 import json
@@ -10,43 +11,107 @@ import msgspec
 from rich.text import Text
 
 from kifu.domain.core.errors import Illegal, Malformed
+from kifu.domain.core.layout import faces
 from kifu.domain.core.match import Match
 from kifu.projections.diff import Side
 from kifu.projections.diff import diff as compare
 from kifu.projections.fork import fork as fork_match
+from kifu.projections.fork import legal_at
 from kifu.projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu
+from .human import HumanSeat
 from .output import STDOUT, OutPath
-from .play import DEFAULT_SEAT, make_seats, run_match, seat_option, write_record_of
+from .play import make_seats, run_match, write_record_of
 from .position import position_option, read_position
 from .render import plural
+
+SEAT = click.IntRange(1, 2)
+
+
+@click.command()
+@click.argument("source", metavar="FILE|MATCH_ID")
+@click.option("--at", "at", type=int, required=True, help="The state after event SEQ (a point a fork may start from).")
+@click.option("--seat", type=SEAT, default=None, help="Only this seat's decisions (default: every awaited seat).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the decisions as JSON (each command as fork --then takes it).")
+@pass_kifu
+def legal(kifu: Kifu, source: str, at: int, seat: int | None, as_json: bool) -> None:
+    """List every legal decision after event SEQ, numbered as `kifu fork --then INDEX` takes them."""
+    ruleset, header, envelopes = kifu.load(source)
+    timeline = Timeline(ruleset, header, envelopes)
+    options = legal_at(ruleset, header, envelopes, at, seat, timeline)
+    rows = [{"seat": s, "index": i, "label": label, "command": msgspec.to_builtins(command)}
+            for s, commands in options.items()
+            for (i, command), label in zip(enumerate(commands, start=1), _labels(ruleset, header, timeline, at, s,
+                                                                                  commands), strict=True)]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    con = render.console()
+    sealed = ruleset.decider.sealed(timeline.state_at(at))
+    for s, commands in options.items():
+        con.print(f"[bold]seat {s}[/] after #{at}: {len(commands)} legal decision{'s' if len(commands) != 1 else ''}"
+                  + (" (sealed: both seats decide in secret)" if sealed else ""))
+    for row in rows:
+        con.print(Text(f"  {row['seat']}:{row['index']:<4} ", style="cyan") + Text(row["label"])
+                  + Text("  " + json.dumps(row["command"], ensure_ascii=False), style="dim"))
+
+
+def _labels(ruleset: Any, header: Any, timeline: Timeline, at: int, seat: int, commands: list[Any]) -> list[str]:
+    """Each decision as the human prompt shows it, cards named as ``seat`` sees them."""
+    state = timeline.state_at(at)
+    layout = ruleset.presentation.layout(ruleset.decider.view(state, seat))
+    shown = {face.id: face.name for _, face in faces(layout) if face.id and face.name}
+    names = ruleset.presentation.card_names(state) if ruleset.presentation.card_names else None
+    labeller = HumanSeat(ruleset, header.players, None, names)
+    labels = [labeller.label(command, shown) for command in commands]
+    twice = {label for label in labels if labels.count(label) > 1}
+    if twice:            # two cards of one name (two 火の衛兵): these labels name each card by its id too
+        ids = {card: f"{name}#{card}" for card, name in shown.items()}
+        labels = [labeller.label(c, ids) if label in twice else label
+                  for c, label in zip(commands, labels, strict=True)]
+    return labels
+
+
+def origin_bots(ruleset: Any, players: tuple[str, str], p1: str | None, p2: str | None) -> tuple[str, str]:
+    """Who plays on in a fork: as given, else the origin's player where its header names a bot of
+    the ruleset (``kifu play``'s default names), else the random bot."""
+    def who(given: str | None, name: str) -> str:
+        return given if given is not None else (name if name in ruleset.content.bots else "random")
+
+    return who(p1, players[0]), who(p2, players[1])
 
 
 @click.command()
 @click.argument("source", metavar="FILE|MATCH_ID")
 @click.option("--at", "at", type=int, default=None, help="Start from the state after event SEQ.")
 @position_option()
-@click.option("--then", "then", metavar="JSON", default=None,
-              help="The next decision, as a command in JSON, e.g. '{\"type\":\"Attack\",\"line\":2}'.")
-@seat_option(1)
-@seat_option(2)
+@click.option("--then", "then", metavar="INDEX|JSON", default=None,
+              help="The next decision: its number in `kifu legal`, or a command in JSON, "
+                   "e.g. '{\"type\":\"Attack\",\"line\":2}'.")
+@click.option("--seat", type=SEAT, default=None,
+              help="The seat --then decides for (needed where both seats decide, e.g. a sealed step).")
+@click.option("--p1", default=None,
+              help="Seat 1 plays on as 'human' or a bot (default: as in the origin, else random).")
+@click.option("--p2", default=None,
+              help="Seat 2 plays on as 'human' or a bot (default: as in the origin, else random).")
 @click.option("--seed", type=int, default=None, help="Seed of the new match (default: the origin's).")
 @click.option("--stop", is_flag=True, help="Stop after --then: leave the new match open in the store.")
 @click.option("--out", type=OutPath(), default=None,
               help="Also write the new match's record to this .kifu.jsonl file (- for stdout).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @pass_kifu
-def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, then: str | None, p1: str | None,
-         p2: str | None,
-         seed: int | None, stop: bool, out: str | None, quiet: bool) -> None:
+def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, then: str | None, seat: int | None,
+         p1: str | None, p2: str | None, seed: int | None, stop: bool, out: str | None, quiet: bool) -> None:
     """Start a new match from the state after event SEQ of a recorded one (--at), or from a
     position of its game written as text (--position TEXT or @FILE, as ``kifu position`` prints
     it: edit it to ask "what if"), and play it on with the record's decks and players."""
     if (at is None) == (position_text is None):
         raise click.UsageError("give one of --at SEQ and --position TEXT")
     ruleset, header, envelopes = kifu.load(source)
+    timeline = Timeline(ruleset, header, envelopes)
     if position_text is not None:
         start, text = read_position(ruleset, position_text)
         match = Match.create(ruleset, match_id=str(uuid.uuid4()), seed=header.seed if seed is None else seed,
@@ -54,18 +119,27 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
                              forked_from=header.match_id)
     else:
         assert at is not None
-        timeline = Timeline(ruleset, header, envelopes)
         match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
+    where = f"#{at}" if at is not None else "the position given"
     con = render.console(err=out == STDOUT)
-    seats = make_seats(ruleset, p1 or DEFAULT_SEAT, p2 or DEFAULT_SEAT, match.header.seed, con,
-                       match.header.players, match)
+    p1, p2 = origin_bots(ruleset, header.players, p1, p2)
+    seats = make_seats(ruleset, p1, p2, match.header.seed, con, match.header.players, match)
+    if seat is not None and then is None:
+        raise click.UsageError("--seat says whom --then decides for: give --then too")
     if then is not None:
-        command = decode_command(ruleset, then)
         awaited = sorted(match.awaiting)
-        if len(awaited) != 1:
-            raise click.UsageError(f"--then needs one awaited seat; there the rules await "
+        if seat is None and len(awaited) != 1:
+            raise click.UsageError(f"--then needs a seat; at {where} the rules await "
+                                   f"{' and '.join(f'seat {s}' for s in awaited) or 'nobody'}: give --seat")
+        seat = seat if seat is not None else awaited[0]
+        if seat not in awaited:
+            raise click.UsageError(f"seat {seat} has no decision to take at {where}: the rules await "
                                    f"{' and '.join(f'seat {s}' for s in awaited) or 'nobody'}")
-        seat = awaited[0]
+        if at is None and then.strip().isdigit():
+            raise click.UsageError("--then INDEX counts in `kifu legal --at SEQ`; from --position give the command "
+                                   "as JSON")
+        command = (_then(ruleset, header, envelopes, at, seat, then, timeline) if at is not None
+                   else decode_command(ruleset, then))
         try:
             envelopes_then, state = match.decide(seat, command)
         except Illegal as exc:
@@ -74,7 +148,8 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
     if not quiet:
         origin = f"at #{at}" if at is not None else "from the position given"
         con.print(f"match [bold]{match.header.match_id}[/] forked from {header.match_id} {origin} "
-                  f"(turn {ruleset.presentation.turn(match.state)}, {_awaited(match)} to decide)")
+                  f"(turn {ruleset.presentation.turn(match.state)}, {_awaited(match)} to decide; "
+                  f"playing on: seat 1 {p1}, seat 2 {p2})")
     if then is not None:
         kifu.store.append(match.header.match_id, match.seq, envelopes_then, outcome=ruleset.decider.outcome(state))
         match.accept(envelopes_then, state)
@@ -90,6 +165,18 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
             write_record_of(con, kifu, match, out, kifu.signer)
         return
     run_match(con, kifu, match, seats, quiet=quiet, out=out)
+
+
+def _then(ruleset: Any, header: Any, envelopes: list[Any], at: int, seat: int, then: str, timeline: Timeline) -> Any:
+    """--then as a command: a number counts in `kifu legal`'s list for the seat, else it is JSON."""
+    if not then.strip().isdigit():
+        return decode_command(ruleset, then)
+    options = legal_at(ruleset, header, envelopes, at, seat, timeline)[seat]
+    index = int(then)
+    if not 1 <= index <= len(options):
+        raise Malformed(f"seat {seat} has {len(options)} legal decisions after #{at}: give 1..{len(options)} "
+                        f"(kifu legal --at {at} --seat {seat} lists them)", "--then")
+    return options[index - 1]
 
 
 def decode_command(ruleset: Any, text: str) -> Any:
@@ -154,6 +241,7 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
             card_names = side.ruleset.presentation.card_names
             names = card_names(side.ruleset.decider.initial_state(side.header)) if card_names else None
             con.print(Text(f"  {label}: ") + render.event_line(env, names))
+    _print_steps(con, result)
     rows = []
     hidden = 0
     for row in result.outcome:
@@ -166,6 +254,29 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
     if hidden:
         con.print(f"{plural(hidden, 'more row')} {'is' if hidden == 1 else 'are'} the same in both (--all shows them)",
                   style="dim")
+
+
+def _print_steps(con: Any, result: Any) -> None:
+    """The boards at the alignment point, then after the same number of decisions in each record:
+    where they first differ (with those rows), and how many of the steps compared differ."""
+    if not result.steps:
+        return
+    start = result.steps[0]
+    point = "the fork point" if result.a.forked_from or result.b.forked_from else "the start"
+    con.print(f"boards at {point} (A #{start.a_seq} / B #{start.b_seq}): "
+              + ("the same" if not start.differ else f"{len(start.differ)} rows differ"))
+    first = result.boards_part
+    if first is None:
+        con.print(f"boards the same after each of {len(result.steps) - 1} decisions compared")
+        return
+    if first.decisions:
+        con.print(f"boards first differ after {first.decisions} decision{'s' if first.decisions > 1 else ''} "
+                  f"(A #{_cell(first.a_seq)} / B #{_cell(first.b_seq)}):")
+        render.show_table(con, (f"after {first.decisions}", "A", "B"),
+                          [(Text(row.what, style="bold yellow"), _cell(row.a), _cell(row.b)) for row in first.rows])
+    differing = sum(1 for step in result.steps if step.differ)
+    con.print(f"boards differ after {differing} of {len(result.steps)} points compared "
+              f"(the same number of decisions into each record)")
 
 
 def _cell(value: Any) -> str:

@@ -39,7 +39,8 @@ class AuditResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _fields(env: Envelope[Any]) -> dict[str, Any]:
-    return msgspec.to_builtins(env)
+    fields: dict[str, Any] = msgspec.to_builtins(env)
+    return fields
 
 
 def _compare(recorded: Envelope[Any], produced: Envelope[Any]) -> Divergence | None:

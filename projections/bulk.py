@@ -6,9 +6,10 @@ it runs in worker processes, so it takes and returns plain picklable values.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import msgspec
 

@@ -1,4 +1,10 @@
-"""Why did this happen? The chain of causes from an event back to the player decision.
+"""Why did this happen? The chain of causes from an event back to the player decision, and the
+declaration that ruling resolves (the skill on the stack, the attack, the sealed pick and its reveal).
+
+The cause chain stops at the last decision, which is often not the one the ruling answers: a
+skill resolves when the opponent passes priority, combat damage follows the defender's "no
+defence". The ruleset names the declaration (``Presentation.declaration``, see
+``kifu.domain.core.declared``); its own cause chain follows it (a pick's reveal and seal).
 
 Each link also carries the values its ruling used, derived without knowing any ruleset:
 
@@ -15,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.envelope import DECISION, Envelope
 from kifu.domain.core.layout import Counter, Layout, faces
 from kifu.domain.core.roles import cards_named, roles_of
 from kifu.domain.core.ruleset import ClauseEntry, Ruleset
@@ -76,13 +82,62 @@ def cause_chain(envelopes: list[Envelope[Any]], seq: int) -> list[Envelope[Any]]
     return chain
 
 
+class Why(msgspec.Struct, frozen=True, kw_only=True):
+    """Both chains of one event: its causes back to the decision that set it off, and the
+    declaration the ruling resolves followed by that declaration's own causes."""
+
+    seq: int
+    chain: tuple[Link, ...]
+    declaration: tuple[Link, ...] = ()
+    declared_by: int | None = None       # the seat that made the declaration
+
+
+def declaration_chain(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[Any]],
+                      seq: int) -> list[Envelope[Any]]:
+    """The declaration the ruling at ``seq`` resolves, then its causes; empty for a ruling that
+    setup started. The ruleset's hook is asked for each link of the cause chain, nearest first;
+    without an answer, a decision made in answer to another (its ``cause``) resolves that one,
+    and any other decision is its own declaration."""
+    chain = cause_chain(envelopes, seq)
+    seen = {env.seq for env in chain}
+    for env in chain:
+        found = ruleset.presentation.declaration(envelopes, env.seq)
+        if found is not None and found not in seen and 1 <= found < env.seq:
+            return cause_chain(envelopes, found)
+    end = chain[-1]
+    if end.kind != DECISION:
+        return []
+    if end.cause is not None and 1 <= end.cause < end.seq:
+        return cause_chain(envelopes, end.cause)
+    return [end]
+
+
+def declarer(chain: list[Envelope[Any]]) -> int | None:
+    """The seat that made the declaration: the decision its chain ends at, else its own seat."""
+    decisions = [env.seat for env in chain if env.kind == DECISION]
+    return decisions[-1] if decisions else (chain[0].seat if chain else None)
+
+
+def why(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[Any]], seq: int,
+        timeline: Timeline | None = None) -> Why:
+    """Both chains of event ``seq`` (see ``explain``)."""
+    declared = declaration_chain(ruleset, envelopes, seq)
+    return Why(seq=seq, chain=tuple(explain(ruleset, envelopes, seq, timeline)),
+               declaration=tuple(links(ruleset, declared, timeline)), declared_by=declarer(declared))
+
+
 def explain(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[Any]], seq: int,
             timeline: Timeline | None = None) -> list[Link]:
     """The chain with each clause's text from the ruleset's rules reference; with a ``timeline``,
     each link also carries its ``ruling`` (the values it used)."""
+    return links(ruleset, cause_chain(envelopes, seq), timeline)
+
+
+def links(ruleset: Ruleset[Any, Any, Any], chain: list[Envelope[Any]], timeline: Timeline | None = None) -> list[Link]:
+    """Each envelope of a chain as a link with its clause's text (and its ruling, given a timeline)."""
     reference: dict[str, ClauseEntry] = ruleset.content.clauses()
     out = []
-    for env in cause_chain(envelopes, seq):
+    for env in chain:
         entry = reference.get(env.clause or "")
         event = msgspec.to_builtins(env.event)
         values = {k: v for k, v in event.items() if k != "type"} if isinstance(event, dict) else {}

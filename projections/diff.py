@@ -1,9 +1,11 @@
-"""Where two records of a match part, and how their outcomes differ.
+"""Where two records of a match part, and how their boards differ from the fork point on.
 
 Records are aligned by their origin: a fork's seq k stands where its origin's seq
 ``forked_at + k - 1`` would, so a fork is compared with its origin (or two forks of one point
 with each other) from the first event after the fork point. Otherwise seqs are compared as they
-are. Events are compared by content (kind, seat, clause, cause, event, state digest); the chain
+are. Besides the first event that differs, the boards are compared at the alignment point and after
+each following decision, the same number of decisions into each record (``Step``), then at the end.
+Events are compared by content (kind, seat, clause, cause, event, state digest); the chain
 hashes are left out, since two different headers chain differently from the first line on.
 """
 from __future__ import annotations
@@ -52,7 +54,18 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def differs(self) -> bool:
-        return self.a != self.b
+        return bool(self.a != self.b)
+
+
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """The two boards after the same number of decisions from the alignment point (0: the point
+    itself); a seq is None where that record has fewer decisions."""
+
+    decisions: int
+    a_seq: int | None
+    b_seq: int | None
+    differ: tuple[str, ...] = ()          # the board rows (``board_rows``) that differ
+    rows: tuple[Row, ...] = ()            # those rows' values, on the first step that differs only
 
 
 class Diff(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +77,12 @@ class Diff(msgspec.Struct, frozen=True, kw_only=True):
     common: int                  # aligned events compared equal from there
     parting: Parting | None
     outcome: tuple[Row, ...]
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def boards_part(self) -> Step | None:
+        """The first step whose boards differ."""
+        return next((step for step in self.steps if step.differ), None)
 
     @property
     def same(self) -> bool:
@@ -108,7 +127,7 @@ _COMPARED = ("kind", "seat", "clause", "cause", "event", "digest")
 def _content(env: Envelope[Any], shift: int) -> dict[str, Any]:
     """An envelope as compared: no chain; its cause and the seqs its event refers to (fields of
     role ``seq``) relative to the alignment point, since a fork numbers its events anew."""
-    raw = msgspec.to_builtins(env)
+    raw: dict[str, Any] = msgspec.to_builtins(env)
     raw.pop("chain", None)
     if raw.get("cause") is not None:
         raw["cause"] += shift
@@ -180,11 +199,40 @@ def _label(cell: Cell | None) -> str:
     return " + ".join((f.name or "?") + (f" ({', '.join(f.marks)})" if f.marks else "") for f in cell.cards)
 
 
+def settled_points(envelopes: list[Envelope[Any]], start: int) -> list[int]:
+    """``start`` (a point at rest) and the last seq of each decision after it: where the rules rest."""
+    return [start] + [e.seq for e in envelopes[start:] if e.digest is not None]
+
+
+def steps(a: Side, b: Side, a_at: int, b_at: int,
+          ta: Timeline | None = None, tb: Timeline | None = None) -> tuple[Step, ...]:
+    """The boards at ``a_at`` / ``b_at`` and after each following decision of both records."""
+    ta = ta or Timeline(a.ruleset, a.header, a.envelopes)
+    tb = tb or Timeline(b.ruleset, b.header, b.envelopes)
+    points_a, points_b = settled_points(a.envelopes, a_at), settled_points(b.envelopes, b_at)
+    out: list[Step] = []
+    shown = False
+    for n in range(max(len(points_a), len(points_b))):
+        sa = points_a[n] if n < len(points_a) else None
+        sb = points_b[n] if n < len(points_b) else None
+        rows = _rows(board_rows(a.ruleset, ta.state_at(sa)) if sa is not None else {},
+                     board_rows(b.ruleset, tb.state_at(sb)) if sb is not None else {})
+        differ = tuple(r.what for r in rows if r.differs)
+        first = bool(differ) and not shown
+        shown = shown or first
+        out.append(Step(decisions=n, a_seq=sa, b_seq=sb, differ=differ,
+                        rows=tuple(r for r in rows if r.differs) if first else ()))
+    return tuple(out)
+
+
+def _rows(rows_a: dict[str, Any], rows_b: dict[str, Any]) -> tuple[Row, ...]:
+    return tuple(Row(what=k, a=rows_a.get(k), b=rows_b.get(k)) for k in dict.fromkeys([*rows_a, *rows_b]))
+
+
 def diff(a: Side, b: Side) -> Diff:
     relation, a_from, b_from = _alignment(a.header, b.header)
     common, part = parting(a.envelopes, b.envelopes, a_from, b_from)
-    rows_a = board_rows(a.ruleset, Timeline(a.ruleset, a.header, a.envelopes).final)
-    rows_b = board_rows(b.ruleset, Timeline(b.ruleset, b.header, b.envelopes).final)
-    rows = tuple(Row(what=k, a=rows_a.get(k), b=rows_b.get(k)) for k in dict.fromkeys([*rows_a, *rows_b]))
+    ta, tb = Timeline(a.ruleset, a.header, a.envelopes), Timeline(b.ruleset, b.header, b.envelopes)
+    rows = _rows(board_rows(a.ruleset, ta.final), board_rows(b.ruleset, tb.final))
     return Diff(a=_source(a), b=_source(b), relation=relation, a_from=a_from, b_from=b_from, common=common,
-                parting=part, outcome=rows)
+                parting=part, outcome=rows, steps=steps(a, b, a_from - 1, b_from - 1, ta, tb))

@@ -60,6 +60,20 @@ def check_fork_point(ruleset: Ruleset[Any, Any, Any], envelopes: list[Envelope[A
     return state
 
 
+def legal_at(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]], at: int,
+             seat: int | None = None, timeline: Timeline | None = None) -> dict[int, list[Any]]:
+    """Every legal decision after event ``at`` (a point a fork may start from), for ``seat`` or for
+    each seat the rules await there (both at a simultaneous step), in the ruleset's ``legal`` order:
+    what ``kifu fork --then INDEX`` counts from 1."""
+    timeline = timeline or Timeline(ruleset, header, envelopes)
+    state = check_fork_point(ruleset, envelopes, at, timeline)
+    awaited = sorted(ruleset.decider.awaiting(state))
+    if seat is not None and seat not in awaited:
+        waiting = " and ".join(f"seat {s}" for s in awaited) or "nobody"
+        raise ForkError(f"seat {seat} has no decision to take after #{at}: the rules await {waiting}")
+    return {s: list(ruleset.decider.legal(state, s)) for s in ([seat] if seat is not None else awaited)}
+
+
 def fork(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]], at: int, *,
          match_id: str, seed: int | None = None, timeline: Timeline | None = None) -> Match:
     """A new match from the state after event ``at`` of the given record."""

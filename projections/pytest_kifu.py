@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,6 +23,9 @@ from kifu.domain.core.ruleset import find_ruleset
 from .bulk import FileAudit, audit_path
 from .probes import probes_path
 from .recordfile import is_record
+
+if TYPE_CHECKING:   # pytest exports no name for what repr_failure may return
+    from _pytest._code.code import TerminalRepr
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -90,7 +93,7 @@ class KifuRecordItem(pytest.Item):
         if result.status != "clean":
             raise RecordDiverged(result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, RecordDiverged):
             return describe(excinfo.value.result)
         return super().repr_failure(excinfo, style)

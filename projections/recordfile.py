@@ -7,7 +7,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -32,7 +32,7 @@ class Record(msgspec.Struct, frozen=True):
 
     @property
     def rules(self) -> Ruleset[Any, Any, Any]:
-        return self.ruleset
+        return cast("Ruleset[Any, Any, Any]", self.ruleset)
 
 
 def is_record(path: Path) -> bool:

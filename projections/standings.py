@@ -216,7 +216,7 @@ class Standings:
             found = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM kifu_standings_matches WHERE match_id = %s",
                                     (match_id,))
             if found:
-                row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0])))
+                row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0], strict=True)))
         return row
 
     def _fold(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],

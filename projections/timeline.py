@@ -90,6 +90,7 @@ class Timeline:
         return self.last_seq
 
     def prev_decision(self, seq: int) -> int:
+        env: Envelope[Any]   # (reversed() of a list of generic Structs is Any to mypy)
         for env in reversed(self.envelopes[: max(0, seq - 1)]):
             if env.kind == "decision":
                 return env.seq

@@ -5,7 +5,8 @@ The viewer knows no game. It gets the record's envelopes already redacted for th
 ``Layout`` at any seq (through ``Timeline``), the clause texts and the card catalogue. The
 "why" of an event is the cause chain of ``kifu.projections.causes``, with the values each ruling
 used read from the *viewer's* layout just before it, so a seat's why never names a card the
-seat could not see.
+seat could not see; "declared" is the declaration the ruling resolves (its second chain), found
+in the same redacted envelopes.
 
 The same data feeds the served page (one frame per request) and the exported page (every
 frame inlined, each distinct layout part stored once: consecutive layouts share most parts).
@@ -15,7 +16,8 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -27,7 +29,7 @@ from kifu.domain.core.roles import HIDDEN, roles_of
 from kifu.domain.core.ruleset import Ruleset
 from kifu.domain.core.visibility import SeatStream, seat_view
 
-from .causes import _cards_in, _split, cause_chain
+from .causes import _cards_in, _split, cause_chain, declaration_chain, declarer
 from .timeline import Timeline
 
 LAYOUTS_KEPT = 256        # layouts a source remembers (stepping back and forth, why's "before" states)
@@ -161,34 +163,46 @@ class ViewSource:
         values its ruling used, read from the viewer's own layout just before it."""
         if not 1 <= seq <= self.last_seq:
             return []
-        out = []
-        for env in cause_chain(self.seen, seq):
-            subject, inputs, results = _split(env.event)
-            before = self.layout(env.seq - 1)
-            found = _cards_in(before)
-            named = [c for v in subject.values() for c in (v if isinstance(v, (list, tuple)) else [v])
-                     if isinstance(c, int)]
-            cards = [msgspec.to_builtins(found[c]) for c in dict.fromkeys(named) if c in found]
-            seats = {}
-            for f in roles_of(type(env.event)):
-                number = getattr(env.event, f.name, None)
-                panel = before.panel(number) if f.role == "seat" and isinstance(number, int) else None
-                if panel is not None:
-                    seats[str(number)] = {p.label: p.value for p in panel.parts if isinstance(p, Counter)}
-            link: dict[str, Any] = {"seq": env.seq, "at": env.seq - 1}   # the page has the event and clause
-            for key, values in (("inputs", inputs), ("results", results)):
-                if values:
-                    link[key] = {k: _short(v) for k, v in values.items()}
-            if cards:
-                link["cards"] = cards
-            if seats:
-                link["seats"] = seats
-            out.append(link)
-        return out
+        return [self._link(env) for env in cause_chain(self.seen, seq)]
+
+    def declared(self, seq: int) -> dict[str, Any]:
+        """The declaration ``seq``'s ruling resolves, then its causes (``causes.declaration_chain``),
+        and the seat that declared it: ``{}`` when there is none (setup)."""
+        if not 1 <= seq <= self.last_seq:
+            return {}
+        chain = declaration_chain(self.ruleset, self.seen, seq)
+        if not chain:
+            return {}
+        return {"by": declarer(chain), "links": [self._link(env) for env in chain]}
+
+    def _link(self, env: Envelope[Any]) -> dict[str, Any]:
+        """One link: the values its ruling used, read from the viewer's layout just before it."""
+        subject, inputs, results = _split(env.event)
+        before = self.layout(env.seq - 1)
+        found = _cards_in(before)
+        named = [c for v in subject.values() for c in (v if isinstance(v, (list, tuple)) else [v])
+                 if isinstance(c, int)]
+        cards = [msgspec.to_builtins(found[c]) for c in dict.fromkeys(named) if c in found]
+        seats = {}
+        for f in roles_of(type(env.event)):
+            number = getattr(env.event, f.name, None)
+            panel = before.panel(number) if f.role == "seat" and isinstance(number, int) else None
+            if panel is not None:
+                seats[str(number)] = {p.label: p.value for p in panel.parts if isinstance(p, Counter)}
+        link: dict[str, Any] = {"seq": env.seq, "at": env.seq - 1}   # the page has the event and clause
+        for key, values in (("inputs", inputs), ("results", results)):
+            if values:
+                link[key] = {k: _short(v) for k, v in values.items()}
+        if cards:
+            link["cards"] = cards
+        if seats:
+            link["seats"] = seats
+        return link
 
     def frame(self, seq: int) -> dict[str, Any]:
         seq = max(0, min(seq, self.last_seq))
-        return {"seq": seq, "layout": msgspec.to_builtins(self.layout(seq)), "why": self.why(seq)}
+        return {"seq": seq, "layout": msgspec.to_builtins(self.layout(seq)), "why": self.why(seq),
+                "declared": self.declared(seq)}
 
     # -- everything, for a page with no server behind it -----------------------------------------
     def bundle(self, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
@@ -240,13 +254,15 @@ def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str
                 found[key] = None
                 best = 0
                 for cid, clause in clauses.items():   # the clause naming it in its title, else quoting it, else any
-                    score = 3 if key in clause.title else 2 if f"『{key}" in clause.text else 1 if key in clause.text else 0
+                    score = (3 if key in clause.title else 2 if f"『{key}" in clause.text
+                             else 1 if key in clause.text else 0)
                     if score > best:
                         best = score
                         sentence = next((s for s in SENTENCE.split(clause.text) if key in s), clause.text).strip()
                         found[key] = {"clause": cid, "title": clause.title, "text": sentence[:GLOSS_CHARS]}
-            if found[key] is not None:
-                notes.append({"term": term, **found[key]})   # type: ignore[dict-item]
+            gloss = found[key]
+            if gloss is not None:
+                notes.append({"term": term, **gloss})
         if notes:
             out[row.name] = notes
     return out

@@ -19,13 +19,19 @@ Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 DeckSpec = Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | dict[str, Any]
 Status = Literal["ongoing", "over"]
 
-_request = dict(frozen=True, kw_only=True, forbid_unknown_fields=True)
-_response = dict(frozen=True, kw_only=True)
-_problem = dict(frozen=True, kw_only=True, omit_defaults=True)
+
+class RequestBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Options every request body shares: untrusted input, so unknown fields are refused.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
+
+
+class ResponseBody(msgspec.Struct, frozen=True):
+    """Options every response body shares (subclasses repeat ``frozen`` and ``kw_only``, as requests do)."""
 
 
 # -- requests -----------------------------------------------------------------------------------
-class CreateMatch(msgspec.Struct, **_request):  # type: ignore[misc]
+class CreateMatch(RequestBody, frozen=True, kw_only=True):
     """A new match. ``decks``: seat 1's, then seat 2's (default: the ruleset's first two presets).
 
     There is no ``seed``: the service draws it, so no creator can choose the shuffles. The match
@@ -39,7 +45,7 @@ class CreateMatch(msgspec.Struct, **_request):  # type: ignore[misc]
     table: Name | None = None
 
 
-class Decision(msgspec.Struct, **_request):  # type: ignore[misc]
+class Decision(RequestBody, frozen=True, kw_only=True):
     """A seat's decision, based on the match as it stood at ``seq`` (stale: 409, nothing stored)."""
 
     # a JSON integer, however it is written (``5`` or ``5.0``: JSON does not tell them apart)
@@ -48,7 +54,7 @@ class Decision(msgspec.Struct, **_request):  # type: ignore[misc]
 
 
 # -- responses ----------------------------------------------------------------------------------
-class MatchTokens(msgspec.Struct, **_response):  # type: ignore[misc]
+class MatchTokens(ResponseBody, frozen=True, kw_only=True):
     """Shown once, at creation; the service keeps only their SHA-256 digests."""
 
     seat1: str
@@ -56,7 +62,7 @@ class MatchTokens(msgspec.Struct, **_response):  # type: ignore[misc]
     judge: str
 
 
-class MatchCreated(msgspec.Struct, **_response):  # type: ignore[misc]
+class MatchCreated(ResponseBody, frozen=True, kw_only=True):
     match_id: str
     ruleset: str
     players: tuple[str, str]
@@ -66,7 +72,7 @@ class MatchCreated(msgspec.Struct, **_response):  # type: ignore[misc]
     seed_commitment: str | None = None
 
 
-class MatchInfo(msgspec.Struct, **_response):  # type: ignore[misc]
+class MatchInfo(ResponseBody, frozen=True, kw_only=True):
     """One line of the match list: public to anyone who can reach the service."""
 
     match_id: str
@@ -78,11 +84,11 @@ class MatchInfo(msgspec.Struct, **_response):  # type: ignore[misc]
     seed_commitment: str | None = None   # the service's commitment to the seed it drew (revealed at the end)
 
 
-class MatchList(msgspec.Struct, **_response):  # type: ignore[misc]
+class MatchList(ResponseBody, frozen=True, kw_only=True):
     matches: list[MatchInfo]
 
 
-class SeatView(msgspec.Struct, **_response):  # type: ignore[misc]
+class SeatView(ResponseBody, frozen=True, kw_only=True):
     """What the caller may see now. ``seat`` None: the judge (everything). ``legal``: the
     decisions the caller may submit now (for the judge: those of the awaited seat, when one is).
     ``layout``: the view drawn as the ruleset's neutral layout. ``position``: the ruleset's mask
@@ -101,7 +107,7 @@ class SeatView(msgspec.Struct, **_response):  # type: ignore[misc]
     position: Any = None
 
 
-class DecisionResult(msgspec.Struct, **_response):  # type: ignore[misc]
+class DecisionResult(ResponseBody, frozen=True, kw_only=True):
     """The events after the decision's ``seq`` (its own and any after it) as the seat may see them."""
 
     match_id: str
@@ -112,7 +118,7 @@ class DecisionResult(msgspec.Struct, **_response):  # type: ignore[misc]
     legal: list[Any]          # the caller's decisions now (empty unless it is awaited again)
 
 
-class EventsPage(msgspec.Struct, **_response):  # type: ignore[misc]
+class EventsPage(ResponseBody, frozen=True, kw_only=True):
     """Envelopes with seq > ``after``, at most ``limit`` of them, redacted for the caller."""
 
     match_id: str
@@ -121,7 +127,7 @@ class EventsPage(msgspec.Struct, **_response):  # type: ignore[misc]
     more: bool               # true: ask again with after = the last seq here
 
 
-class StreamStatus(msgspec.Struct, **_response):  # type: ignore[misc]
+class StreamStatus(ResponseBody, frozen=True, kw_only=True):
     """Sent on the live stream after each batch of envelopes; ``legal``: the caller's decisions
     when the rules wait for it (so a seat can decide without asking for its view first)."""
 
@@ -131,17 +137,17 @@ class StreamStatus(msgspec.Struct, **_response):  # type: ignore[misc]
     legal: list[Any] = []
 
 
-class RulesetInfo(msgspec.Struct, **_response):  # type: ignore[misc]
+class RulesetInfo(ResponseBody, frozen=True, kw_only=True):
     name: str
     rules_version: str
     presets: list[str]
 
 
-class Rulesets(msgspec.Struct, **_response):  # type: ignore[misc]
+class Rulesets(ResponseBody, frozen=True, kw_only=True):
     rulesets: list[RulesetInfo]
 
 
-class Problem(msgspec.Struct, **_problem):  # type: ignore[misc]
+class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Every error: ``error`` is the kind (malformed, illegal, conflict, unknown_match,
     unauthorized, forbidden, match_over, too_large, unavailable, internal); ``message`` says what."""
 

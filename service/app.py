@@ -67,7 +67,7 @@ log = logging.getLogger("kifu.service")
 MAX_BODY = 64 * 1024           # a decision is ~100 bytes; two full deck lists are a few KiB
 HEARTBEAT = 15.0               # seconds between keep-alive comments on an idle stream
 WORKER_THREADS = 64            # blocking store calls at once (decisions waiting for a group commit)
-SECURITY = [{"token": []}]
+SECURITY: list[dict[str, list[str]]] = [{"token": []}]
 
 
 def _problems(*codes: int) -> dict[int, ResponseSpec]:
@@ -317,8 +317,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
                 except TimeoutError:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
         except KifuError as exc:  # the database went away mid-stream: say so, end; the client resumes
-            status, problem = _status_of(exc)
-            if status == 503:   # never the database's name, host or user
+            code, problem = _status_of(exc)
+            if code == 503:   # never the database's name, host or user
                 log.warning("store unavailable while streaming %s: %s", match_id, exc)
                 problem = api.Problem(error="unavailable", message="the database is unavailable; resume later")
             yield ServerSentEventMessage(event="error", data=msgspec.json.encode(problem).decode())
@@ -419,8 +419,8 @@ def _validation_message(exc: HTTPException) -> str:
 
 
 _TITLES = {400: "Malformed input", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-           409: "Conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Illegal", 429: "Too many requests",
-           503: "Unavailable"}
+           409: "Conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Illegal",
+           429: "Too many requests", 503: "Unavailable"}
 
 
 def _problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:

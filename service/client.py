@@ -6,7 +6,8 @@ usual exit codes. The live stream is read as server-sent events.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple, TypeVar, cast
 
 import httpx
 import msgspec
@@ -43,12 +44,13 @@ _decoders: dict[type, msgspec.json.Decoder[Any]] = {
     kind: msgspec.json.Decoder(kind) for kind in (api.MatchCreated, api.MatchList, api.Rulesets, api.SeatView,
                                                    api.DecisionResult, api.EventsPage, api.StreamStatus)}
 _problem = msgspec.json.Decoder(api.Problem)
+T = TypeVar("T")
 
 
-def _decode(kind: type, body: bytes) -> Any:
+def _decode(kind: type[T], body: bytes) -> T:
     dec = _decoders[kind]
     try:
-        return dec.decode(body)
+        return cast(T, dec.decode(body))
     except msgspec.DecodeError as exc:
         raise ServiceError(200, f"an answer that is not a {kind.__name__} ({exc})") from None
 
@@ -172,7 +174,8 @@ class KifuClient:
 
 def parse_sse(lines: Iterator[str]) -> Iterator[SSE]:
     """The text/event-stream format: fields until a blank line; comments (":") skipped."""
-    event, data, ident = "message", [], None
+    event, ident = "message", None
+    data: list[str] = []
     for line in lines:
         if not line:
             if data:

@@ -12,7 +12,7 @@ end of the turn, so nothing waits longer than one turn.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -54,5 +54,7 @@ class CoalescingTransport:
 
 
 class CoalescingHttpTools(HttpToolsProtocol):
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvicorn hands its protocols an asyncio.Transport; the proxy stands in for one by delegation
+        proxy = CoalescingTransport(cast(asyncio.Transport, transport), self.loop)
+        super().connection_made(cast(asyncio.Transport, proxy))

@@ -11,10 +11,12 @@ accepted — nothing lost, nothing doubled. Bounded: at most ``max_decisions`` p
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.queues
 import os
 import queue
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 import msgspec
 
@@ -22,10 +24,12 @@ from kifu.domain.core.errors import KifuError
 from kifu.domain.core.record import decode_record
 from kifu.projections.audit import audit
 
+from .client import KifuClient
 from .keepalive import KeepAliveClient
 from .loadshare import MatchRun, Share, play_share
 from .warmup import warm_rulesets
 
+Results: TypeAlias = "multiprocessing.queues.Queue[tuple[str, bytes]]"   # (kind, body) from the load processes
 START_SLACK = 0.3     # seconds between "go" and the first decision, so every process starts together
 
 
@@ -89,7 +93,7 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
     # thread t (of all processes) sends its first decision t/concurrency of an interval after the start
     offsets = [(interval or 0.0) * t / concurrency for t in range(concurrency)]
     shares = [_Part(runs[p::processes], list(range(p, concurrency, processes))) for p in range(processes)]
-    options = dict(ruleset=ruleset, max_decisions=max_decisions, interval=interval)
+    options: dict[str, Any] = dict(ruleset=ruleset, max_decisions=max_decisions, interval=interval)
 
     load_before = _load()
     server_cpu = _cpu_seconds(server_pids)
@@ -97,7 +101,7 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
     if processes == 1:
         start_at = time.monotonic()
         played = [play_share(server, runs, threads=concurrency, stop_at=start_at + deadline, start_at=start_at,
-                             offsets=offsets, progress=progress, **options)]   # type: ignore[arg-type]
+                             offsets=offsets, progress=progress, **options)]
     else:
         played = _in_processes(server, shares, offsets, deadline, options, progress)
     parent_cpu = time.process_time() - cpu_started
@@ -122,7 +126,8 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
         round_trip_ms=percentiles([x for s in played for x in s.round_trips]),
         view_latency_ms=percentiles([x for s in played for x in s.views]),
         conflicts=sum(s.conflicts for s in played), finished=sum(r.finished for r in runs),
-        clean=sum(r.audit == "clean" for r in runs), played=sum(bool(r.match_id) for r in runs), runs=runs, load=load, client_cpu_ms=per(cpu),
+        clean=sum(r.audit == "clean" for r in runs), played=sum(bool(r.match_id) for r in runs), runs=runs, load=load,
+        client_cpu_ms=per(cpu),
         mode="open" if rate else "closed", rate=float(rate or 0.0), processes=processes,
         server_cpu_ms=per(server_cpu) if server_pids else 0.0)
 
@@ -136,7 +141,7 @@ def _in_processes(server: str, parts: list[_Part], offsets: list[float], deadlin
                   progress: Callable[[MatchRun], None] | None) -> list[Share]:
     """Each part in a process of its own (spawned: no threads are forked); they start together."""
     ctx = multiprocessing.get_context("spawn")
-    results: Any = ctx.Queue()
+    results: Results = ctx.Queue()
     starts = [ctx.Queue() for _ in parts]
     children = [ctx.Process(target=_child, name=f"kifu-load-{i}", daemon=True,
                             args=(server, msgspec.json.encode(part), [offsets[t] for t in part.slots], options,
@@ -169,17 +174,17 @@ def _in_processes(server: str, parts: list[_Part], offsets: list[float], deadlin
                 child.kill()
 
 
-def _next(results: Any, children: list[Any]) -> tuple[str, bytes]:
+def _next(results: Results, children: list[Any]) -> tuple[str, bytes]:
     while True:
         try:
-            return results.get(timeout=1.0)  # type: ignore[no-any-return]
+            return results.get(timeout=1.0)
         except queue.Empty:   # check the children are still there
             if any(c.exitcode not in (None, 0) for c in children):
                 raise KifuError("a load process died; see its error above") from None
 
 
 def _child(server: str, part: bytes, offsets: list[float], options: dict[str, Any], deadline: float,
-           start: Any, results: Any) -> None:
+           start: Any, results: Results) -> None:
     try:
         warm_rulesets()
         share = msgspec.json.decode(part, type=_Part)
@@ -224,7 +229,7 @@ def _cpu_seconds(pids: tuple[int, ...]) -> float:
     return total
 
 
-def _audit(http: KeepAliveClient, run: MatchRun, judge: str) -> str:
+def _audit(http: KifuClient, run: MatchRun, judge: str) -> str:
     """Re-adjudicate the stored record; also check it holds exactly the decisions that landed."""
     try:
         header, envelopes, rules = decode_record(http.record(run.match_id, token=judge), run.match_id)

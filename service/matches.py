@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 import msgspec
 
@@ -150,6 +151,7 @@ class MatchService:
         if caller is None:
             raise Forbidden("the judge token takes no decisions; use a seat's token")
         rules = find_ruleset(self.store.header(match_id).ruleset)
+        seq = cast(int, decision.seq)   # whole: the app made a JSON 5.0 the int 5 (app._decision)
         try:
             command = msgspec.convert(decision.command, rules.decider.command_type)
         except msgspec.ValidationError as exc:
@@ -162,15 +164,15 @@ class MatchService:
             # another seat's decision landed in between is the match folded from its start.
             awaiting = match.awaiting
             basis = match.seq - len(envelopes)
-            if basis == decision.seq:
+            if basis == seq:
                 events = SeatStream(rules, before, caller).redact(match.envelopes[basis:])
             else:
                 start = rules.decider.initial_state(match.header)
-                events = redacted(rules, start, match.envelopes, caller, decision.seq)
+                events = redacted(rules, start, match.envelopes, caller, seq)
             return api.DecisionResult(
                 match_id=match_id, seq=match.seq, awaiting=sorted(awaiting), outcome=match.outcome,
                 events=events, legal=match.legal(caller) if caller in awaiting else [])
 
-        result = self.store.submit_then(match_id, caller, command, decision.seq, reply, received=utc_now())
+        result = self.store.submit_then(match_id, caller, command, seq, reply, received=utc_now())
         self.on_change(match_id)
         return result

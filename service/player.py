@@ -12,7 +12,9 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Any, Callable, get_type_hints
+from collections.abc import Callable
+from types import GenericAlias
+from typing import Any, get_type_hints
 
 import msgspec
 
@@ -117,6 +119,9 @@ class RemoteTable:
             raise JudgeCannotPlay()
         self.rules = find_ruleset(first.ruleset)
         self.players = first.players
+        self.seq: int                         # where the match stands, as the last answer said (_take)
+        self._awaiting: frozenset[int]
+        self._outcome: Outcome | None
         self._take(first)
         self.shown = first.seq
         self._follower = Follower(KifuClient(client.server, tokens[first.seat]), match_id, first.seq) \
@@ -138,7 +143,8 @@ class RemoteTable:
             cached = (view.seq, view.legal)
         self._legal[seat] = cached
         rules = self.rules
-        commands = msgspec.convert(cached[1], list[rules.decider.command_type])   # one call: half the per-item cost
+        # list[command_type] in one call: half the per-item cost
+        commands = msgspec.convert(cached[1], GenericAlias(list, rules.decider.command_type))
         return Seen(seat, commands,
                     view=lambda: msgspec.convert(self._current(seat).view, view_type(rules)),
                     position=lambda: None if (raw := self._current(seat).position) is None

@@ -11,6 +11,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -73,13 +74,13 @@ def serve(db: str | None, host: str = "127.0.0.1", port: int = 8080, *, workers:
         uvicorn.Config.bind_socket = bind  # type: ignore[method-assign]
 
 
-def _tcp_listener(bind: Any) -> Any:
+def _tcp_listener(bind: Callable[[uvicorn.Config], socket.socket]) -> Callable[..., socket.socket]:
     """Workers share a listening socket uvicorn binds with ``proto`` 0; connections accepted on
     it inherit that, and asyncio then leaves Nagle's algorithm on (it sets TCP_NODELAY only for
     ``IPPROTO_TCP``): every keep-alive answer waited ~40 ms for a delayed ACK (measured: 44 ms
     for a 1 ms request; uvicorn issue 3149). Re-wrap the listener with ``proto`` set."""
 
-    def bind_socket(config: Any) -> socket.socket:
+    def bind_socket(config: uvicorn.Config) -> socket.socket:
         sock = bind(config)
         if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto == 0:
             fixed = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
@@ -100,6 +101,7 @@ class BackgroundServer:
         self.grace = grace
         options.setdefault("http", http_protocol())
         self.config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                                     # uvicorn annotates an int but waits with it as a float timeout
                                      timeout_graceful_shutdown=grace, lifespan="on", **options)  # type: ignore[arg-type]
         self.server = uvicorn.Server(self.config)
         self.thread = threading.Thread(target=self.server.run, name="kifu-uvicorn", daemon=True)

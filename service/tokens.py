@@ -18,8 +18,9 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 from kifu.store import StoreConfig, StoreError
 
@@ -172,9 +173,10 @@ class PostgresTokens:
         from psycopg.sql import SQL, Identifier
 
         self._where = where
-        self._params = dict(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                            user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
-                            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5))
+        self._params: dict[str, Any] = dict(
+            dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+            user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
+            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5))
         table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
         self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, role text NOT NULL, "
                            "digest text NOT NULL, PRIMARY KEY (match_id, role))").format(table)

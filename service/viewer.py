@@ -37,8 +37,10 @@ SOURCES_KEPT = 16
 GZIP_OVER = 1024          # bytes: smaller answers go as they are
 # The page may talk to its own origin only; the exported page to nothing at all.
 # (the service adds ``frame-ancestors 'none'`` to every response's header: a <meta> policy cannot say it)
-CSP_SERVED = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
-CSP_FILE = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+CSP_SERVED = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+              "img-src data:; base-uri 'none'; form-action 'none'")
+CSP_FILE = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            "img-src data:; base-uri 'none'; form-action 'none'")
 
 
 def _asset(name: str) -> str:

@@ -10,6 +10,7 @@ uvicorn accepts connections; the load test does the same before starting its wor
 from __future__ import annotations
 
 import uuid
+from types import GenericAlias
 from typing import Any
 
 import msgspec
@@ -40,7 +41,7 @@ def warm_rulesets() -> None:
         for seat in match.awaiting:
             for command in match.legal(seat):
                 msgspec.convert(msgspec.to_builtins(command), rules.decider.command_type)
-            msgspec.convert(msgspec.to_builtins(match.legal(seat)), list[rules.decider.command_type])
+            msgspec.convert(msgspec.to_builtins(match.legal(seat)), GenericAlias(list, rules.decider.command_type))
             msgspec.to_builtins(rules.presentation.layout(rules.decider.view(match.state, seat)))
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import getpass
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, Mapping
+from typing import Literal
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import msgspec

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError, OperationalError, PersistenceError, StoredEvent
 

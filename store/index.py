@@ -7,7 +7,8 @@ nothing, and neither can a writer that claims a seq the match has not reached (n
 """
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal, NamedTuple, Protocol
 from uuid import UUID
 
 import msgspec

@@ -13,7 +13,8 @@ The ruleset in event topics lets a notification reader decode a row without its 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec

@@ -5,7 +5,8 @@ rejected insert leaves nothing behind, exactly as a rolled-back transaction woul
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder

@@ -18,7 +18,8 @@ waits on the row, then re-checks ``seq = expected`` under READ COMMITTED and is 
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError, ProgrammingError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
@@ -81,7 +82,8 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
             "  NOTIFY {channel}; "
             "  INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
             "    SELECT u.originator_id, u.originator_version, u.topic, u.state "
-            "    FROM unnest(events, owners) WITH ORDINALITY AS u(originator_id, originator_version, topic, state, o, n) "
+            "    FROM unnest(events, owners) WITH ORDINALITY "
+            "AS u(originator_id, originator_version, topic, state, o, n) "
             "    WHERE u.o = ANY(landed) ORDER BY u.n; "
             "END; $BODY$").format(**events))
         self._append_batch = SQL("SELECT * FROM {schema}.{batch}(%s, %s::int[], %s::text[], %s::text[], %s::text[], "
@@ -115,7 +117,8 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
         """With an index write: in the next group commit (one call of the batch function)."""
         index: IndexWrite | None = kwargs.get("index")
         if index is None or not stored_events:
-            return super().insert_events(stored_events, **kwargs)
+            ids: Sequence[int] | None = super().insert_events(stored_events, **kwargs)   # (retry() erases its type)
+            return ids
         self._group.write(stored_events, index)
         return None
 
@@ -138,7 +141,7 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
             curs.execute(self._append_batch, (events, owners, *columns), prepare=True)
             refused = {row[BATCH_FUNCTION] for row in curs.fetchall()}
         for number, pending in enumerate(order, start=1):
-            if number in refused:
+            if number in refused and pending.index is not None:   # (every write here has one: insert_events)
                 pending.error = IntegrityError(conflict_message(pending.index))
 
     def _insert_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Sequence
 from contextlib import closing
-from typing import Any, Sequence
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent

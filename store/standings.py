@@ -52,7 +52,7 @@ class PostgresDb:
             self.conn.execute(f'SET search_path TO "{schema}"')
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        cursor = self.conn.execute(sql, params)  # type: ignore[arg-type]
+        cursor = self.conn.execute(sql, params)
         return cursor.fetchall() if cursor.description else []
 
     def begin(self) -> None:

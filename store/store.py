@@ -10,8 +10,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -377,13 +378,17 @@ def _recorder(config: StoreConfig, factory: InfrastructureFactory[Any]) -> Index
         from .memory import KifuMemoryRecorder
         return KifuMemoryRecorder()
     if config.backend == "sqlite":
+        from eventsourcing.sqlite import SQLiteFactory
+
         from .sqlite import KifuSQLiteRecorder, prepare_file
-        datastore = factory.datastore  # type: ignore[attr-defined]
+        datastore = cast(SQLiteFactory, factory).datastore   # the factory config.env names
         prepare_file(datastore.pool.db_name, datastore.pool.lock_timeout or 5)
         recorder = KifuSQLiteRecorder(datastore)
     else:
+        from eventsourcing.postgres import PostgresFactory
+
         from .postgres import KifuPostgresRecorder
-        recorder = KifuPostgresRecorder(factory.datastore, events_table_name=EVENTS_TABLE,  # type: ignore[attr-defined]
+        recorder = KifuPostgresRecorder(cast(PostgresFactory, factory).datastore, events_table_name=EVENTS_TABLE,
                                         matches_table_name=MATCHES_TABLE)
     recorder.create_table()
     return recorder

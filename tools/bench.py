@@ -30,8 +30,9 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Literal, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import msgspec
 
@@ -57,6 +58,9 @@ from .bench_work import (
     play,
     preset_pairs,
 )
+
+if TYPE_CHECKING:   # the store is imported by the workload that uses it
+    from kifu.store import MatchStore
 
 Progress = Callable[[str], None]
 
@@ -192,8 +196,8 @@ def run(quick: bool = False, progress: Progress | None = None, ruleset_name: str
         figures += memory_figures
         workloads["memory"] = desc
         machine = describe_machine(pin_note, work, load_before)
-    return Report(mode="quick" if quick else "full", machine=machine, ruleset=ruleset.name, workloads=workloads, figures=figures,
-                  seconds=time.perf_counter() - started)
+    return Report(mode="quick" if quick else "full", machine=machine, ruleset=ruleset.name, workloads=workloads,
+                  figures=figures, seconds=time.perf_counter() - started)
 
 
 def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Figure], list[Match], str]:
@@ -368,15 +372,16 @@ def _audit_all_cores(corpus: list[bytes], workers: int, cpus: set[int] | None, r
     children = [subprocess.Popen([sys.executable, "-m", "kifu.tools.bench_work", "audit", str(folder), allowed],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=_child_env())
                 for _ in range(workers)]
+    inputs = [child.stdin for child in children if child.stdin is not None]   # (all: stdin=PIPE)
     rates: list[float] = []
     try:
         for child in children:
             _expect(child, "ready")
         for _ in range(repeats):
             t0 = time.perf_counter()
-            for child in children:
-                child.stdin.write("go\n")   # type: ignore[union-attr]
-                child.stdin.flush()          # type: ignore[union-attr]
+            for pipe in inputs:
+                pipe.write("go\n")
+                pipe.flush()
             for child in children:
                 _expect(child, "done")
             rates.append(workers * len(corpus) / (time.perf_counter() - t0))
@@ -408,12 +413,7 @@ def bench_store(ruleset: Ruleset[Any, Any, Any], work: Path, plan: Plan) -> tupl
         latencies: list[float] = []
         store = MatchStore.open(str(path))
         try:
-            def append(match: Match, envelopes: list[Envelope[Any]], state: Any) -> None:
-                t0 = time.perf_counter()
-                store.append(match.header.match_id, match.seq, envelopes, outcome=ruleset.decider.outcome(state))
-                latencies.append(time.perf_counter() - t0)
-                match.accept(envelopes, state)
-
+            append = _timed_append(ruleset, store, latencies)
             events = 0
             for seed in range(1, plan.store_matches + 1):
                 events += _store_play(ruleset, store, seed, pairs[seed % len(pairs)], append).seq
@@ -433,6 +433,18 @@ def bench_store(ruleset: Ruleset[Any, Any, Any], work: Path, plan: Plan) -> tupl
         figure("store.p50_ms", "store: append latency p50", "ms", p50s),
         figure("store.p99_ms", "store: append latency p99", "ms", p99s, Target("<=", 5)),
     ], (db_bytes, db_events), desc
+
+
+def _timed_append(ruleset: Ruleset[Any, Any, Any], store: MatchStore,
+                  latencies: list[float]) -> Callable[[Match, list[Envelope[Any]], Any], None]:
+    """A decision's events appended to ``store`` (one transaction), only the append timed into ``latencies``."""
+    def append(match: Match, envelopes: list[Envelope[Any]], state: Any) -> None:
+        t0 = time.perf_counter()
+        store.append(match.header.match_id, match.seq, envelopes, outcome=ruleset.decider.outcome(state))
+        latencies.append(time.perf_counter() - t0)
+        match.accept(envelopes, state)
+
+    return append
 
 
 def _store_play(ruleset: Ruleset[Any, Any, Any], store: Any, seed: int, decks: Sequence[Any],

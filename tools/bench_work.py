@@ -11,9 +11,10 @@ import os
 import platform
 import sys
 import uuid
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from kifu.domain.core.driver import LocalTable, drive
 from kifu.domain.core.errors import KifuError

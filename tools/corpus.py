@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import msgspec
 
@@ -91,7 +92,8 @@ def bot_matches(rules: Ruleset[Any, Any, Any], seeds: Sequence[int] = (1, 2), bo
 
 
 # -- scenarios ------------------------------------------------------------------------------------
-def run_scenario(s: Scenario, seed: int, start: Start, settle: Settle = lambda match: None) -> tuple[Match, list[Probe]]:
+def run_scenario(s: Scenario, seed: int, start: Start,
+                 settle: Settle = lambda match: None) -> tuple[Match, list[Probe]]:
     match, labels = start(s, seed)
     probes = []
     for step in s.steps:

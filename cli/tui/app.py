@@ -5,11 +5,11 @@ way; a board taller than its pane scrolls inside it and the other panes stay put
 whose chain or commitments do not verify gets a red banner on every screen."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -28,11 +28,11 @@ class Board(VerticalScroll, can_focus=False):
 class JumpInput(Input):
     """The jump prompt: Enter jumps, Esc or Ctrl-C cancels (and never quits the replay)."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel", show=False),
-                Binding("ctrl+c", "cancel", "cancel", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel", show=False),
+                                             Binding("ctrl+c", "cancel", "cancel", show=False, priority=True)]
 
     def action_cancel(self) -> None:
-        self.app.cancel_jump()   # type: ignore[attr-defined]
+        cast(ReplayApp, self.app).cancel_jump()
 
 
 class Help(ModalScreen[None]):
@@ -75,10 +75,11 @@ class ReplayApp(App[None]):
     .wide #events { height: 1fr; }
     .wide #info { height: 1fr; }
     """
-    BINDINGS = [Binding(keys, action, what, show=False) for keys, _, action, what in KEYS if action] + [
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(keys, action, what, show=False) for keys, _, action, what in KEYS if action),
         Binding("pageup", "scroll_board(-1)", show=False), Binding("pagedown", "scroll_board(1)", show=False),
-        Binding("tab", "focus(1)", show=False, priority=True),
-        Binding("shift+tab", "focus(-1)", show=False, priority=True),
+        Binding("tab", "focus_card(1)", show=False, priority=True),
+        Binding("shift+tab", "focus_card(-1)", show=False, priority=True),
     ]
 
     def __init__(self, position: Position) -> None:
@@ -183,7 +184,7 @@ class ReplayApp(App[None]):
         self.position.toggle_seat()
         self._moved()
 
-    def action_focus(self, n: int) -> None:
+    def action_focus_card(self, n: int) -> None:   # (not action_focus: App's own, by widget id)
         self.position.move_focus(n)
         self.pane = "card"
         self._moved()

@@ -16,7 +16,7 @@ from kifu.domain.core.layout import faces
 from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.roles import cards_named
 from kifu.domain.core.visibility import redact_between, seat_view
-from kifu.projections.causes import explain
+from kifu.projections.causes import why as why_of
 from kifu.projections.timeline import Timeline
 
 from .. import render
@@ -213,16 +213,24 @@ class Position:
         return t
 
     def why(self) -> Text:
-        """The cause chain of the current event back to its decision, one line per link."""
+        """The cause chain of the current event back to its decision, one line per link, then the
+        declaration the ruling resolves when it lies before that decision."""
         if self.seq == 0:
             return Text("before the first event: nothing to explain", style="dim")
         names = self.names()
         t = Text()
-        for depth, link in enumerate(explain(self.rules, self.timeline.envelopes, self.seq)):
+        both = why_of(self.rules, self.timeline.envelopes, self.seq)
+        for depth, link in enumerate(both.chain):
             env = self.shown(self.timeline.envelopes[link.seq - 1])
             if depth:
                 t.append("\n" + "  " * (depth - 1) + "└ ")
             t.append_text(render.event_line(env, names))
             if link.clause_title:
                 t.append(f"  {link.clause_title}", style="green")
+        if both.declaration and both.declaration[0].seq != both.chain[-1].seq:
+            t.append(f"\nresolves #{both.declaration[0].seq}, declared by seat {both.declared_by}:", style="bold")
+            for depth, link in enumerate(both.declaration):
+                env = self.shown(self.timeline.envelopes[link.seq - 1])
+                t.append("\n" + "  " * depth + ("└ " if depth else ""))
+                t.append_text(render.event_line(env, names))
         return t

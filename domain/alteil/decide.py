@@ -6,12 +6,15 @@ end of effects) until a seat's decision is awaited or the match is over.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.draft import Draft
 from kifu.domain.core.errors import Illegal
 
 from . import commands as c
 from . import events as ev
+from .cards import CardData
 from .legal import attack_targets, awaiting, legal, opening_choices, placeable, working_empty
 from .skills import apply, deal, draw, gain_soul, lose, pay_soul
 from .state import State
@@ -201,13 +204,13 @@ def _record(state: State, seat: int, command: c.Command, draft: D) -> int:
         case c.NoInfluence():
             return draft.decision(seat, ev.OpeningInfluence(seat=seat, card=0), clause="A-4.5")
         case c.PlaceInfluence(card=card):
-            god = state.data(card).god  # type: ignore[union-attr]
+            god = cast(CardData, state.data(card)).god   # (a card of the hand: the catalogue has it)
             return draft.decision(seat, ev.InfluencePlaced(seat=seat, card=card, god=god), clause="A-5.2")
         case c.EndInfluence():
             return draft.decision(seat, ev.InfluenceEnded(seat=seat), clause="A-5.2")
         case c.PlaceUnit(card=card, square=square):
             done = draft.decision(seat, ev.UnitPlaced(seat=seat, card=card, square=square), clause="A-5.3")
-            pay_soul(draft, seat, state.data(card).lv, "A-5.3", done)  # type: ignore[union-attr]
+            pay_soul(draft, seat, cast(CardData, state.data(card)).lv, "A-5.3", done)
             return done
         case c.PassSet():
             return draft.decision(seat, ev.SetPassed(seat=seat), clause="A-Q6")

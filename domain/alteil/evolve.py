@@ -1,7 +1,8 @@
 """evolve: the dumb fold. One handler per event type, no checks (decide validated already)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 

@@ -25,7 +25,10 @@ TEST_DECK = validate(DeckList(name="test-all", cards=tuple(
 class Position:
     def __init__(self, squares: bool = True) -> None:
         names = TEST_DECK.cards
-        deck = lambda seat: tuple(seat * 1000 + i + 1 for i in range(len(names)))  # noqa: E731
+
+        def deck(seat: int) -> tuple[int, ...]:
+            return tuple(seat * 1000 + i + 1 for i in range(len(names)))
+
         self.labels: dict[str, int] = {}        # a scenario's names for the cards it placed
         self.state = State(names=(names, names), sides=(Side(deck=deck(1)), Side(deck=deck(2))), turn=1,
                            turn_seat=1, first_seat=1, step=SET, actor=1)
@@ -109,7 +112,7 @@ class Position:
 
     def match(self, seed: int = 1, match_id: str = "", players: tuple[str, str] = ("p1", "p2")) -> Match:
         from kifu.domain.core.ruleset import find_ruleset
-        return Match.create(find_ruleset("alteil"), match_id=match_id or f"test-{seed}", seed=seed, decks=[TEST_DECK, TEST_DECK],
-                            players=players, start=self.state)
+        return Match.create(find_ruleset("alteil"), match_id=match_id or f"test-{seed}", seed=seed,
+                            decks=[TEST_DECK, TEST_DECK], players=players, start=self.state)
 
 

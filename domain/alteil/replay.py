@@ -5,6 +5,7 @@ from typing import Any
 
 from . import commands as c
 from . import events as ev
+from .state import State
 
 
 def command_of(event: Any) -> c.Command | None:
@@ -48,10 +49,10 @@ def command_of(event: Any) -> c.Command | None:
     return None
 
 
-def played(state: Any, event: Any) -> str | None:
+def played(state: State, event: Any) -> str | None:
     """Cards put into play: units placed, influence placed, grimoires used, skills used."""
     match event:
         case ev.UnitPlaced(card=card) | ev.GrimoireUsed(card=card) | ev.InfluencePlaced(card=card) \
                 | ev.OpeningInfluence(card=card) if card:
-            return state.name(card)  # type: ignore[no-any-return]
+            return state.name(card)
     return None

@@ -24,8 +24,8 @@ def as_deck(raw: Any) -> DeckList:
 def initial_state(header: Any) -> State:
     """Each deck in registered order; card id = seat*1000 + position (1-based)."""
     decks = [as_deck(d) for d in header.decks]
-    sides = tuple(Side(deck=tuple(seat * 1000 + i + 1 for i in range(len(decks[seat - 1].cards)))) for seat in (1, 2))
-    return State(names=(decks[0].cards, decks[1].cards), sides=sides)  # type: ignore[arg-type]
+    one, two = (Side(deck=tuple(seat * 1000 + i + 1 for i in range(len(decks[seat - 1].cards)))) for seat in (1, 2))
+    return State(names=(decks[0].cards, decks[1].cards), sides=(one, two))
 
 
 @implements("A-4.1")

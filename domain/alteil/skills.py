@@ -96,9 +96,10 @@ def apply(draft: D, seat: int, source: int, skill: Skill, target: int, clause: s
         for u in state.side(opp).units:
             deal(draft, u.card, skill.amount, clause, cause)
     elif kind == "heal":
-        u = state.side(owner(target)).unit(target) if target else None
-        if u is not None:
-            draft.rule("A-Q12", cause, ev.Healed(seat=owner(target), card=target, amount=min(skill.amount, u.damage)),
+        healed = state.side(owner(target)).unit(target) if target else None
+        if healed is not None:
+            draft.rule("A-Q12", cause, ev.Healed(seat=owner(target), card=target,
+                                                 amount=min(skill.amount, healed.damage)),
                        seat=owner(target))
     elif kind == "buff":
         if skill.target == "allies":
@@ -108,7 +109,8 @@ def apply(draft: D, seat: int, source: int, skill: Skill, target: int, clause: s
         else:
             cards = (target,) if target and state.side(seat).unit(target) else ()
         for card in cards:
-            draft.rule(clause, cause, ev.Modified(seat=seat, card=card, stat=skill.stat, amount=skill.amount), seat=seat)
+            draft.rule(clause, cause, ev.Modified(seat=seat, card=card, stat=skill.stat, amount=skill.amount),
+                       seat=seat)
     elif kind == "gain_soul":
         gain_soul(draft, seat, skill.amount, clause, cause)
     elif kind == "reduce_soul":

@@ -14,10 +14,8 @@ from kifu.domain.core.ruleset import Outcome
 from .cards import CardData, catalog
 from .vocabulary import MULLIGAN, SQUARES
 
-_opts = dict(frozen=True, kw_only=True)
 
-
-class Unit(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Unit(msgspec.Struct, frozen=True, kw_only=True):
     card: int
     square: int                 # 1-3 front row, 4-6 back row (A-3.1)
     damage: int = 0             # accumulates across turns (A-8.1, A-Q12)
@@ -27,7 +25,7 @@ class Unit(msgspec.Struct, **_opts):  # type: ignore[misc]
     agi: int = 0
 
 
-class Pending(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
     """A NEXT skill used this turn, applied at the next turn's start phase (A-Q2)."""
 
     seat: int
@@ -36,7 +34,7 @@ class Pending(msgspec.Struct, **_opts):  # type: ignore[misc]
 
 
 @implements("A-3.3")
-class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Side(msgspec.Struct, frozen=True, kw_only=True):
     deck: tuple[int, ...] = ()
     hand: tuple[int, ...] = ()
     soul: tuple[int, ...] = ()                      # face-down soul pile (A-10)
@@ -67,7 +65,7 @@ class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
         return sum(1 for d in self.destroyed if not d)
 
 
-class State(msgspec.Struct, **_opts):  # type: ignore[misc]
+class State(msgspec.Struct, frozen=True, kw_only=True):
     names: tuple[tuple[str, ...], tuple[str, ...]]
     sides: tuple[Side, Side]
     turn: int = 0

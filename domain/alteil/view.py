@@ -7,13 +7,13 @@ influence until both are revealed. The judge (seat None) sees everything.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import msgspec
 from msgspec.structs import replace
 
 from kifu.domain.core.envelope import Envelope
-from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
@@ -144,14 +144,14 @@ def layout(v: View) -> Layout:
             # the square's own card is its terrain: named for the judge, face-down (■) to the seats
             label = "destroyed" if sq is None else (f"■ {sq.name}" if sq.name else "■")
             cells.append(Cell(row=row, col=col, cards=tuple(faces), owner=side.seat, label=label))
-        parts: list = list(counters)
+        parts: list[Part] = list(counters)
         parts.append(Grid(id="battlefield", label="battlefield", rows=2, cols=COLUMNS, cells=tuple(cells),
                           row_labels=("front", "back"), col_labels=("1", "2", "3"), cell_format="{row}-{col}"))
         hand = tuple(Face(id=c.id, name=c.name) for c in side.hand) if side.hand is not None \
             else tuple(Face() for _ in range(side.hand_count))
         parts += [Zone(id="hand", label="hand", cards=hand, count=side.hand_count),
-                  Zone(id="influence", label="influence", cards=tuple(Face(id=c.id, name=c.name) for c in side.influence),
-                       count=len(side.influence)),
+                  Zone(id="influence", label="influence",
+                       cards=tuple(Face(id=c.id, name=c.name) for c in side.influence), count=len(side.influence)),
                   Zone(id="soul", label="soul power", count=side.soul_count, show="count"),
                   Zone(id="deck", label="deck", count=side.deck_count, show="count"),
                   Zone(id="senka", label="戦禍", cards=tuple(Face(id=c.id, name=c.name) for c in side.senka),
@@ -159,7 +159,7 @@ def layout(v: View) -> Layout:
                   Zone(id="cemetery", label="cemetery", cards=tuple(Face(id=c.id, name=c.name) for c in side.cemetery),
                        count=len(side.cemetery))]
         panels.append(SeatPanel(seat=side.seat, parts=tuple(parts), lost=side.lost))
-    board: list = []
+    board: list[Part] = []
     if v.order or v.acting:
         acting = f"acting: {v.acting.name} (seat {v.acting.id // 1000})" if v.acting else ""
         order = " → ".join(f"{e.card.name} (seat {e.seat}, AGI {e.AGI})" for e in v.order)

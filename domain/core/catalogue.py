@@ -36,8 +36,10 @@ class CardRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
             return self.text
         if key == "invented":
             return ", ".join(self.invented)
-        if key in ("name_en", "gloss"):
-            return getattr(self, key)
+        if key == "name_en":
+            return self.name_en
+        if key == "gloss":
+            return self.gloss
         return self.values.get(key, "")
 
 

@@ -46,28 +46,25 @@ CORE_CLAUSES = {
                       "records that whole position first; only the judge sees it."),
 }
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
-
-
-class ChoiceSealed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class ChoiceSealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, kw_only=True):
     seat: int
     commitment: str
     choice: Any = None                   # the command (as JSON values): judge and chooser only
     salt: str | None = None
 
 
-class ChoiceRevealed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class ChoiceRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, kw_only=True):
     seat: int
     choice: Any
     salt: str
 
 
-class SeedRevealed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, kw_only=True):
     seed: int
     nonce: str
 
 
-class PositionPrepared(msgspec.Struct, Generic[S], **_opts):  # type: ignore[misc]
+class PositionPrepared(msgspec.Struct, Generic[S], frozen=True, tag=True, omit_defaults=True, kw_only=True):
     """A prepared position (a scenario or a fork): the whole state, taken as it is."""
 
     state: S

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import difflib
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 

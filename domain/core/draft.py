@@ -5,7 +5,8 @@ consequence (a settle loop needs that) and every event gets its seq, clause and 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from .envelope import DECISION, RULE, SETUP, Envelope, Kind
 from .rng import Rng

@@ -12,10 +12,8 @@ from typing import Literal, Union
 
 import msgspec
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
 
-
-class Face(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Face(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One card as the viewer sees it. ``id`` 0 and ``name`` "" mean face down / hidden."""
 
     id: int = 0
@@ -30,7 +28,7 @@ class Face(msgspec.Struct, **_opts):  # type: ignore[misc]
         return not self.name
 
 
-class Zone(msgspec.Struct, tag="zone", **_opts):  # type: ignore[misc]
+class Zone(msgspec.Struct, tag="zone", frozen=True, kw_only=True, omit_defaults=True):
     """A pile or row of cards: a hand, a deck, a graveyard, a stack, the chosen cards.
 
     ``show``: "cards" lists every face; "count" only the number (a deck); "top" the last face."""
@@ -42,7 +40,7 @@ class Zone(msgspec.Struct, tag="zone", **_opts):  # type: ignore[misc]
     show: Literal["cards", "count", "top"] = "cards"
 
 
-class Cell(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Cell(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One square of a grid; ``cards`` bottom first (a unit and what is attached to it)."""
 
     row: int
@@ -52,7 +50,7 @@ class Cell(msgspec.Struct, **_opts):  # type: ignore[misc]
     owner: int | None = None           # whose side or territory this square is
 
 
-class Grid(msgspec.Struct, tag="grid", **_opts):  # type: ignore[misc]
+class Grid(msgspec.Struct, tag="grid", frozen=True, kw_only=True, omit_defaults=True):
     """A board of ``rows`` × ``cols`` squares (1-based); only non-empty or labelled cells are listed."""
 
     id: str
@@ -65,7 +63,7 @@ class Grid(msgspec.Struct, tag="grid", **_opts):  # type: ignore[misc]
     cell_format: str = "{row} {col}"   # how the game names a square from its labels: "{col}{row}" says c3
 
 
-class Counter(msgspec.Struct, tag="counter", **_opts):  # type: ignore[misc]
+class Counter(msgspec.Struct, tag="counter", frozen=True, kw_only=True, omit_defaults=True):
     """A number worth showing: life, mana, 霊力, soul, damage count, turn limit."""
 
     id: str
@@ -74,7 +72,7 @@ class Counter(msgspec.Struct, tag="counter", **_opts):  # type: ignore[misc]
     max: int | None = None
 
 
-class Note(msgspec.Struct, tag="note", **_opts):  # type: ignore[misc]
+class Note(msgspec.Struct, tag="note", frozen=True, kw_only=True, omit_defaults=True):
     """A line of text the rules make worth showing: the current combat, a pending choice."""
 
     id: str
@@ -85,7 +83,7 @@ class Note(msgspec.Struct, tag="note", **_opts):  # type: ignore[misc]
 Part = Union[Zone, Grid, Counter, Note]
 
 
-class SeatPanel(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SeatPanel(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What belongs to one player, drawn together: counters first, then zones and grids."""
 
     seat: int
@@ -93,7 +91,7 @@ class SeatPanel(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""                     # why this seat lost, once it has
 
 
-class Layout(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Layout(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A whole view, ready to draw. ``viewer`` None is the judge."""
 
     ruleset: str

@@ -38,7 +38,7 @@ from .draft import Draft
 from .draft import seal as stamp_digest
 from .envelope import DECISION, Envelope, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
-from .header import TOURNAMENT, Header, header_bytes
+from .header import Header, header_bytes
 from .rng import Rng
 from .ruleset import Outcome, Ruleset
 
@@ -124,7 +124,8 @@ class Match:
                         card_set=ruleset.content.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
                         seed_commitment=seed_commitment, seed_nonce=seed_nonce, position=position, seats=seats,
-                        **{k: v for k, v in tournament.items() if k in TOURNAMENT})
+                        event=tournament.get("event"), round=tournament.get("round"), table=tournament.get("table"),
+                        date=tournament.get("date"))
         return cls.start(ruleset, header)
 
     @classmethod

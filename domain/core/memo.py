@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -69,14 +69,14 @@ class ByIdentity(Generic[Obj, V]):
         self.name = name
         self.bound = bound
         self._build = build
-        self.last: tuple[Any, Any] = (_NOTHING, None)
+        self.last: tuple[object, V] = (_NOTHING, cast(V, None))   # (never answered: no object is _NOTHING)
         self._by_id: dict[int, tuple[Obj, V]] = {}
         _ALL.append(self)
 
     def __call__(self, obj: Obj) -> V:
         last = self.last
         if last[0] is obj:
-            return last[1]  # type: ignore[no-any-return]
+            return last[1]
         hit = self._by_id.get(id(obj))
         if hit is None or hit[0] is not obj:
             if len(self._by_id) >= self.bound:
@@ -87,7 +87,7 @@ class ByIdentity(Generic[Obj, V]):
 
     def clear(self) -> None:
         self._by_id.clear()
-        self.last = (_NOTHING, None)
+        self.last = (_NOTHING, cast(V, None))
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -113,7 +113,8 @@ class PerThread(Generic[T]):
     def get(self) -> T:
         local = self.local
         try:
-            return local.value  # type: ignore[no-any-return]
+            value: T = local.value
+            return value
         except AttributeError:
             value = local.value = self._make()
             return value

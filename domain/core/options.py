@@ -10,7 +10,8 @@ count takes the same decision, having built one command instead of all of them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Callable, Iterator, Sequence, overload
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
 Build = Callable[[int], Any]
 Runs = list[tuple[int, int, Build]]     # (how many ready decisions come before it, count, build)
@@ -68,7 +69,7 @@ class Options(Sequence[Any]):
 
     def __iter__(self) -> Iterator[Any]:
         start = 0
-        for found, end in zip(self._blocks, self._ends):
+        for found, end in zip(self._blocks, self._ends, strict=True):
             if callable(found):
                 for i in range(end - start):
                     yield found(i)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -320,7 +321,8 @@ def decode_lines(lines: list[bytes], source: str = "record"
         try:
             env = decoder.decode(line)
         except msgspec.ValidationError as exc:
-            raise Malformed(f"event does not match the {ruleset.name} schema: {exc}", f"{source}: line {number}") from None
+            raise Malformed(f"event does not match the {ruleset.name} schema: {exc}",
+                            f"{source}: line {number}") from None
         except msgspec.DecodeError as exc:
             raise Malformed(f"not JSON ({exc})", f"{source}: line {number}") from None
         except RecursionError:

@@ -5,7 +5,8 @@ outcome of every draw is written into an event anyway, so folding never needs th
 """
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from .memo import Memo
 

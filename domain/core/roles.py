@@ -7,6 +7,7 @@ treat every event kind alike without knowing any game's field names. The aliases
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -76,8 +77,7 @@ def _role_of(t: Any) -> tuple[Role | None, bool]:
     return None, False
 
 
-@cache
-def roles_of(struct_type: type) -> tuple[FieldRole, ...]:
+def _roles_of(struct_type: type) -> tuple[FieldRole, ...]:
     """The role-bearing fields of one msgspec Struct type, in declaration order."""
     info = msgspec.inspect.type_info(struct_type)
     if not isinstance(info, msgspec.inspect.StructType):
@@ -88,6 +88,10 @@ def roles_of(struct_type: type) -> tuple[FieldRole, ...]:
         if role is not None:
             out.append(FieldRole(f.name, role, many, f.encode_name))
     return tuple(out)
+
+
+# (cached; typed as the plain function it caches: mypy takes a class for unhashable at the cache's call)
+roles_of: Callable[[type], tuple[FieldRole, ...]] = cache(_roles_of)
 
 
 def fields_with(struct_type: type, role: Role) -> tuple[str, ...]:

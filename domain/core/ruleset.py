@@ -16,7 +16,7 @@ a game without that concern:
   decks and presets, the card catalogue, bots). Default: no cards, decks as given, the core's
   random bot.
 - ``Presentation``: how front ends draw and describe it (layout, card names, what an event puts
-  into play, the turn number). Default: an empty layout, cards by number.
+  into play, the turn number, the declaration a ruling resolves). Default: an empty layout, cards by number.
 - ``Visibility``: hidden information (redaction of events, the masked state bots simulate on,
   the card ids a seat may not see). Default: nothing is hidden.
 - ``SpeedUps``: faster equivalents of the decider's own functions, used by the core's hot paths
@@ -45,6 +45,7 @@ import msgspec
 from .bot import BotFactory, RandomBot
 from .catalogue import Catalogue, Column
 from .commit import CORE_EVENTS, PREPARED_CLAUSE, PositionPrepared
+from .declared import Declaration, no_declaration
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
@@ -184,6 +185,8 @@ class Presentation:
     turn: Callable[[Any], int] = _turn_field             # the turn number a state is in
     concede: Callable[[int], Any] | None = None          # the command a seat concedes with: for people to
     #   offer, never in ``legal`` (a random bot would take it)
+    declaration: Declaration = no_declaration            # (envelopes, seq) -> the declaration a ruling
+    #   resolves (the skill on the stack, the attack, the sealed pick): ``why``'s second chain (``declared.py``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +256,7 @@ class Ruleset(Generic[S, C, E]):
 
     def _record_event_type(self) -> Any:
         state_type = self.decider.state_type
+        # a type built from run-time values (the game's state and event types): no static type has it
         core = tuple(PositionPrepared[state_type] if e is PositionPrepared else e  # type: ignore[valid-type]
                      for e in CORE_EVENTS)
         return Union[_union_members(self.decider.event_type) + core]  # noqa: UP007
@@ -264,14 +268,16 @@ class Ruleset(Generic[S, C, E]):
         return self.memo("envelope", lambda: msgspec.json.Decoder(self._envelope_type()))
 
     def _envelope_type(self) -> Any:
-        return Envelope[self.record_event_type]  # type: ignore[name-defined]
+        return Envelope[self.record_event_type]  # type: ignore[name-defined]   # (the same: built at run time)
 
     def envelope_converter(self, raw: Any) -> Envelope[E]:
-        return msgspec.convert(raw, self._envelope_type())  # type: ignore[no-any-return]
+        envelope: Envelope[E] = msgspec.convert(raw, self._envelope_type())
+        return envelope
 
     def command_from_builtins(self, raw: Any) -> C:
         """A command from JSON values (a sealed choice as recorded); raises msgspec.ValidationError."""
-        return msgspec.convert(raw, self.decider.command_type)  # type: ignore[no-any-return]
+        command: C = msgspec.convert(raw, self.decider.command_type)
+        return command
 
 
 def _union_members(t: Any) -> tuple[Any, ...]:

@@ -23,7 +23,8 @@ Views and prepared positions are scrubbed the same way.
 """
 from __future__ import annotations
 
-from typing import AbstractSet, Any, Callable, Iterable
+from collections.abc import Callable, Iterable, Set
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -40,7 +41,7 @@ _NOTHING: frozenset[int] = frozenset()
 
 
 def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int | None,
-           hidden: AbstractSet[int] | None = None) -> Envelope[Any]:
+           hidden: Set[int] | None = None) -> Envelope[Any]:
     """``envelope`` as ``seat`` may see it (``None``, the judge, sees everything).
 
     ``hidden``: the cards the seat may see neither before nor after the event (``SeatStream``
@@ -66,7 +67,7 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
 
 
 # -- which cards a seat may not see -------------------------------------------------------------
-def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> AbstractSet[int]:
+def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> Set[int]:
     """The card ids ``seat`` may not see in ``state``, as the ruleset declares them (a ruleset
     without a ``mask`` hides nothing; ``find_ruleset`` refuses a mask without this hook)."""
     declared = ruleset.visibility.hidden_cards
@@ -77,7 +78,7 @@ def hidden_cards(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> Abst
 _plan_cache: Memo[type, tuple[tuple[str, str], ...]] = Memo("core.scrub_plans", bound=1024)   # by struct type
 
 
-def _plan(kind: type) -> tuple[tuple[str, str], ...]:
+def _plan(kind: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
     """(field, role) for every field of a struct type that may name a card: declared cards
     (``card``), declared targets and options (``target``: a card, maybe packed with a place),
     and undeclared fields (role ``""``: the ruleset's ``card_refs`` decides what their ints name)."""
@@ -89,7 +90,7 @@ def _plan(kind: type) -> tuple[tuple[str, str], ...]:
     return plan
 
 
-def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[int]], role: str = "") -> Any:
+def scrub(value: Any, hidden: Set[int], refs: Callable[[int], Iterable[int]], role: str = "") -> Any:
     """``value`` with every int that names a card in ``hidden`` replaced by ``HIDDEN`` (the same
     object when nothing changed). An int under a field declared ``CardId`` is a card id; under a
     field declared ``TargetRef`` it names a card itself or packed with a place (``target_cards``);
@@ -119,7 +120,7 @@ def scrub(value: Any, hidden: AbstractSet[int], refs: Callable[[int], Iterable[i
                 return tuple(kept) if isinstance(value, tuple) else kept
             return value
         items = [scrub(v, hidden, refs, role) for v in value]
-        if all(a is b for a, b in zip(items, value)):
+        if all(a is b for a, b in zip(items, value, strict=True)):
             return value
         return tuple(items) if isinstance(value, tuple) else items
     if isinstance(value, dict):
@@ -148,7 +149,7 @@ class SeatStream:
         self.seat = seat
         self.state = initial
         self._evolve = record_evolve(ruleset)
-        self._hidden: AbstractSet[int] | None = None   # of self.state, once computed
+        self._hidden: Set[int] | None = None   # of self.state, once computed
 
     def skip(self, envelopes: Iterable[Envelope[Any]]) -> None:
         """Fold envelopes the seat already has (or does not ask for) without redacting them."""

@@ -5,8 +5,9 @@ starts there, seat 2's at ``63``. Pure functions of the board's size (vocabulary
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from kifu.domain.core.clauses import implements
 

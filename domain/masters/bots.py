@@ -99,7 +99,8 @@ class GreedyBot:
         for cmd in legal:
             if isinstance(cmd, c.Summon):      # one square per card: the nearest to the enemy master
                 held = best_summon.get(cmd.card)
-                if held is None or distance(parse(cmd.square), enemy_master) < distance(parse(held.square), enemy_master):
+                if held is None or (distance(parse(cmd.square), enemy_master)
+                                    < distance(parse(held.square), enemy_master)):
                     best_summon[cmd.card] = cmd
             else:
                 candidates.append(cmd)

@@ -18,9 +18,12 @@ import hashlib
 import tomllib
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
+
+if TYPE_CHECKING:   # imported when the catalogue is asked for
+    from kifu.domain.core.catalogue import Catalogue
 
 Target = Literal["none", "self", "own_piece", "enemy_piece", "any_piece"]
 OpName = Literal["damage", "heal", "atk", "shield", "draw", "master_damage", "avoid", "doom"]
@@ -91,7 +94,7 @@ def card_set_digest() -> str:
     return hashlib.blake2b(_source().encode(), digest_size=8).hexdigest()
 
 
-def catalogue():  # type: ignore[no-untyped-def]
+def catalogue() -> Catalogue:
     from kifu.domain.core.catalogue import CardRow, Catalogue, Column
     from kifu.domain.core.gloss import with_gloss
 

@@ -1,6 +1,8 @@
 """Movement and combat (M-5.2, M-5.3, M-8, M-Q2, M-Q3, M-Q4, M-Q10)."""
 from __future__ import annotations
 
+from typing import cast
+
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
@@ -8,7 +10,7 @@ from . import events as ev
 from .board import distance, name, parse, path_ok
 from .cards import CardDef
 from .effects import MDraft, attack_value, damage_master, destroy_if_dead, final_damage, reduction
-from .permissions import may_move_piece, sorcery_time
+from .permissions import Reason, may_move_piece, sorcery_time
 from .state import Piece, State
 from .vocabulary import other
 
@@ -49,7 +51,7 @@ def move(draft: MDraft, seat: int, cid: int, names: tuple[str, ...]) -> None:
     if not all(path):
         raise Illegal("M-Q1", f"{list(names)} names a square that is not on the board")
     if not sorcery_time(state, seat, _ACTION):          # may_move_piece's test
-        raise Illegal(*may_move_piece(state, seat))  # type: ignore[misc]
+        raise Illegal(*cast(Reason, may_move_piece(state, seat)))
     piece = state.piece(cid)
     if piece is None or piece.seat != seat:
         raise Illegal("M-5.2", f"card {cid} is not one of your pieces on the board")
@@ -95,9 +97,11 @@ def resolve(draft: MDraft, cause: int) -> None:
     if defender is None or defender.square != combat.square:
         # M-8.6: the defender was destroyed (or moved) before the damage: the move completes
         if combat.square in state.occupied():
-            draft.rule("M-8.6", cause, ev.AttackStopped(card=attacker.card, square=name(combat.before)), seat=combat.seat)
+            draft.rule("M-8.6", cause, ev.AttackStopped(card=attacker.card, square=name(combat.before)),
+                       seat=combat.seat)
         else:
-            draft.rule("M-8.6", cause, ev.MoveCompleted(card=attacker.card, square=name(combat.square)), seat=combat.seat)
+            draft.rule("M-8.6", cause, ev.MoveCompleted(card=attacker.card, square=name(combat.square)),
+                       seat=combat.seat)
         return
     dealt = final_damage(attack_value(state, attacker, combat), reduction(state, defender))
     countered = can_counter(state, defender, combat.before)

@@ -4,7 +4,9 @@ Pure. Everything a rule does follows the decision as a rule event naming its cla
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+import typing
+from collections.abc import Callable
+from typing import Any
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
@@ -15,6 +17,7 @@ from . import events as ev
 from .board import around, name, parse
 from .effects import MDraft, settle, target_ok
 from .permissions import (
+    Reason,
     can_activate,
     can_charge_piece,
     can_move_master,
@@ -82,7 +85,8 @@ def decide(state: State, seat: int, command: c.Command, draft: MDraft) -> None:
                 flow.pass_priority(draft, seat)     # (which says why not)
             else:
                 cause = draft.decision(seat, _PASSED.get(seat) or flow.passed_event(seat), "M-2.1")
-                if draft.state.priority.passes >= 2:    # type: ignore[union-attr]  # else prio.verdict's "continue"
+                # the pass just recorded keeps the round open; no cast here: this runs for most decisions
+                if draft.state.priority.passes >= 2:  # type: ignore[union-attr]  # else prio.verdict's "continue"
                     flow.after_passes(draft, cause)
         else:
             _PLAY[kind](draft, seat, command)   # what the ``match`` below does with these, without its tests
@@ -112,7 +116,8 @@ def _setup_or_pending(state: State, seat: int, command: c.Command, draft: MDraft
         case c.Bottom(card=card):
             setup.bottom(draft, seat, card)
         case _ if state.phase == "mulligan":
-            raise Illegal("M-1.7", f"the game has not started: {type(command).__name__} is not possible during mulligans")
+            raise Illegal("M-1.7", f"the game has not started: {type(command).__name__} is not possible "
+                                   "during mulligans")
         case c.Draw():
             flow.draw_or_charge(draft, seat, charge=False)
         case c.Charge():
@@ -156,7 +161,7 @@ def _afford(state: State, seat: int, cost: int, clause: str) -> None:
 def charge_piece(draft: MDraft, seat: int, card: int) -> None:
     state = draft.state
     if not can_charge_piece(state, seat):       # the yes-or-no test first: the reason only for a refusal
-        raise Illegal(*may_charge_piece(state, seat))  # type: ignore[misc]
+        raise Illegal(*typing.cast(Reason, may_charge_piece(state, seat)))
     _in_hand(state, seat, card, "M-3.3")
     if state.card(card).kind != "piece":
         raise Illegal("M-3.3", "only a piece may be charged face-up")
@@ -178,7 +183,7 @@ def move_master(draft: MDraft, seat: int, square: str) -> None:
     state = draft.state
     to = _square(square)
     if not can_move_master(state, seat):
-        raise Illegal(*may_move_master(state, seat))  # type: ignore[misc]
+        raise Illegal(*typing.cast(Reason, may_move_master(state, seat)))
     at = state.side(seat).master
     if to not in around(at):
         raise Illegal("M-Q4", f"the master moves one square (8 directions); {name(to)} is not next to {name(at)}")
@@ -226,7 +231,7 @@ def _target_card(state: State, target: str) -> int:
 def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
     if not sorcery_time(state, seat, MAIN_PHASES):     # may_cast's test
-        raise Illegal(*may_cast(state, seat))  # type: ignore[misc]
+        raise Illegal(*typing.cast(Reason, may_cast(state, seat)))
     _in_hand(state, seat, card, "M-4.3")
     d = state.card(card)
     if d.kind != "spell" or d.skill is None:
@@ -243,7 +248,7 @@ def cast(draft: MDraft, seat: int, card: int, target: str) -> None:
 def activate(draft: MDraft, seat: int, card: int, target: str) -> None:
     state = draft.state
     if not can_activate(state, seat):                  # may_activate's test
-        raise Illegal(*may_activate(state, seat))  # type: ignore[misc]
+        raise Illegal(*typing.cast(Reason, may_activate(state, seat)))
     piece = state.piece(card)
     if piece is None or piece.seat != seat:
         raise Illegal("M-5.4", f"card {card} is not one of your pieces on the board")

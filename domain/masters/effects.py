@@ -66,7 +66,7 @@ def destroy_if_dead(draft: MDraft, cids: tuple[int, ...], clauses: tuple[str, ..
     """Destroy every listed piece whose HP is 0 or less, all at once (M-8.5), then run their
     "when destroyed" skills. Returns the destroyed cards."""
     gone = []
-    for cid, clause in zip(cids, clauses):
+    for cid, clause in zip(cids, clauses, strict=True):
         p = draft.state.piece(cid)
         if p is not None and hp_left(draft.state, p) <= 0:
             gone.append((p, draft.rule(clause, cause, ev.PieceDestroyed(seat=p.seat, card=cid, square=name(p.square)),

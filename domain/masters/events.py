@@ -11,68 +11,72 @@ import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, PlaceName, SeatNo
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True, gc=False)   # values: no cycles
+
+class Ev(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, gc=False):  # values: no cycles
+    """Every event: tagged by class name, fields at their defaults left out of the record.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
 
 
 # -- setup and mulligans (M-1) -----------------------------------------------------------------
-class CoinTossed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CoinTossed(Ev, frozen=True, kw_only=True):
     first: SeatNo
 
 
-class MasterPlaced(msgspec.Struct, **_opts):  # type: ignore[misc]
+class MasterPlaced(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     square: PlaceName
 
 
-class DeckShuffled(msgspec.Struct, **_opts):  # type: ignore[misc]
+class DeckShuffled(Ev, frozen=True, kw_only=True):
     seat: SeatNo                       # whose deck
     by: SeatNo                         # who shuffled it (M-1.5: the opponent)
     order: tuple[CardId, ...]          # top first; hidden from both seats
 
 
-class CardsDrawn(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CardsDrawn(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     cards: tuple[CardId, ...]
 
 
-class MulliganTaken(msgspec.Struct, **_opts):  # type: ignore[misc]
+class MulliganTaken(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class HandReturned(msgspec.Struct, **_opts):  # type: ignore[misc]
+class HandReturned(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     cards: tuple[CardId, ...]
 
 
-class HandKept(msgspec.Struct, **_opts):  # type: ignore[misc]
+class HandKept(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     mulligans: Amount = 0
 
 
-class CardBottomed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CardBottomed(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
 
 
 # -- turns, phases and priority (M-2, M-3, M-7) ------------------------------------------------
-class TurnBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class TurnBegan(Ev, frozen=True, kw_only=True):
     turn: int
     seat: SeatNo
 
 
-class Untapped(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Untapped(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class DrawChosen(msgspec.Struct, **_opts):  # type: ignore[misc]
+class DrawChosen(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class ChargeChosen(msgspec.Struct, **_opts):  # type: ignore[misc]
+class ChargeChosen(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class ManaCharged(msgspec.Struct, **_opts):  # type: ignore[misc]
+class ManaCharged(Ev, frozen=True, kw_only=True):
     """A card enters the mana area: face-down from the deck's top (M-3.2; hidden from both seats)
     or a face-up piece from hand (M-3.3, M-7.1; a decision)."""
 
@@ -81,16 +85,16 @@ class ManaCharged(msgspec.Struct, **_opts):  # type: ignore[misc]
     face_up: bool = False
 
 
-class PriorityPassed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PriorityPassed(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class PhaseBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PhaseBegan(Ev, frozen=True, kw_only=True):
     phase: str
     seat: SeatNo
 
 
-class Resolved(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Resolved(Ev, frozen=True, kw_only=True):
     """The top of the stack resolves (M-2.2); ``fizzled`` when its target is gone."""
 
     seat: SeatNo
@@ -98,30 +102,30 @@ class Resolved(msgspec.Struct, **_opts):  # type: ignore[misc]
     fizzled: bool = False
 
 
-class TurnEnded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class TurnEnded(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class HandLimitReached(msgspec.Struct, **_opts):  # type: ignore[misc]
+class HandLimitReached(Ev, frozen=True, kw_only=True):
     """M-7.2: the end phase is over and the hand holds more than the limit: discard follows."""
 
     seat: SeatNo
     excess: Amount
 
 
-class HandDiscarded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class HandDiscarded(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
 
 
 # -- main and action phases (M-4, M-5, M-6) ----------------------------------------------------
-class MasterMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
+class MasterMoved(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     source: PlaceName
     to: PlaceName
 
 
-class PieceSummoned(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PieceSummoned(Ev, frozen=True, kw_only=True):
     """Squares are named as people say them (``"c4"``: column c, row 4)."""
 
     seat: SeatNo
@@ -131,7 +135,7 @@ class PieceSummoned(msgspec.Struct, **_opts):  # type: ignore[misc]
     ambush: bool = False
 
 
-class SpellCast(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SpellCast(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     target: CardId = 0
@@ -139,7 +143,7 @@ class SpellCast(msgspec.Struct, **_opts):  # type: ignore[misc]
     paid: Amount = 0
 
 
-class SkillActivated(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SkillActivated(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     target: CardId = 0
@@ -148,7 +152,7 @@ class SkillActivated(msgspec.Struct, **_opts):  # type: ignore[misc]
     tapped: bool = False
 
 
-class PieceMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PieceMoved(Ev, frozen=True, kw_only=True):
     """A move onto an empty square (M-5.2): the piece is tapped."""
 
     seat: SeatNo
@@ -156,7 +160,7 @@ class PieceMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
     path: tuple[PlaceName, ...]
 
 
-class AttackMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
+class AttackMoved(Ev, frozen=True, kw_only=True):
     """A move whose path ends on an enemy's square (M-5.3): the piece is tapped and stands on the
     last square before the combat until the combat ends (M-8.3)."""
 
@@ -165,7 +169,7 @@ class AttackMoved(msgspec.Struct, **_opts):  # type: ignore[misc]
     path: tuple[PlaceName, ...]
 
 
-class CombatBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CombatBegan(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     attacker: CardId
     defender: CardId                   # 0: the square holds the enemy master (M-Q4)
@@ -174,12 +178,12 @@ class CombatBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
     square: PlaceName
 
 
-class CombatAvoided(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CombatAvoided(Ev, frozen=True, kw_only=True):
     attacker: CardId
     square: PlaceName                      # where the attacker stops (the square before the combat)
 
 
-class CombatDamage(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CombatDamage(Ev, frozen=True, kw_only=True):
     """Damage is calculated (M-8.2); with a counter-attack both blows at once (M-8.5)."""
 
     attacker: CardId
@@ -189,66 +193,66 @@ class CombatDamage(msgspec.Struct, **_opts):  # type: ignore[misc]
     taken: Amount = 0                  # final damage of the counter-attack to the attacker
 
 
-class PieceDamaged(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PieceDamaged(Ev, frozen=True, kw_only=True):
     card: CardId
     amount: Amount
 
 
-class PieceHealed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PieceHealed(Ev, frozen=True, kw_only=True):
     card: CardId
     amount: Amount
 
 
-class AtkRaised(msgspec.Struct, **_opts):  # type: ignore[misc]
+class AtkRaised(Ev, frozen=True, kw_only=True):
     card: CardId
     amount: Amount
 
 
-class Shielded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Shielded(Ev, frozen=True, kw_only=True):
     card: CardId
     amount: Amount
 
 
-class PieceDestroyed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PieceDestroyed(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     square: PlaceName
 
 
-class MoveCompleted(msgspec.Struct, **_opts):  # type: ignore[misc]
+class MoveCompleted(Ev, frozen=True, kw_only=True):
     card: CardId
     square: PlaceName
 
 
-class AttackStopped(msgspec.Struct, **_opts):  # type: ignore[misc]
+class AttackStopped(Ev, frozen=True, kw_only=True):
     card: CardId
     square: PlaceName
 
 
-class CombatEnded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CombatEnded(Ev, frozen=True, kw_only=True):
     """A combat ends without damage because a piece can no longer fight (M-8.6)."""
 
     attacker: CardId
 
 
-class MasterDamaged(msgspec.Struct, **_opts):  # type: ignore[misc]
+class MasterDamaged(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     amount: Amount
     life: Amount
 
 
-class DoomAdded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class DoomAdded(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     count: Amount
 
 
 # -- the end (M-1.2) ---------------------------------------------------------------------------
-class PlayerLost(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PlayerLost(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     reason: str
 
 
-class MatchEnded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class MatchEnded(Ev, frozen=True, kw_only=True):
     winner: SeatNo | None = None
     reason: str = ""
 
@@ -256,7 +260,7 @@ class MatchEnded(msgspec.Struct, **_opts):  # type: ignore[misc]
 Event = Union[
     CoinTossed, MasterPlaced, DeckShuffled, CardsDrawn, MulliganTaken, HandReturned, HandKept, CardBottomed,
     TurnBegan, Untapped, DrawChosen, ChargeChosen, ManaCharged, PriorityPassed, PhaseBegan, Resolved, TurnEnded,
-    HandLimitReached, HandDiscarded, MasterMoved, PieceSummoned, SpellCast, SkillActivated, PieceMoved, AttackMoved, CombatBegan,
-    CombatAvoided, CombatDamage, PieceDamaged, PieceHealed, AtkRaised, Shielded, PieceDestroyed, MoveCompleted,
-    AttackStopped, CombatEnded, MasterDamaged, DoomAdded, PlayerLost, MatchEnded,
+    HandLimitReached, HandDiscarded, MasterMoved, PieceSummoned, SpellCast, SkillActivated, PieceMoved,
+    AttackMoved, CombatBegan, CombatAvoided, CombatDamage, PieceDamaged, PieceHealed, AtkRaised, Shielded,
+    PieceDestroyed, MoveCompleted, AttackStopped, CombatEnded, MasterDamaged, DoomAdded, PlayerLost, MatchEnded,
 ]

@@ -1,8 +1,9 @@
 """``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -152,7 +153,7 @@ def passed(s: State, e: ev.PriorityPassed) -> State:
 
 
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
-    return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),  # type: ignore[arg-type]
+    return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),
                    moved_in_action=False)
 
 
@@ -305,7 +306,8 @@ HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.MulliganTaken: mulligan, ev.HandReturned: returned, ev.HandKept: kept, ev.CardBottomed: bottomed,
     ev.TurnBegan: turn_began, ev.Untapped: untapped, ev.DrawChosen: draw_chosen, ev.ChargeChosen: charge_chosen,
     ev.ManaCharged: mana_charged, ev.PriorityPassed: passed, ev.PhaseBegan: phase_began, ev.Resolved: resolved,
-    ev.TurnEnded: turn_ended, ev.HandLimitReached: hand_limit, ev.HandDiscarded: discarded, ev.MasterMoved: master_moved,
+    ev.TurnEnded: turn_ended, ev.HandLimitReached: hand_limit, ev.HandDiscarded: discarded,
+    ev.MasterMoved: master_moved,
     ev.PieceSummoned: summoned, ev.SpellCast: cast, ev.SkillActivated: activated, ev.PieceMoved: moved,
     ev.AttackMoved: attack_moved, ev.CombatBegan: combat_began, ev.CombatAvoided: avoided,
     ev.CombatDamage: combat_damage, ev.PieceDamaged: damaged, ev.PieceHealed: healed, ev.AtkRaised: atk_raised,

@@ -1,9 +1,12 @@
 """Turns, phases and the priority rounds (M-2, M-3, M-7): passing, resolving, advancing."""
 from __future__ import annotations
 
+from typing import cast
+
 from kifu.domain.core import priority as prio
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.priority import Priority
 
 from . import combat
 from . import events as ev
@@ -50,7 +53,7 @@ def pass_priority(draft: MDraft, seat: int) -> None:
     if p.holder != seat:
         raise Illegal("M-2.1", f"seat {p.holder} holds priority")
     cause = draft.decision(seat, passed_event(seat), "M-2.1")
-    if draft.state.priority.passes >= 2:    # type: ignore[union-attr]  # else prio.verdict's "continue"
+    if cast(Priority, draft.state.priority).passes >= 2:  # else prio.verdict's "continue"
         after_passes(draft, cause)
 
 
@@ -61,7 +64,7 @@ def passed_event(seat: int) -> ev.PriorityPassed:
 def after_passes(draft: MDraft, cause: int) -> None:
     """M-2.2 after the second pass in succession (``cause``): resolve, or advance (M-8.2 in a combat)."""
     after = draft.state
-    verdict = prio.verdict(after.priority, not after.stack)  # type: ignore[arg-type]
+    verdict = prio.verdict(cast(Priority, after.priority), not after.stack)   # (a round is open)
     if verdict == "resolve":
         resolve_top(draft, cause)
     elif verdict == "advance":
@@ -72,7 +75,7 @@ def after_passes(draft: MDraft, cause: int) -> None:
 
 
 _PASSED = {seat: ev.PriorityPassed(seat=seat) for seat in (1, 2)}    # events are frozen: one per seat serves
-_NEXT = dict(zip(TURN_PHASES, TURN_PHASES[1:]))
+_NEXT = dict(zip(TURN_PHASES, TURN_PHASES[1:], strict=False))   # each phase to the one after it
 _BEGAN = {(phase, seat): ev.PhaseBegan(phase=phase, seat=seat) for phase in TURN_PHASES for seat in (1, 2)}
 
 

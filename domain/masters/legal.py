@@ -15,9 +15,10 @@ decision of random matches, to one that asks every ``may_*`` permission afresh.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, partial
 from operator import attrgetter
-from typing import Any, Sequence
+from typing import Any, cast
 
 from kifu.domain.core.options import Options, Runs
 
@@ -31,7 +32,7 @@ from .vocabulary import SKILL_PHASE
 PASS = c.Pass()
 
 
-class _Named(dict):  # type: ignore[type-arg]
+class _Named(dict[int, str]):
     """Square -> its name (board.name), each worked out once."""
 
     def __missing__(self, sq: int) -> str:
@@ -113,7 +114,8 @@ class _Board:
     __slots__ = ("names", "pieces", "facts", "actors", "_own", "acts")
 
     def __init__(self, names: Any, pieces: tuple[Piece, ...]) -> None:
-        self.names, self.pieces, self._own = names, pieces, None
+        self.names, self.pieces = names, pieces
+        self._own: dict[tuple[int, str], list[str]] | None = None
         _, facts, ids = _match(names)
         self.facts = facts                           # the match's card facts
         if ids.isdisjoint(map(_CARD, pieces)):
@@ -123,9 +125,10 @@ class _Board:
             for p in pieces:
                 if p.card in ids and 1 <= p.seat <= 2:
                     f = facts[p.card]
-                    actors[p.seat].append((p, f.act, f.avoid))   # type: ignore[arg-type]
+                    actors[p.seat].append((p, cast(Skill, f.act), f.avoid))   # (ids: cards with an activated skill)
             self.actors = actors
-        self.acts: list[Any] = [None, None, None]    # per seat: (mana, combat, activations) last listed
+        # per seat: (mana, combat, activations) last listed
+        self.acts: list[tuple[object, object, list[c.Command]] | None] = [None, None, None]
 
     def squares(self) -> set[int]:
         return set(map(_SQUARE, self.pieces))
@@ -228,7 +231,7 @@ def _activations(board: _Board, state: State, seat: int) -> list[c.Command]:
     mana, combat = state.sides[seat - 1].mana, state.combat
     last = board.acts[seat]
     if last is not None and last[0] is mana and last[1] is combat:
-        return last[2]  # type: ignore[no-any-return]
+        return last[2]
     out: list[c.Command] = []
     for p, skill, avoid in board.actors[seat]:
         _activate(out, board, state, seat, p, skill, avoid)

@@ -13,7 +13,8 @@ from .board import around, territory
 from .state import State
 from .vocabulary import MAIN_PHASES, SKILL_PHASE
 
-Why = tuple[str, str] | None
+Reason = tuple[str, str]     # a refusal: the clause and why
+Why = Reason | None
 
 
 def has_priority(state: State, seat: int) -> bool:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.declared import first_of, open_declaration, same_card
+
 from . import commands as c
 from . import events as ev
+from .state import State
 
 
 def command_of(event: Any) -> c.Command | None:
@@ -39,8 +42,17 @@ def command_of(event: Any) -> c.Command | None:
     return None
 
 
-def played(state: Any, event: Any) -> str | None:
+def played(state: State, event: Any) -> str | None:
     match event:
         case ev.PieceSummoned(card=card) | ev.SpellCast(card=card):
-            return state.name(card)  # type: ignore[no-any-return]
+            return state.name(card)
     return None
+
+
+# why's second chain (M-2.2): a resolving stack entry answers the skill or spell that put it there,
+# the last declared first; a combat's rulings answer the move that attacked (M-8.3)
+declaration = first_of(
+    same_card((ev.SkillActivated, ev.SpellCast), (ev.Resolved,), stacked=True),
+    open_declaration((ev.AttackMoved,), (ev.MoveCompleted, ev.AttackStopped, ev.CombatEnded, ev.CombatAvoided),
+                     (ev.CombatBegan, ev.CombatDamage, ev.CombatAvoided, ev.CombatEnded, ev.AttackStopped,
+                      ev.MoveCompleted)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.header import Header
 
 from . import events as ev
 from .board import master_start, name
@@ -14,13 +15,13 @@ from .state import Side, State
 from .vocabulary import HAND_FIRST, HAND_SECOND, START_LIFE, other
 
 
-def initial_state(header: object) -> State:
+def initial_state(header: Header) -> State:
     """The state before setup: card id = seat * 100 + position in the registered deck; each master
     at 10 life (M-1.2)."""
-    decks = tuple(as_deck(d) for d in header.decks)  # type: ignore[attr-defined]
-    sides = tuple(Side(deck=tuple(seat * 100 + i for i in range(len(decks[seat - 1].cards))), life=START_LIFE)
-                  for seat in (1, 2))
-    return State(names=(decks[0].cards, decks[1].cards), sides=sides)  # type: ignore[arg-type]
+    decks = tuple(as_deck(d) for d in header.decks)
+    one, two = (Side(deck=tuple(seat * 100 + i for i in range(len(decks[seat - 1].cards))), life=START_LIFE)
+                for seat in (1, 2))
+    return State(names=(decks[0].cards, decks[1].cards), sides=(one, two))
 
 
 def hand_size(state: State, seat: int) -> int:

@@ -1,6 +1,7 @@
 """The state of a masters match: plain frozen Structs, folded by ``evolve``, read by the rules."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Literal
 
@@ -13,11 +14,17 @@ from kifu.domain.core.ruleset import Outcome
 from .cards import UNKNOWN, CardDef, catalog
 from .vocabulary import Phase
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True, gc=False)   # values: no cycles, nothing for the GC
+
+class Value(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):  # values: no cycles, nothing for the GC
+    """Every part of the state: a frozen value, fields at their defaults left out.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
+
+
 _DEFS = catalog()      # name -> card definition (read once: the card set is package data)
-_TAPPED = attrgetter("tapped")
+_TAPPED: Callable[[Mana], bool] = attrgetter("tapped")
 _SQUARE = attrgetter("square")
-_SEAT = attrgetter("seat")
+_SQUARE_SEAT: Callable[[Piece], tuple[int, int]] = attrgetter("square", "seat")
 Names = tuple[tuple[str, ...], tuple[str, ...]]
 Defs = tuple[tuple[CardDef, ...], tuple[CardDef, ...]]
 Flat = dict[int, CardDef]
@@ -55,7 +62,7 @@ def card_table(names: Names) -> Flat:
     return _table(names)[2]
 
 
-class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Piece(Value, frozen=True, kw_only=True):
     card: CardId
     seat: int
     square: int
@@ -66,13 +73,13 @@ class Piece(msgspec.Struct, **_opts):  # type: ignore[misc]
     shield: int = 0             # damage taken reduced, until end of turn
 
 
-class Mana(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Mana(Value, frozen=True, kw_only=True):
     card: CardId
     face_up: bool = False       # M-3.2 face-down from the deck; M-3.3 / M-7.1 a face-up piece
     tapped: bool = False
 
 
-class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Side(Value, frozen=True, kw_only=True):
     deck: tuple[CardId, ...] = ()       # top first
     hand: tuple[CardId, ...] = ()
     grave: tuple[CardId, ...] = ()
@@ -88,7 +95,7 @@ class Side(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""
 
 
-class StackItem(msgspec.Struct, **_opts):  # type: ignore[misc]
+class StackItem(Value, frozen=True, kw_only=True):
     """A spell cast or an activated skill, waiting on the stack (M-2)."""
 
     seat: int
@@ -97,7 +104,7 @@ class StackItem(msgspec.Struct, **_opts):  # type: ignore[misc]
     target: CardId = 0          # the targeted piece, 0 if none
 
 
-class Combat(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Combat(Value, frozen=True, kw_only=True):
     """A combat begun by a move into an enemy's square (M-5.3, M-8): waits for both passes."""
 
     seat: int                   # the attacker's controller
@@ -108,7 +115,7 @@ class Combat(msgspec.Struct, **_opts):  # type: ignore[misc]
     square: int                 # the attacked square
 
 
-class State(msgspec.Struct, **_opts):  # type: ignore[misc]
+class State(Value, frozen=True, kw_only=True):
     names: Names = ((), ())
     sides: tuple[Side, Side] = (Side(), Side())
     first: int = 0
@@ -156,7 +163,7 @@ class State(msgspec.Struct, **_opts):  # type: ignore[misc]
     def occupied(self) -> dict[int, int]:
         """Square -> the seat whose piece or master stands there."""
         pieces = self.pieces
-        occ = dict(zip(map(_SQUARE, pieces), map(_SEAT, pieces)))
+        occ: dict[int, int] = dict(map(_SQUARE_SEAT, pieces))
         one, two = self.sides
         occ[one.master] = 1
         occ[two.master] = 2

@@ -8,11 +8,13 @@ piles is public. The judge (seat None) sees everything.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from msgspec.structs import replace
 
 from kifu.domain.core.envelope import Envelope
-from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
 from kifu.domain.core.roles import HIDDEN
 
 from . import events as ev
@@ -101,7 +103,8 @@ def view(state: State, seat: int | None) -> View:
     for s in (1, 2):
         side = state.side(s)
         sides.append(SideView(
-            seat=s, life=side.life, master=square_name(side.master), deck_count=len(side.deck), hand_count=len(side.hand),
+            seat=s, life=side.life, master=square_name(side.master), deck_count=len(side.deck),
+            hand_count=len(side.hand),
             hand=tuple(_ref(state, c) for c in side.hand) if seat is None or seat == s else None,
             deck=tuple(_ref(state, c) for c in side.deck) if seat is None else None,
             mana=tuple(_mana_ref(state, m, seat) for m in side.mana), mana_untapped=state.untapped_mana(s),
@@ -110,8 +113,9 @@ def view(state: State, seat: int | None) -> View:
     pieces = []
     for p in state.pieces:
         d = state.card(p.card)
-        pieces.append(PieceView(card=_ref(state, p.card), seat=p.seat, square=square_name(p.square), atk=d.atk + p.atk_bonus,
-                                hp=hp_left(state, p), max_hp=d.hp, mov=d.mov, tapped=p.tapped, fresh=p.fresh))
+        pieces.append(PieceView(card=_ref(state, p.card), seat=p.seat, square=square_name(p.square),
+                                atk=d.atk + p.atk_bonus, hp=hp_left(state, p), max_hp=d.hp, mov=d.mov,
+                                tapped=p.tapped, fresh=p.fresh))
     stack = tuple(StackView(seat=i.seat, card=_ref(state, i.card), kind=i.kind,
                             target=_ref(state, i.target) if i.target else None) for i in state.stack)
     combat = None
@@ -127,7 +131,7 @@ def view(state: State, seat: int | None) -> View:
                 combat=combat, outcome=state.outcome.describe() if state.outcome else "")
 
 
-def _face(ref: CardRef, **kw) -> Face:  # type: ignore[no-untyped-def]
+def _face(ref: CardRef, **kw: Any) -> Face:
     return Face(id=ref.id, name=ref.name, **kw)
 
 
@@ -143,8 +147,8 @@ def layout(v: View) -> Layout:
                                                     marks=marks, owner=p.seat,
                                                     tone="good" if p.seat == v.seat else ""))
     for side in v.sides:
-        cells.setdefault(parse(side.master), []).append(Face(id=0, name=f"master {side.seat}", stats=f"life {side.life}",
-                                                      owner=side.seat, tone="hot"))
+        cells.setdefault(parse(side.master), []).append(Face(id=0, name=f"master {side.seat}",
+                                                             stats=f"life {side.life}", owner=side.seat, tone="hot"))
     grid_cells = []
     for sq in SQUARES:
         owner = 1 if sq in territory(1) else 2 if sq in territory(2) else None
@@ -154,16 +158,17 @@ def layout(v: View) -> Layout:
     grid = Grid(id="board", label="board", rows=BOARD_ROWS, cols=BOARD_COLS, cells=tuple(grid_cells),
                 row_labels=tuple(str(r) for r in range(BOARD_ROWS, 0, -1)),
                 col_labels=tuple("abcdefghij"[c] for c in range(BOARD_COLS)), cell_format="{col}{row}")
-    board: list = [grid, Zone(id="stack", label="stack", cards=tuple(
+    board: list[Part] = [grid, Zone(id="stack", label="stack", cards=tuple(
         _face(i.card, stats=i.kind, owner=i.seat, marks=((f"target {i.target.name}",) if i.target else ()))
         for i in v.stack))]
     if v.combat is not None:
         cb = v.combat
         who = cb.defender.name if cb.defender else "the master"
-        board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {cb.before} attacks {who} on {cb.square}", tone="hot"))
+        board.append(Note(id="combat", text=f"combat: {cb.attacker.name} from {cb.before} attacks {who} on {cb.square}",
+                          tone="hot"))
     panels = []
     for side in v.sides:
-        parts: list = [Counter(id="life", label="life", value=side.life),
+        parts: list[Part] = [Counter(id="life", label="life", value=side.life),
                        Counter(id="mana", label="mana", value=side.mana_untapped, max=len(side.mana))]
         if side.doom:
             parts.append(Counter(id="doom", label="刻", value=side.doom, max=3))

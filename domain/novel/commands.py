@@ -15,10 +15,14 @@ import msgspec
 
 from kifu.domain.core.roles import CardId
 
-_opts = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
+
+class Cmd(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A seat's decision as submitted: read from clients and files, so unknown fields are refused; tagged by class name.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
 
 
-class Pick(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Pick(Cmd, frozen=True, kw_only=True):
     """Choose ``card`` from the deck for this turn: a character (no target: it goes to its 配置),
     equipment (``target``: own character on the field), magic face up (``target`` as the card
     says, 0 for none) or face down (``face_down``: its target is chosen when it is revealed)."""
@@ -28,18 +32,18 @@ class Pick(msgspec.Struct, **_opts):  # type: ignore[misc]
     face_down: bool = False
 
 
-class Reveal(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Reveal(Cmd, frozen=True, kw_only=True):
     """Turn one of one's face-down magic face up this turn (no cost, N-Q6), with its target."""
 
     card: CardId
     target: CardId = 0
 
 
-class Done(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Done(Cmd, frozen=True, kw_only=True):
     """Nothing more to choose this phase."""
 
 
-class Act(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Act(Cmd, frozen=True, kw_only=True):
     """Skill phase (N-6.5): the character of the highlighted AGI group that acts now, and its target."""
 
     card: CardId

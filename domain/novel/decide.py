@@ -98,7 +98,7 @@ def _unsealed(state: State, seat: int) -> State:
         return state
     sides = list(state.sides)
     sides[seat - 1] = msgspec.structs.replace(side, sealed=False)
-    return msgspec.structs.replace(state, sides=tuple(sides))  # type: ignore[arg-type]
+    return msgspec.structs.replace(state, sides=tuple(sides))
 
 
 def _clause_for(state: State, seat: int, command: Command) -> str:

@@ -1,7 +1,8 @@
 """The fold: one small function per event, no checks (the decider checked)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 
@@ -198,6 +199,7 @@ def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any],
             state = case(state, event)
             continue
         state = fold(state, event)   # the core's own events
-        if state.cards.__class__ is not Loose:     # a prepared position put a whole new state in
+        cards: object = state.cards                # (a Loose list during the run, whatever State declares)
+        if type(cards) is not Loose:               # a prepared position put a whole new state in
             state = replace(state, cards=Loose(state.cards))
     return replace(state, cards=tuple(state.cards))

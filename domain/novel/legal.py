@@ -58,7 +58,8 @@ def magic_targets(state: State, seat: int, d: CardDef) -> list[int]:
         case "ally":
             return list(state.field(seat))
         case "ally_dead":
-            return [c.id for c in state.cards if c.owner == seat and c.zone == "grave" and card(c.name).kind == "character"]
+            return [c.id for c in state.cards
+                    if c.owner == seat and c.zone == "grave" and card(c.name).kind == "character"]
         case _:
             return [0]
 

@@ -37,4 +37,4 @@ def long_match(seed: int) -> tuple[list[Any], State]:
             d = card(name)
             cards.append(Card(id=len(cards) + 1, owner=seat, name=name))
         sides.append(Side(seat=seat, front=tuple(rows["front"]), back=tuple(rows["back"])))
-    return decks, State(turn=1, phase="select", cards=tuple(cards), sides=tuple(sides))  # type: ignore[arg-type]
+    return decks, State(turn=1, phase="select", cards=tuple(cards), sides=(sides[0], sides[1]))

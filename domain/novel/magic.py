@@ -73,8 +73,8 @@ def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
         effects.append((m, d, e))
     if category == 1:
         for m, d, e in effects:
-            t = draft.state.card(m.target)
-            if d.effect == "stun" and t.zone in ("front", "back"):
+            target = draft.state.card(m.target)
+            if d.effect == "stun" and target.zone in ("front", "back"):
                 draft.rule(clause, e, ev.Stunned(card=m.target))
             elif d.effect == "revive":
                 _revive(draft, e, m.target)
@@ -99,10 +99,10 @@ def _category(draft: D, cause: int, category: int, order: list[int]) -> None:
                 draft.rule(clause, e, ev.Moved(card=t, row=row), seat=tc.owner)
     elif category == 3:
         per_target: dict[tuple[int, str], list[int]] = {}
-        for m, d, e in effects:
+        for m, d, _e in effects:
             for t in _targets(snap, m, d):
                 per_target.setdefault((t, d.stat), []).append(m.id)
-        for key, cids in per_target.items():
+        for _key, cids in per_target.items():
             if len(cids) > 1 and len({snap.card(x).owner for x in cids}) > 1:
                 draft.rule("N-Q5", cause, ev.OrderFixed(category=3, cards=tuple(cids)))
         for m, d, e in effects:

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.declared import same_card
+
 from .commands import Act, Command, Done, Pick, Reveal
-from .events import Acted, Equipped, MagicSet, Picked, RevealChosen, SelectDone, Summoned
+from .events import (
+    Acted,
+    Equipped,
+    MagicFizzled,
+    MagicFlipped,
+    MagicResolved,
+    MagicSet,
+    Picked,
+    RevealChosen,
+    SelectDone,
+    Summoned,
+)
 from .state import State
 
 
@@ -28,3 +41,8 @@ def played(state: State, event: Any) -> str | None:
     if isinstance(event, (Summoned, Equipped, MagicSet)):
         return state.card(event.card).name if event.card else None
     return None
+
+
+# why's second chain: a card summoned, equipped, set, flipped or resolved answers the secret pick
+# that chose it (N-5.2.1), whose reveal and seal follow it in the chain
+declaration = same_card((Picked,), (Summoned, Equipped, MagicSet, MagicFlipped, MagicResolved, MagicFizzled))

@@ -19,6 +19,8 @@ these functions change in place, and makes the one tuple at the end.
 """
 from __future__ import annotations
 
+from typing import final
+
 from msgspec.structs import replace
 
 from kifu.domain.core.memo import PerThread
@@ -39,6 +41,7 @@ class _Made:
 _last = PerThread("novel.table_made", _Made)
 
 
+@final   # (so ``type(cards) is Loose`` tells a type checker both ways which one ``cards`` is)
 class Loose(list[Card]):
     """The cards while a run of events is folded: private to that run, so changed in place."""
     __slots__ = ("marks",)
@@ -60,12 +63,12 @@ def _made(cards: Cards) -> tuple[list[Card], set[int] | None]:
     return list(cards), None
 
 
-def with_card(cards: Cards, card: Card) -> Cards:
+def with_card(cards: Cards | Loose, card: Card) -> Cards | Loose:
     """``cards`` with the one of ``card``'s id replaced by ``card`` (ids are 1..)."""
     index = card.id - 1
-    if cards.__class__ is Loose:
-        cards[index] = card        # type: ignore[index]
-        marks = cards.marks        # type: ignore[attr-defined]
+    if type(cards) is Loose:
+        cards[index] = card
+        marks = cards.marks
         if marks is not None:
             if card.acted or card.stunned:
                 marks.add(index)
@@ -84,10 +87,10 @@ def with_card(cards: Cards, card: Card) -> Cards:
     return out
 
 
-def unmarked(cards: Cards) -> Cards:
+def unmarked(cards: Cards | Loose) -> Cards | Loose:
     """``cards`` with every acted or stunned card's marks cleared (a new turn, N-6)."""
-    if cards.__class__ is Loose:
-        loose: Loose = cards          # type: ignore[assignment]
+    if type(cards) is Loose:
+        loose = cards
         if loose.marks is None:
             loose.marks = {i for i, c in enumerate(loose) if _marked(c)}
         for index in loose.marks:

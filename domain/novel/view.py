@@ -24,10 +24,9 @@ from .decide import awaiting, outcome
 from .state import BUDGET, ROW_SLOTS, TURN_LIMIT, Card, State
 
 replace = msgspec.structs.replace
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
 
 
-class CardView(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CardView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     id: CardId
     name: str = ""
     element: str = ""
@@ -44,7 +43,7 @@ class CardView(msgspec.Struct, **_opts):  # type: ignore[misc]
     face_down: bool = False
 
 
-class SideView(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SideView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     front: tuple[CardView, ...] = ()
     back: tuple[CardView, ...] = ()
@@ -60,7 +59,7 @@ class SideView(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""
 
 
-class View(msgspec.Struct, **_opts):  # type: ignore[misc]
+class View(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     viewer: int | None = None
     turn: int = 0
     phase: str = ""
@@ -136,17 +135,19 @@ def _face(cv: CardView, marks_extra: tuple[str, ...] = ()) -> Face:
 
 
 def layout(v: View) -> Layout:
+    def cell(row: int, cards: tuple[CardView, ...], owner: int) -> list[Cell]:
+        cells = []
+        for col, cv in enumerate(cards, start=1):
+            lit = ("lit",) if cv.id in v.group else ()
+            under = tuple(Face(id=e.id, name=e.name, marks=("equipped",)) for e in cv.equipment)
+            cells.append(Cell(row=row, col=col, cards=(_face(cv, lit),) + under, owner=owner))
+        return cells
+
     panels = []
     for s in v.sides:
-        def cell(row: int, cards: tuple[CardView, ...]) -> list[Cell]:
-            cells = []
-            for col, cv in enumerate(cards, start=1):
-                lit = ("lit",) if cv.id in v.group else ()
-                under = tuple(Face(id=e.id, name=e.name, marks=("equipped",)) for e in cv.equipment)
-                cells.append(Cell(row=row, col=col, cards=(_face(cv, lit),) + under, owner=s.seat))
-            return cells
         rows = Grid(id=f"rows{s.seat}", label="characters", rows=2, cols=ROW_SLOTS,
-                    cells=tuple(cell(1, s.front) + cell(2, s.back)), row_labels=("前衛 front", "後衛 back"))
+                    cells=tuple(cell(1, s.front, s.seat) + cell(2, s.back, s.seat)),
+                    row_labels=("前衛 front", "後衛 back"))
         parts: list[Any] = [Counter(id="deck", label="deck", value=s.deck_count)]
         if s.status:
             parts.append(Note(id="status", text=s.status, tone="hot" if s.status == "choosing" else ""))
@@ -229,7 +230,7 @@ def mask(state: State, seat: int) -> State:
     unseen = sorted(c.id for c in state.cards if c.owner == other
                     and (c.zone == "deck" or (c.zone == "magic" and c.face_down)))
     down = [cid for cid in side.magic if state.card(cid).face_down]
-    slots = dict(zip(down, unseen))               # real face-down id -> the id it is shown under
+    slots = dict(zip(down, unseen, strict=False))   # real face-down id -> the id it is shown under (more unseen)
     shown_down = {slots[cid]: state.card(cid) for cid in down}
     cards = list(state.cards)
     for cid in unseen:
@@ -239,7 +240,7 @@ def mask(state: State, seat: int) -> State:
     magic = tuple(slots.get(cid, cid) for cid in side.magic)
     sides = list(state.sides)
     sides[other - 1] = replace(side, magic=magic, picks=(), reveals=(), spent=0)
-    return replace(state, cards=tuple(cards), sides=tuple(sides))  # type: ignore[arg-type]
+    return replace(state, cards=tuple(cards), sides=tuple(sides))
 
 
 def hidden_cards(state: State, seat: int) -> set[int]:
@@ -247,4 +248,5 @@ def hidden_cards(state: State, seat: int) -> set[int]:
     among them until the summon) and its face-down magic. Ids follow the public deck lists, so
     these are the ids an event must not name; the seat's own cards and every public one stay."""
     other = 3 - seat
-    return {c.id for c in state.cards if c.owner == other and (c.zone == "deck" or (c.zone == "magic" and c.face_down))}
+    return {c.id for c in state.cards
+            if c.owner == other and (c.zone == "deck" or (c.zone == "magic" and c.face_down))}

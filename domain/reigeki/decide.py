@@ -6,7 +6,7 @@ digest's proposal sits behind one constant or function here, named for its R-Q c
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -18,7 +18,7 @@ from . import commands as c
 from . import events as e
 from .cards import HIDDEN_CARD, Card, Skill, catalog
 from .decks import DeckList
-from .state import BACK, FRONT, LEADER_PLACE, State, Unit, other
+from .state import BACK, FRONT, LEADER_PLACE, Battle, State, Unit, other
 
 HAND = 5               # R-5.4
 DRAW = 2               # R-6.2
@@ -305,8 +305,8 @@ def _play(state: State, seat: int, cmd: c.Play, draft: Draft[State, Any]) -> Non
         raise Illegal("R-2.2", f"places are 1..6, got {cmd.place}")
     there = side.stage[cmd.place - 1]
     if card.level == "Ex":
-        check_lvex(state, seat, card, there)
-        draft.decision(seat, e.Played(seat=seat, card=cmd.card, place=cmd.place, on=there.card), clause="R-7.2")
+        under = check_lvex(state, seat, card, there)
+        draft.decision(seat, e.Played(seat=seat, card=cmd.card, place=cmd.place, on=under.card), clause="R-7.2")
         return
     if there is not None:
         raise Illegal("R-7.1", f"area {cmd.place} is not empty")
@@ -317,8 +317,8 @@ def _play(state: State, seat: int, cmd: c.Play, draft: Draft[State, Any]) -> Non
 
 
 @implements("R-7.2")
-def check_lvex(state: State, seat: int, card: Card, there: Unit | None) -> None:
-    """R-7.2: an LvEx goes on a same-named Lv3 that did not enter the stage this turn."""
+def check_lvex(state: State, seat: int, card: Card, there: Unit | None) -> Unit:
+    """R-7.2: an LvEx goes on a same-named Lv3 that did not enter the stage this turn (``there``, returned)."""
     if there is None or there.leader or there.under:
         raise Illegal("R-7.2", "an LvEx goes only on top of a Lv3 character")
     below = card_of(state, there.card)
@@ -326,6 +326,7 @@ def check_lvex(state: State, seat: int, card: Card, there: Unit | None) -> None:
         raise Illegal("R-7.2", f"an LvEx goes on a Lv3 named {card.printed_name}, not on {below.key}")
     if there.entered == state.turn:
         raise Illegal("R-7.2", "the Lv3 under an LvEx must not have been played this turn")
+    return there
 
 
 # -- spells --------------------------------------------------------------------------------------
@@ -522,7 +523,7 @@ def _guard(state: State, seat: int, cmd: c.Guard, draft: Draft[State, Any]) -> N
     after = max(0, attack_power(state) - GUARD_MINUS)
     cause = draft.decision(seat, e.Guarded(seat=seat, card=cmd.card, source="hand", guards=1, power=after,
                                            at=draft.next_seq), clause="R-8.3",
-                           cause=_battle_cause(state.battle.cause, 0, draft) or None)
+                           cause=_battle_cause(cast(Battle, state.battle).cause, 0, draft) or None)  # (guard step)
     if not _can_guard(draft.state, seat):
         to_spell_step(draft, cause)
 
@@ -593,7 +594,8 @@ def after_spell_step(draft: Draft[State, Any], cause: int) -> None:
         return
     graze = power_graze(s, target_unit)[1]
     success = power >= graze
-    resolved = draft.rule("R-8.6", _battle_cause(b.cause, cause, draft), e.BattleResolved(power=power, graze=graze, success=success))
+    resolved = draft.rule("R-8.6", _battle_cause(b.cause, cause, draft),
+                          e.BattleResolved(power=power, graze=graze, success=success))
     if success:
         leave(draft, defender, b.target_place, "R-8.6", resolved)
     draft.rule("R-8.7", cause, e.StepBegan(step="effect2"))
@@ -675,7 +677,7 @@ def _targets(state: State, seat: int, card: Any) -> list[tuple[int, int, int]]:
         return [(0, 0, 0)]
     want = seat if skill.target == "own" else other(seat)
     stage = state.side(want).stage
-    out = []
+    out: list[tuple[int, int, int]] = []
     for p, unit in enumerate(stage, start=1):
         if unit is None or unit.leader:
             continue

@@ -7,10 +7,14 @@ import msgspec
 
 from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
+
+class Ev(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
+    """Every event: tagged by class name, fields at their defaults left out of the record.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
 
 
-class DecksShuffled(msgspec.Struct, **_opts):  # type: ignore[misc]
+class DecksShuffled(Ev, frozen=True, kw_only=True):
     """R-5.1: ``seat``'s deck and Ex deck, shuffled by the opponent (order hidden from both seats)."""
 
     seat: SeatNo
@@ -19,22 +23,22 @@ class DecksShuffled(msgspec.Struct, **_opts):  # type: ignore[misc]
     exdeck: tuple[CardId, ...]
 
 
-class LeaderPlaced(msgspec.Struct, **_opts):  # type: ignore[misc]
+class LeaderPlaced(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     place: Place
 
 
-class FirstPlayer(msgspec.Struct, **_opts):  # type: ignore[misc]
+class FirstPlayer(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class Drew(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Drew(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     cards: tuple[CardId, ...]
 
 
-class HandReturned(msgspec.Struct, **_opts):  # type: ignore[misc]
+class HandReturned(Ev, frozen=True, kw_only=True):
     """R-5.4: the mulligan: the hand goes back and the deck is shuffled again (new order)."""
 
     seat: SeatNo
@@ -42,32 +46,32 @@ class HandReturned(msgspec.Struct, **_opts):  # type: ignore[misc]
     deck: tuple[CardId, ...]
 
 
-class HandKept(msgspec.Struct, **_opts):  # type: ignore[misc]
+class HandKept(Ev, frozen=True, kw_only=True):
     seat: SeatNo
 
 
-class TurnBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class TurnBegan(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     turn: int
 
 
-class PhaseBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class PhaseBegan(Ev, frozen=True, kw_only=True):
     phase: str
 
 
-class Reloaded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Reloaded(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     places: tuple[Place, ...]
 
 
-class Charged(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Charged(Ev, frozen=True, kw_only=True):
     """R-6.3: the top Ex-deck card into the 霊力 zone, face down (only its owner sees it)."""
 
     seat: SeatNo
     card: CardId
 
 
-class Moved(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Moved(Ev, frozen=True, kw_only=True):
     """R-6.4: a card moves one area; ``displaced`` is the own character a leader's step discards."""
 
     seat: SeatNo
@@ -77,7 +81,7 @@ class Moved(msgspec.Struct, **_opts):  # type: ignore[misc]
     displaced: CardId = 0
 
 
-class Discarded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Discarded(Ev, frozen=True, kw_only=True):
     """Cards of ``seat`` put into its discard (or Ex discard) from ``source``: stage, hand, 霊力."""
 
     seat: SeatNo
@@ -86,14 +90,14 @@ class Discarded(msgspec.Struct, **_opts):  # type: ignore[misc]
     place: Place = 0
 
 
-class Played(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Played(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     place: Place
     on: CardId = 0                # the Lv3 an LvEx is put on
 
 
-class SpellCast(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SpellCast(Ev, frozen=True, kw_only=True):
     """R-7.3: the spell and the 霊力 paid go to the Ex discard; ``level`` is what was paid."""
 
     seat: SeatNo
@@ -106,14 +110,14 @@ class SpellCast(msgspec.Struct, **_opts):  # type: ignore[misc]
     to: Place = 0
 
 
-class DamageFlipped(msgspec.Struct, **_opts):  # type: ignore[misc]
+class DamageFlipped(Ev, frozen=True, kw_only=True):
     """R-7.3: a face-up damage card turned face down to lower a spell's level by 1."""
 
     seat: SeatNo
     card: CardId
 
 
-class AttackDeclared(msgspec.Struct, **_opts):  # type: ignore[misc]
+class AttackDeclared(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     attacker: CardId
     attacker_place: Place
@@ -122,13 +126,13 @@ class AttackDeclared(msgspec.Struct, **_opts):  # type: ignore[misc]
     at: SeqRef = 0                # this event's own seq: the battle's later rulings cite it as their cause
 
 
-class StepBegan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class StepBegan(Ev, frozen=True, kw_only=True):
     """A battle step (R-8.3..R-8.8): guard, spell, effect1, battle, effect2, end."""
 
     step: str
 
 
-class Guarded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Guarded(Ev, frozen=True, kw_only=True):
     """R-8.3 / R-8.4: guards given (a hand card, a burst ガードx character, a ガードx spell)."""
 
     seat: SeatNo
@@ -139,20 +143,20 @@ class Guarded(msgspec.Struct, **_opts):  # type: ignore[misc]
     at: SeqRef = 0                # this event's own seq: the battle step cites the last guard as its cause
 
 
-class Burst(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Burst(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     place: Place
 
 
-class Nullified(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Nullified(Ev, frozen=True, kw_only=True):
     """R-3.4: a 霊撃 guard from hand nullifies the attack."""
 
     seat: SeatNo
     card: CardId
 
 
-class Modified(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Modified(Ev, frozen=True, kw_only=True):
     """A power/graze change on a character (a skill or a spell), ``lasting`` past the end phase."""
 
     seat: SeatNo
@@ -162,7 +166,7 @@ class Modified(msgspec.Struct, **_opts):  # type: ignore[misc]
     lasting: bool = False
 
 
-class BattleResolved(msgspec.Struct, **_opts):  # type: ignore[misc]
+class BattleResolved(Ev, frozen=True, kw_only=True):
     """R-8.6: final power against graze (or the leader's threshold 3); ``success`` or not."""
 
     power: Amount
@@ -171,7 +175,7 @@ class BattleResolved(msgspec.Struct, **_opts):  # type: ignore[misc]
     leader: bool = False
 
 
-class CharacterLeft(msgspec.Struct, **_opts):  # type: ignore[misc]
+class CharacterLeft(Ev, frozen=True, kw_only=True):
     """A character leaves the stage for the discard; an LvEx leaves its Lv3 behind (R-7.2)."""
 
     seat: SeatNo
@@ -180,41 +184,43 @@ class CharacterLeft(msgspec.Struct, **_opts):  # type: ignore[misc]
     stays: CardId = 0
 
 
-class DamageTaken(msgspec.Struct, **_opts):  # type: ignore[misc]
+class DamageTaken(Ev, frozen=True, kw_only=True):
     """R-2.4: the top deck card face up into the damage zone."""
 
     seat: SeatNo
     card: CardId
 
 
-class ReigekiCharged(msgspec.Struct, **_opts):  # type: ignore[misc]
+class ReigekiCharged(Ev, frozen=True, kw_only=True):
     """R-2.4: the damage card was a 霊撃: face up into the 霊力 zone instead; damage cancelled."""
 
     seat: SeatNo
     card: CardId
 
 
-class BattleEnded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class BattleEnded(Ev, frozen=True, kw_only=True):
     result: str
 
 
-class EffectsEnded(msgspec.Struct, **_opts):  # type: ignore[misc]
+class EffectsEnded(Ev, frozen=True, kw_only=True):
     """R-6.7: effects without a stated duration end."""
 
     cards: tuple[CardId, ...] = ()
 
 
-class Lost(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Lost(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     reason: str
 
 
-class GameOver(msgspec.Struct, **_opts):  # type: ignore[misc]
+class GameOver(Ev, frozen=True, kw_only=True):
     termination: str
     winner: SeatNo = 0            # 0: a draw
 
 
-Event = Union[DecksShuffled, LeaderPlaced, FirstPlayer, Drew, HandReturned, HandKept, TurnBegan, PhaseBegan,
-              Reloaded, Charged, Moved, Discarded, Played, SpellCast, DamageFlipped, AttackDeclared, StepBegan,
-              Guarded, Burst, Nullified, Modified, BattleResolved, CharacterLeft, DamageTaken, ReigekiCharged,
-              BattleEnded, EffectsEnded, Lost, GameOver]
+Event = Union[
+    DecksShuffled, LeaderPlaced, FirstPlayer, Drew, HandReturned, HandKept, TurnBegan, PhaseBegan, Reloaded,
+    Charged, Moved, Discarded, Played, SpellCast, DamageFlipped, AttackDeclared, StepBegan, Guarded, Burst,
+    Nullified, Modified, BattleResolved, CharacterLeft, DamageTaken, ReigekiCharged, BattleEnded, EffectsEnded,
+    Lost, GameOver,
+]

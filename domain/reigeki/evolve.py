@@ -1,7 +1,8 @@
 """The fold: each event applied to the state, nothing validated (dict dispatch on the event type)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -63,8 +64,12 @@ def _turn(s: State, ev: e.TurnBegan) -> State:
     return replace(s, active=ev.seat, turn=ev.turn, moved=())
 
 
-def _phase(s: State, ev: e.PhaseBegan | e.StepBegan) -> State:
-    return replace(s, phase=getattr(ev, "phase", None) or ev.step)
+def _phase(s: State, ev: e.PhaseBegan) -> State:
+    return replace(s, phase=ev.phase)
+
+
+def _step(s: State, ev: e.StepBegan) -> State:
+    return replace(s, phase=ev.step)
 
 
 def _reloaded(s: State, ev: e.Reloaded) -> State:
@@ -205,7 +210,7 @@ def _same(s: State, ev: Any) -> State:
 # (``SpeedUps.evolve_cases``) and a test can name it
 HANDLERS: dict[type, Callable[[State, Any], State]] = {
     e.DecksShuffled: _decks, e.LeaderPlaced: _leader, e.FirstPlayer: _first, e.Drew: _drew,
-    e.HandReturned: _returned, e.HandKept: _kept, e.TurnBegan: _turn, e.PhaseBegan: _phase, e.StepBegan: _phase,
+    e.HandReturned: _returned, e.HandKept: _kept, e.TurnBegan: _turn, e.PhaseBegan: _phase, e.StepBegan: _step,
     e.Reloaded: _reloaded, e.Charged: _charged, e.Moved: _moved, e.Discarded: _discarded, e.Played: _played,
     e.SpellCast: _cast, e.DamageFlipped: _flipped, e.AttackDeclared: _attack, e.Guarded: _guarded,
     e.Burst: _burst, e.Nullified: _nullified, e.Modified: _modified, e.BattleResolved: _same,

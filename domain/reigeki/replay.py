@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kifu.domain.core.declared import open_declaration
+
 from . import commands as c
 from . import events as e
 from .decide import card_of
@@ -44,3 +46,10 @@ def played(state: State, event: Any) -> str | None:
     if kind in (e.Played, e.SpellCast, e.LeaderPlaced, e.Nullified, e.ReigekiCharged):
         return card_of(state, event.card).key or None
     return None
+
+
+# why's second chain: a battle's guards, bursts, steps and result answer its attack until
+# the battle ends
+declaration = open_declaration(
+    (e.AttackDeclared,), (e.BattleEnded, e.TurnBegan),
+    (e.Guarded, e.Burst, e.Nullified, e.BattleResolved, e.BattleEnded, e.PhaseBegan, e.StepBegan))

@@ -17,23 +17,21 @@ from . import events as e
 from .decide import DAMAGE_LOSS, HAND_LIMIT, REIRYOKU_MAX, attack_power, awaiting, card_of, is_reigeki, power_graze
 from .state import PLACE_NAMES, Side, State, Unit
 
-_opts = dict(frozen=True, kw_only=True, omit_defaults=True)
 
-
-class VCard(msgspec.Struct, **_opts):  # type: ignore[misc]
+class VCard(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     id: int = 0
     name: str = ""
     stats: str = ""
     marks: tuple[str, ...] = ()
 
 
-class VArea(msgspec.Struct, **_opts):  # type: ignore[misc]
+class VArea(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     place: int
     cards: tuple[VCard, ...]                 # bottom first (a Lv3 under its LvEx)
     leader: bool = False
 
 
-class SeatView(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SeatView(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     stage: tuple[VArea, ...] = ()
     hand: tuple[VCard, ...] = ()
@@ -48,7 +46,7 @@ class SeatView(msgspec.Struct, **_opts):  # type: ignore[misc]
     lost: str = ""
 
 
-class View(msgspec.Struct, **_opts):  # type: ignore[misc]
+class View(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     viewer: int | None = None
     turn: int = 0
     active: int = 0
@@ -72,7 +70,7 @@ def _unit(state: State, unit: Unit) -> tuple[VCard, ...]:
         return (VCard(id=unit.card, name=card_of(state, unit.card).key, stats="leader"),)
     p, g = power_graze(state, unit)
     info = card_of(state, unit.card)
-    marks = ("burst",) if unit.burst else ("reload",)
+    marks: tuple[str, ...] = ("burst",) if unit.burst else ("reload",)
     if info.highrange:
         marks += ("ハイレンジ",)
     if info.guard:
@@ -110,7 +108,8 @@ def battle_text(state: State) -> str:
 
 def view(state: State, seat: int | None) -> View:
     r = state.result
-    outcome = "" if r is None else (f"seat {r.winner} wins ({r.termination})" if r.winner else f"draw ({r.termination})")
+    outcome = "" if r is None else (f"seat {r.winner} wins ({r.termination})" if r.winner
+                                    else f"draw ({r.termination})")
     return View(viewer=seat, turn=state.turn, active=state.active, phase=state.phase,
                 awaiting=tuple(sorted(awaiting(state))), battle=battle_text(state), outcome=outcome,
                 seats=tuple(_seat_view(state, s, seat) for s in (1, 2)))

@@ -65,7 +65,8 @@ def tower_set_score(state: State, seat: int, card: int, line: int) -> float | No
         return None
     side = state.side(seat)
     tower = side.towers[line - 1]
-    score = -HAND + TOWER_CARD + (READY_TOWER if not tower.cards else 0.0) + ACTING   # a card leaves the hand, the tower grows
+    # a card leaves the hand, the tower grows
+    score = -HAND + TOWER_CARD + (READY_TOWER if not tower.cards else 0.0) + ACTING
     keeper = side.stage[line - 1]
     if keeper is None:
         return score
@@ -109,7 +110,8 @@ def evaluate(state: State, seat: int) -> float:
                 p = profile(state, s, i + 1)
                 value += 2.0 + p.STR * 1.2 + max(0, p.VIT - unit.damage) + p.AGI * 0.4 + p.DEF * 0.5
         value += len(side.hand) * HAND + len(side.soul) * SOUL
-        value += sum(t.height for t in side.towers) * TOWER_CARD + sum(READY_TOWER for t in side.towers if t.cards and not t.broken)
+        value += (sum(t.height for t in side.towers) * TOWER_CARD
+                  + sum(READY_TOWER for t in side.towers if t.cards and not t.broken))
         value += sum(1.5 for t in side.table if t is not None)
         score += sign * value
     return score
@@ -228,4 +230,5 @@ class GreedyBot:
         damage = blocker.damage if blocker is not None else 0
         survives = combat_damage(a.STR, b.DEF) < b.VIT - damage
         kills = combat_damage(b.STR, a.DEF) >= a.VIT
-        return (3.0 if kills else 0.0) + (1.0 if survives else -2.0) + (a.STR * 0.3 if state.side(seat).life <= a.STR else 0)
+        return ((3.0 if kills else 0.0) + (1.0 if survives else -2.0)
+                + (a.STR * 0.3 if state.side(seat).life <= a.STR else 0))

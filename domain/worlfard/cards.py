@@ -111,7 +111,8 @@ def card(name: str) -> CardDef:
 
 
 def as_dict(card: CardDef) -> dict[str, Any]:
-    return msgspec.to_builtins(card)
+    fields: dict[str, Any] = msgspec.to_builtins(card)
+    return fields
 
 
 def _definitions_of(names: Any) -> tuple[tuple[CardDef, ...], ...]:
@@ -130,7 +131,7 @@ def definition(state: Any, card: int) -> CardDef:
     the match played last is answered without a dictionary lookup)."""
     names, last = state.names, _definitions.last
     if names is last[0]:
-        return last[1][card // 1000 - 1][card % 1000]  # type: ignore[no-any-return]
+        return last[1][card // 1000 - 1][card % 1000]
     return _definitions(names)[card // 1000 - 1][card % 1000]
 
 

@@ -6,6 +6,7 @@ its own rule event citing the event that caused it.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import Slot
@@ -64,7 +65,7 @@ def harmless(event: object) -> bool:
     """Whether ``event`` leaves everything the removal checks read as it was (a card moved
     between zones off the field included)."""
     kind = type(event)
-    return kind in HARMLESS or (kind is _MOVED and event.src in _OFF_FIELD)  # type: ignore[attr-defined]
+    return kind in HARMLESS or (kind is _MOVED and cast(ev.CardMoved, event).src in _OFF_FIELD)
 
 
 _MOVED = ev.CardMoved
@@ -79,7 +80,7 @@ def _at_rest(draft: WDraft) -> bool:
     for envelope in draft.envelopes[count:]:
         event = envelope.event
         kind = type(event)
-        if kind not in HARMLESS and (kind is not _MOVED or event.src not in _OFF_FIELD):
+        if kind not in HARMLESS and (kind is not _MOVED or cast(ev.CardMoved, event).src not in _OFF_FIELD):
             return False
     return True
 

@@ -152,7 +152,7 @@ def block(draft: WDraft, seat: int, line: int) -> None:
                               clause="W-12.4")
     unit = draft.state.sides[seat - 1].stage[line - 1]
     assert unit is not None
-    _fix_defender(draft, declared, line, unit.card)
+    _fix_defender(draft, declared, line, unit.card, combat.attacker_card)
 
 
 @implements("W-9.1", "W-9.5", "W-12.4")
@@ -182,15 +182,15 @@ def no_defense(draft: WDraft, seat: int) -> None:
     assert combat.target is not None
     unit = draft.state.sides[seat - 1].stage[combat.target - 1]
     if unit is not None:
-        _fix_defender(draft, declared, combat.target, unit.card)
+        _fix_defender(draft, declared, combat.target, unit.card, combat.attacker_card)
     else:
         draft.rule("W-12.4", declared, ev.DefenseFixed(on_player=True, decision=declared))
         draft.rule("W-12.4", declared, ev.CombatStep(step="defended"))
 
 
-def _fix_defender(draft: WDraft, cause: int, line: int, card: int) -> None:
+def _fix_defender(draft: WDraft, cause: int, line: int, card: int, attacker: int) -> None:
     draft.rule("W-12.4", cause, ev.DefenseFixed(line=line, card=card, decision=cause))
-    fire(draft, other(draft.state.turn_seat), card, "defend", cause, line=line, other=draft.state.combat.attacker_card)
+    fire(draft, other(draft.state.turn_seat), card, "defend", cause, line=line, other=attacker)
     draft.rule("W-12.4", cause, ev.CombatStep(step="defended"))
 
 
@@ -258,13 +258,13 @@ def resolve(draft: WDraft, cause: int) -> None:
     if draft.state.outcome is not None:
         return
     # W-12.8: "after combat" skills; "after combat ends" only for a unit that survived
-    for card, opponent, seat in ((combat.attacker_card, combat.defender_card, state.turn_seat),
-                                 (combat.defender_card, combat.attacker_card, other(state.turn_seat))):
-        if card is None:
+    for fighter, opponent, seat in ((combat.attacker_card, combat.defender_card, state.turn_seat),
+                                    (combat.defender_card, combat.attacker_card, other(state.turn_seat))):
+        if fighter is None:
             continue
-        fire(draft, seat, card, "after_combat", cause, other=opponent or 0)
-        if unit_line(draft.state, card) is not None:
-            fire(draft, seat, card, "after_combat_survived", cause, other=opponent or 0)
+        fire(draft, seat, fighter, "after_combat", cause, other=opponent or 0)
+        if unit_line(draft.state, fighter) is not None:
+            fire(draft, seat, fighter, "after_combat_survived", cause, other=opponent or 0)
     draft.rule("W-12.8", cause, ev.CombatStep(step="after"))
 
 

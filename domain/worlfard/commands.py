@@ -8,29 +8,33 @@ from typing import Literal, Union
 
 import msgspec
 
-_opts = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
+
+class Cmd(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A seat's decision as submitted: read from clients and files, so unknown fields are refused; tagged by class name.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
 
 
-class ChooseOrder(msgspec.Struct, **_opts):  # type: ignore[misc]
+class ChooseOrder(Cmd, frozen=True, kw_only=True):
     """W-4.3: the coin winner goes first (True) or second (False)."""
 
     go_first: bool
 
 
-class Mulligan(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Mulligan(Cmd, frozen=True, kw_only=True):
     """W-4.4: return the hand, shuffle, draw 6 again (True) or keep (False). Once each."""
 
     redraw: bool
 
 
-class SetTower(msgspec.Struct, **_opts):  # type: ignore[misc]
+class SetTower(Cmd, frozen=True, kw_only=True):
     """W-7.1: put a hand card on an own tower spot (once per turn, main phase)."""
 
     card: int
     line: int
 
 
-class Summon(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Summon(Cmd, frozen=True, kw_only=True):
     """W-8.1: cast a unit from hand to an empty stage spot, paying with whole towers and souls.
 
     ``heart``: cast the face-up top heart instead (W-11.4), paying ``heart_soul`` on top."""
@@ -43,7 +47,7 @@ class Summon(msgspec.Struct, **_opts):  # type: ignore[misc]
     heart_soul: int | None = None
 
 
-class Cast(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Cast(Cmd, frozen=True, kw_only=True):
     """W-10.1: cast a spell to an empty own table spot; targets are chosen now (W-10.4).
 
     Targets: a unit or a soul/graveyard card by card id, a tower as seat*10+line, a player by seat."""
@@ -57,7 +61,7 @@ class Cast(msgspec.Struct, **_opts):  # type: ignore[misc]
     heart_soul: int | None = None
 
 
-class Activate(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Activate(Cmd, frozen=True, kw_only=True):
     """W-2.5: use activated (!) skill number ``skill`` of ``card`` in your main phase."""
 
     card: int
@@ -67,61 +71,63 @@ class Activate(msgspec.Struct, **_opts):  # type: ignore[misc]
     targets: tuple[int, ...] = ()
 
 
-class Pass(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Pass(Cmd, frozen=True, kw_only=True):
     """W-13.1: give up the right to cast a Short Spell in this reaction window."""
 
 
-class Choose(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Choose(Cmd, frozen=True, kw_only=True):
     """Answer a waiting skill: its target (or, for an optional skill without target, use it)."""
 
     targets: tuple[int, ...] = ()
 
 
-class Decline(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Decline(Cmd, frozen=True, kw_only=True):
     """Do not use an optional (できる) skill (W-2.5)."""
 
 
-class Move(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Move(Cmd, frozen=True, kw_only=True):
     """W-8.2: move a ready unit to an adjacent empty stage spot (main phase); it breaks."""
 
     line: int
     to: int
 
 
-class Attack(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Attack(Cmd, frozen=True, kw_only=True):
     """W-12.1: declare the unit on ``line`` as attacker."""
 
     line: int
 
 
-class Target(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Target(Cmd, frozen=True, kw_only=True):
     """W-12.2: declare the enemy stage spot the attacker goes for."""
 
     line: int
 
 
-class Block(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Block(Cmd, frozen=True, kw_only=True):
     """W-12.4(a): block with the unit on ``line``."""
 
     line: int
 
 
-class Evade(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Evade(Cmd, frozen=True, kw_only=True):
     """W-12.4(b): the unit on the target spot evades; the attack goes to the player."""
 
 
-class NoDefense(msgspec.Struct, **_opts):  # type: ignore[misc]
+class NoDefense(Cmd, frozen=True, kw_only=True):
     """W-12.4(c): declare nothing."""
 
 
 Step = Literal["battle", "main2", "end"]
 
 
-class Proceed(msgspec.Struct, **_opts):  # type: ignore[misc]
+class Proceed(Cmd, frozen=True, kw_only=True):
     """W-5.2/W-5.3: leave the current phase for ``to``."""
 
     to: Step
 
 
-Command = Union[ChooseOrder, Mulligan, SetTower, Summon, Cast, Activate, Move, Attack, Target, Block, Evade,
-                NoDefense, Pass, Choose, Decline, Proceed]
+Command = Union[
+    ChooseOrder, Mulligan, SetTower, Summon, Cast, Activate, Move, Attack, Target, Block, Evade, NoDefense, Pass,
+    Choose, Decline, Proceed,
+]

@@ -2,7 +2,8 @@
 seat must decide again. Pure; raises Illegal naming the clause."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
@@ -96,10 +97,10 @@ def decide(state: State, seat: int, command: c.Command, draft: WDraft) -> None:
     elif kind in _ANSWERS:
         raise Illegal("W-5.6", f"nothing is waiting for {kind.__name__} now")
     if kind is c.ChooseOrder:
-        setup.choose_order(draft, seat, command.go_first)   # type: ignore[union-attr]
+        setup.choose_order(draft, seat, cast(c.ChooseOrder, command).go_first)
         return
     if kind is c.Mulligan:
-        setup.mulligan(draft, seat, command.redraw)   # type: ignore[union-attr]
+        setup.mulligan(draft, seat, cast(c.Mulligan, command).redraw)
     elif state.phase in _BEFORE_PLAY:
         raise Illegal("W-4.4", f"the match has not begun: {kind.__name__} is not possible before the "
                                "order choice and mulligans")

@@ -51,16 +51,18 @@ def validate(deck: DeckList, where: str | None = None) -> DeckList:
     if unknown:
         raise InvalidDeck("W-4.1", f"deck {deck.name!r} names unknown cards: {', '.join(unknown)}", where)
     if not DECK_MIN <= len(deck.cards) <= DECK_MAX:
-        raise InvalidDeck("W-4.1", f"deck {deck.name!r} has {len(deck.cards)} cards; a deck has {DECK_MIN}–{DECK_MAX}", where)
+        raise InvalidDeck("W-4.1", f"deck {deck.name!r} has {len(deck.cards)} cards; a deck has {DECK_MIN}–{DECK_MAX}",
+                          where)
     over = sorted(name for name, n in Counter(deck.cards).items() if n > COPIES_MAX)
     if over:
         raise InvalidDeck("W-4.1", f"deck {deck.name!r} has more than {COPIES_MAX} copies of: {', '.join(over)}", where)
     if len(deck.hearts) != HEART_COUNT or len(set(deck.hearts)) != HEART_COUNT:
-        raise InvalidDeck("W-4.1", f"deck {deck.name!r} must designate exactly {HEART_COUNT} hearts of different names, "
-                                   f"got {list(deck.hearts)}", where)
+        raise InvalidDeck("W-4.1", f"deck {deck.name!r} must designate exactly {HEART_COUNT} hearts of different "
+                                   f"names, got {list(deck.hearts)}", where)
     missing = [h for h in deck.hearts if h not in deck.cards]
     if missing:
-        raise InvalidDeck("W-4.2", f"deck {deck.name!r}: hearts are taken from the deck, but it holds no {', '.join(missing)}", where)
+        raise InvalidDeck("W-4.2", f"deck {deck.name!r}: hearts are taken from the deck, but it holds no "
+                                   f"{', '.join(missing)}", where)
     return deck
 
 

@@ -14,12 +14,12 @@ from kifu.domain.core.roles import Amount, CardId, Place, SeatNo, SeqRef, Target
 from .state import Choice, Effect, Trigger, Window
 from .vocabulary import PhaseName, StatusName
 
-_opts = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True,
-             gc=False)   # frozen trees of numbers and strings: never in a cycle, so never traversed (see Envelope)
 
+# gc=False: frozen trees of numbers and strings, never in a cycle, so never traversed (see Envelope)
+class Ev(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, kw_only=True, gc=False):
+    """Every event: tagged by class name, fields at their defaults left out of the record.
 
-class Ev(msgspec.Struct, **_opts):  # type: ignore[misc]
-    pass
+    Subclasses repeat ``frozen`` for the type checker (msgspec inherits it)."""
 
 
 # -- setup ------------------------------------------------------------------------------------
@@ -516,16 +516,14 @@ class MatchEnded(Ev, frozen=True):
 
 
 Event = Union[
-    DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined,
-    HandReturned, GameBegan, TurnBegan, PhaseBegan, Recovered, DamageRemoved, HeartRecovered,
-    FirstTurnSkips, CardDrawn, DeckOut, PhaseLeft, SleepRemoved, TowerSet, SummonDeclared, CostPaid,
-    KeeperBroken, UnitSummoned, UnitMoved, UnitBroken, AttackDeclared, TargetDeclared, BlockDeclared,
-    EvadeDeclared, NoDefenseDeclared, DefenseFixed, CombatDamage, PlayerAttacked, HeartsBroken,
-    LifeLost, UnitDestroyed, UnitVanished, CombatEnded, PlayerLost, MatchEnded,
+    DeckShuffled, HeartsSet, CoinTossed, OrderChosen, CardsDrawn, MulliganTaken, MulliganDeclined, HandReturned,
+    GameBegan, TurnBegan, PhaseBegan, Recovered, DamageRemoved, HeartRecovered, FirstTurnSkips, CardDrawn, DeckOut,
+    PhaseLeft, SleepRemoved, TowerSet, SummonDeclared, CostPaid, KeeperBroken, UnitSummoned, UnitMoved, UnitBroken,
+    AttackDeclared, TargetDeclared, BlockDeclared, EvadeDeclared, NoDefenseDeclared, DefenseFixed, CombatDamage,
+    PlayerAttacked, HeartsBroken, LifeLost, UnitDestroyed, UnitVanished, CombatEnded, PlayerLost, MatchEnded,
     SpellCast, SpellPlaced, SpellResolved, SpellFizzled, SpellStays, SpellBroken, CardMoved, HeartCast,
-    HeartRevealed, SkillActivated, SkillTriggered, ChoiceAwaited, TargetsChosen, SkillDeclined,
-    SkillResolved, SkillFizzled, TriggerResolves, EffectAdded, EffectsEnded, StatusGiven, StatusRemoved, RecoveryCancelled,
-    UnitDamaged, PlayerDamaged, DamagePrevented, DestroyPrevented, LifeGained, UnitRegenerated,
-    UnitShifted, ControlGained, UnitSummonedFree, WindowOpened, Passed, ChainResolving, WindowClosed,
-    CombatStep, CardsMilled,
+    HeartRevealed, SkillActivated, SkillTriggered, ChoiceAwaited, TargetsChosen, SkillDeclined, SkillResolved,
+    SkillFizzled, TriggerResolves, EffectAdded, EffectsEnded, StatusGiven, StatusRemoved, RecoveryCancelled,
+    UnitDamaged, PlayerDamaged, DamagePrevented, DestroyPrevented, LifeGained, UnitRegenerated, UnitShifted,
+    ControlGained, UnitSummonedFree, WindowOpened, Passed, ChainResolving, WindowClosed, CombatStep, CardsMilled,
 ]

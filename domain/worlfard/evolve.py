@@ -3,7 +3,8 @@
 Dispatch is a dict on the event type: one lookup whatever the event, so a fold stays fast."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -13,6 +14,8 @@ from kifu.domain.core.ruleset import Outcome
 from . import events as ev
 from .state import Combat, Heart, Side, State, TableSpell, Tower, Unit
 from .vocabulary import Phase, Status
+
+T = TypeVar("T")
 
 
 def _set_side(state: State, seat: int, side: Side) -> State:
@@ -29,13 +32,13 @@ def _set_side(state: State, seat: int, side: Side) -> State:
 # A stage, table or tower row still the very default object is left out of the state's encoding
 # (msgspec omits a default by identity): every handler that rebuilt one keeps rebuilding it, so the
 # encoded states, and so the digests, stay what they were.
-def _with(seq: tuple, index: int, value: object) -> tuple:
+def _with(seq: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     items = list(seq)
     items[index] = value
     return tuple(items)
 
 
-def _without(cards: tuple, card: object) -> tuple:
+def _without(cards: tuple[T, ...], card: T) -> tuple[T, ...]:
     """``cards`` without ``card`` (the same tuple when it is not there: a card id is in one place once)."""
     if card not in cards:
         return cards

@@ -12,7 +12,7 @@ STR, VIT and AGI never go below 0 (W-2.3). Negation and curse remove skills (W-1
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import ByIdentity, Memo, PerThread
@@ -94,7 +94,8 @@ class Field:
         profile (its keywords and negations) when only the number is wanted."""
         p = self.units.get((seat, line))
         if p is not None:
-            return getattr(p, name)  # type: ignore[no-any-return]
+            printed: int = getattr(p, name)
+            return printed
         unit = self.state.sides[seat - 1].stage[line - 1]
         assert unit is not None, f"no unit of seat {seat} on line {line}"
         a = self._acc[unit.card]
@@ -115,7 +116,7 @@ class Field:
         ht_static: dict[tuple[int, int], int] = {}
         where: dict[int, tuple[int, int]] = {}
         cursed: list[int] = []
-        for seat, side in zip((1, 2), state.sides):
+        for seat, side in enumerate(state.sides, 1):
             for i, unit in enumerate(side.stage):
                 if unit is not None:
                     where[unit.card] = (seat, i + 1)
@@ -141,7 +142,7 @@ class Field:
         # static tower skills: top card only, gated by the HT (W-Q13). Skills that change a tower's
         # HT read the HT with stored modifiers only (two facing towers cannot chase each other);
         # the other tower skills read the HT those skills leave.
-        tower_skills = [(seat, i + 1, skill) for seat, side in zip((1, 2), state.sides)
+        tower_skills = [(seat, i + 1, skill) for seat, side in enumerate(state.sides, 1)
                         for i, tower in enumerate(side.towers)
                         if tower.cards and tower.cards[-1] in statics for skill in statics[tower.cards[-1]][0]]
         for seat, line, skill in tower_skills:
@@ -158,7 +159,7 @@ class Field:
                     if op.who == "keeper":
                         acc[keeper.card].apply(0, op, op.stat, op.value, op.skill)
         # Long Spells on the table
-        for seat, side in zip((1, 2), state.sides):
+        for seat, side in enumerate(state.sides, 1):
             for spell in side.table:
                 if spell is None or spell.waiting or spell.card not in statics:
                     continue
@@ -168,7 +169,7 @@ class Field:
                             acc[card].apply(spell.since, op, op.stat, op.value, op.skill)
         _merge_negations(acc, negated)   # negations kept up by towers and Long Spells count too (W-14.6)
         # static skills of units on the stage (a negated or cursed source gives nothing)
-        for card, (seat, line) in list(where.items()):
+        for card, (seat, _line) in list(where.items()):
             if card not in statics:
                 continue
             for skill in statics[card][2]:
@@ -351,8 +352,9 @@ def tower_skills(d: CardDef) -> bool:
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so
-    far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect, or a lasting skill of a unit, a tower's top card or a table spell — a
-    superset of what ``Field`` applies. A parameter outside it is the printed one (W-7.3 aside)."""
+    far), ``_NEGATES`` and ``_GRANTS`` if something may negate or grant a named skill: a stored effect,
+    or a lasting skill of a unit, a tower's top card or a table spell — a superset of what ``Field``
+    applies. A parameter outside it is the printed one (W-7.3 aside)."""
     try:
         k: _Kept = _KEPT.local.value      # (``_kept()`` written out: this runs at every stat read)
     except AttributeError:
@@ -430,7 +432,8 @@ class _Kept:
         # per seat: the rows and the heights ``tower_heights`` last worked out from them (kept
         # alive here, so their ids stay their own); each decision changes one row of one side,
         # so the payer often asks again
-        self.heights: list[tuple[Any, ...]] = [(None,) * 5, (None,) * 5]
+        self.heights: list[tuple[object, object, object, object, tuple[int, ...]]] = [
+            (None, None, None, None, ()), (None, None, None, None, ())]
 
 
 _KEPT = PerThread("worlfard.field_kept", _Kept)
@@ -438,12 +441,14 @@ _KEPT = PerThread("worlfard.field_kept", _Kept)
 
 def _kept() -> _Kept:
     try:
-        return _KEPT.local.value  # type: ignore[no-any-return]
+        kept: _Kept = _KEPT.local.value
+        return kept
     except AttributeError:
         return _KEPT.get()
 
 
-def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
+def _row_marks(row: tuple[Any, ...], slot: int,
+               marking: dict[int, frozenset[str]]) -> tuple[frozenset[str], tuple[Any, ...]]:
     """What the marked cards of one row (slot: stage 1, stage 2, towers 1, towers 2, table 1,
     table 2) may change, and its marked units or spells with their seat (a tower's top card
     only)."""
@@ -462,7 +467,8 @@ def _row_marks(row: tuple[Any, ...], slot: int, marking: dict[int, frozenset[str
     return marks, tuple(entries)
 
 
-def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]], list[tuple[int, Unit, frozenset[str]]]]:
+def _marked(state: State) -> tuple[list[tuple[int, TableSpell, frozenset[str]]],
+                                  list[tuple[int, Unit, frozenset[str]]]]:
     """The table spells and stage units of ``state`` that have a lasting skill, with their seat
     and marks, seat 1 first (found by ``_touched``'s pass over the spots, so not looked for twice)."""
     _touched(state)
@@ -539,7 +545,7 @@ def _skills(state: State, seat: int, line: int, card: int) -> frozenset[str] | N
             ops = [op for op in skill.ops if op.who == "keeper" and op.skill and op.op in _SKILL_OPS]
             if ops and _tower_condition(state, skill, seat, line, tower_heights(state, seat)[line - 1]):
                 for op in ops:
-                    (grants if op.op == "grant" else negates).add(op.skill)  # type: ignore[arg-type]
+                    (grants if op.op == "grant" else negates).add(cast(str, op.skill))
     spells, units = _marked(state)
     for source_seat, spell, marks in spells:
         if not spell.waiting and not _SKILL_MARKS.isdisjoint(marks):
@@ -600,7 +606,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
             found = values[key] = _value(state, seat, line, unit.card, name)
         if found is None:
             return field_of(state).value(seat, line, name)
-        value = found
+        value: int = found
     else:
         value = getattr(_defn(state, unit.card), name)
     if name == "VIT":
@@ -608,7 +614,7 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     return value if name == "DEF" else max(0, value)
 
 
-_UNKNOWN = object()
+_UNKNOWN: Any = object()   # a sentinel, compared by identity only
 
 
 @implements("W-14.3")
@@ -783,7 +789,8 @@ def tower_heights(state: State, seat: int) -> tuple[int, ...]:
                             heights[i] += op.value
     found = tuple([h if h > 0 else 0 for h in heights]) if changed else tuple(heights)
     # a front tower's skill may hang on the front stage and table (its condition): not kept then
-    kept[seat - 1] = (None,) * 5 if fronting else (towers, front_towers, state.effects, state.names, found)
+    kept[seat - 1] = (None, None, None, None, ()) if fronting else (towers, front_towers, state.effects, state.names,
+                                                                    found)
     return found
 
 

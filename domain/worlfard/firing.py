@@ -56,8 +56,8 @@ def _firing(d: CardDef, when: str, zone: str) -> tuple[int, ...]:
                 by_when = by_zone.setdefault(skill.zone, {})
                 by_when[skill.when] = by_when.get(skill.when, ()) + (i,)
         _FIRING.put(d.name, by_zone)     # whole: another thread never reads it half-built
-    by_when = by_zone.get(zone)
-    return () if by_when is None else by_when.get(when, ())
+    in_zone = by_zone.get(zone)
+    return () if in_zone is None else in_zone.get(when, ())
 
 
 _FIRING: Memo[str, dict[str, dict[str | None, tuple[int, ...]]]] = Memo("worlfard.firing", bound=4096)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kifu.domain.core.catalogue import CardRow, Catalogue, Column
 from kifu.domain.core.gloss import with_gloss
-from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, SeatPanel, Zone
+from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
 
 from .cards import catalog
 from .view import CardRef, SideView, SpellView, TowerView, UnitView, View
@@ -73,7 +73,7 @@ def _panel(side: SideView) -> SeatPanel:
     hand = Zone(id="hand", label="hand", count=side.hand_count,
                 cards=tuple(_face(c) for c in side.hand) if side.hand is not None else (),
                 show="cards" if side.hand is not None else "count")
-    parts = (
+    parts: tuple[Part, ...] = (
         Counter(id="life", label="life", value=side.life),
         Counter(id="deck", label="deck", value=side.deck_count),
         Counter(id="hand", label="hand", value=side.hand_count),

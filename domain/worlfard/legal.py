@@ -1,9 +1,10 @@
 """``legal``: exactly the decisions the rules allow a seat now, payments and targets included."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from itertools import product
-from typing import Any, Sequence
+from typing import Any, cast
 
 from msgspec.structs import replace
 
@@ -91,7 +92,7 @@ def _proceeds(targets: tuple[str, ...]) -> tuple[c.Command, ...]:
     """The Proceed decisions to ``targets`` (a handful of phase lists recur, so each is built once)."""
     found = _PROCEEDS.get(targets)
     if found is None:
-        found = _PROCEEDS[targets] = tuple(c.Proceed(to=to) for to in targets)  # type: ignore[arg-type]
+        found = _PROCEEDS[targets] = tuple(c.Proceed(to=cast(c.Step, to)) for to in targets)
     return found
 
 
@@ -106,7 +107,9 @@ def _holds_short(seat: int, hand: tuple[int, ...], facts: CardTable) -> bool:
     return last[2]
 
 
-_shorts = (Slot("worlfard.holds_short.1", (None, None, False)), Slot("worlfard.holds_short.2", (None, None, False)))
+# per seat: (the hand asked about, the card table, whether it holds a Short Spell)
+_shorts: tuple[Slot[tuple[tuple[int, ...] | None, CardTable | None, bool]], ...] = (
+    Slot("worlfard.holds_short.1", (None, None, False)), Slot("worlfard.holds_short.2", (None, None, False)))
 
 
 class _Pays:
@@ -146,9 +149,8 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
     moves: list[c.Command] = []
     sources: list[int] = []
     ready: list[int] = []
-    line = 0
-    for unit, tower in zip(stage, towers):
-        line += 1
+    for line, unit in enumerate(stage, 1):
+        tower = towers[line - 1]
         if unit is None:
             empty.append(line)
             if tower.cards and not tower.broken:
@@ -218,20 +220,23 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
             continue
         skill = f.aim
         choices: list[tuple[int, ...]] = _UNAIMED
+        placing = None                  # a spell that puts a spell on a spot: not on the one it is cast to
         if skill is not None:
             choices = [(t,) for t in options_of(state, skill, seat, card)]
             if not choices:
                 continue
+            if f.places_spell:
+                placing = skill
         if card == heart:    # (a card is in one zone: the hand or the hearts)
             extras = heart_souls(state, seat, card)
             for line, pays in paid:
-                aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
+                aimed = [t for t in choices if not on_own_spot(placing, line, t[0])] if placing else choices
                 out.add([c.Cast(card=card, line=line, towers=towers, souls=souls, targets=chosen, heart=True,
                                 heart_soul=extra)
                          for (towers, souls), chosen, extra in product(pays, aimed, extras) if extra not in souls])
         else:
             for line, pays in paid:
-                aimed = [t for t in choices if not on_own_spot(skill, line, t[0])] if f.places_spell else choices
+                aimed = [t for t in choices if not on_own_spot(placing, line, t[0])] if placing else choices
                 _add_paid(out, pays, "targets", aimed, c.Cast(card=card, line=line))
 
 

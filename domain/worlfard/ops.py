@@ -6,6 +6,7 @@ skill may cast a spell for free (即時詠唱, W-10.5) that resolves in turn, so
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from kifu.domain.core.clauses import implements
 
@@ -21,6 +22,7 @@ from .payment import payments
 from .skills import Op, Skill
 from .state import Effect, Trigger
 from .targets import still_correct, unit_line
+from .vocabulary import StatusName
 
 
 @dataclass(frozen=True)
@@ -144,17 +146,18 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
                     continue
                 draft.rule("W-8.3", cause, ev.UnitDestroyed(seat=seat, line=line, card=card, by="effect"))
         case "status":
-            for seat, line, card in _units(draft, ctx, op):
+            for seat, line, _card in _units(draft, ctx, op):
                 unit = draft.state.sides[seat - 1].stage[line - 1]
                 old = unit.status if unit is not None and unit.status else None
-                draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=op.status or "", replaced=old))
+                given = cast(StatusName, op.status)   # (every "status" op of the card data names one)
+                draft.rule("W-9", cause, ev.StatusGiven(seat=seat, line=line, status=given, replaced=old))
         case "cure":
-            for seat, line, card in _units(draft, ctx, op):
+            for seat, line, _card in _units(draft, ctx, op):
                 unit = draft.state.sides[seat - 1].stage[line - 1]
                 if unit is not None and unit.status is not None:
                     draft.rule("W-9", cause, ev.StatusRemoved(seat=seat, line=line, status=unit.status))
         case "regenerate":
-            for seat, line, card in _units(draft, ctx, op):
+            for seat, line, _card in _units(draft, ctx, op):
                 draft.rule("W-8.5", cause, ev.UnitRegenerated(seat=seat, line=line))
         case "move":
             for t in ctx.targets:
@@ -200,7 +203,8 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
                 side = draft.state.side(ctx.seat)
                 src = "hand" if card in side.hand else "soul" if card in side.soul else None
                 if src is not None and side.stage[line - 1] is None:
-                    summoned = draft.rule("W-8.5", cause, ev.UnitSummonedFree(seat=ctx.seat, card=card, line=line, src=src))
+                    summoned = draft.rule("W-8.5", cause,
+                                          ev.UnitSummonedFree(seat=ctx.seat, card=card, line=line, src=src))
                     fire_summon(draft, ctx.seat, line, summoned)
         case "cast_free":
             for t in ctx.targets:

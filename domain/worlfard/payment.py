@@ -1,9 +1,10 @@
 """Paying a cost (W-6): whole towers and souls, with no redundant source (W-6.4)."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from itertools import accumulate, combinations
 from math import comb
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
@@ -83,7 +84,7 @@ def payer(state: State, seat: int, ready: list[int] | None = None) -> Payer:
     side = state.sides[seat - 1]
     if ready is None:   # (unless the caller has read them off the rows already) W-6.3: a tower breaks
         # only whole, only while it and its keeper (if any) are ready
-        ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage)
+        ready = [line for line, tower, keeper in zip(_LINES, side.towers, side.stage, strict=True)
                  if tower.cards and not tower.broken and (keeper is None or not keeper.broken)]
     if ready:
         heights_now = tower_heights(state, seat)
@@ -148,7 +149,7 @@ class _Paid(Sequence[Payment]):
     def __getitem__(self, index: Any) -> Any:
         listed = self._listed
         if listed.__class__ is tuple:
-            return listed[index]      # type: ignore[index]
+            return listed[index]
         if listed or isinstance(index, slice):
             return self._all()[index]
         self._listed = True
@@ -203,7 +204,7 @@ def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
                 if n:
                     steps[t + 1] += n
                     steps[t + height + 1] -= n
-            alone = [a + b for a, b in zip(alone_above + [0] * height, accumulate(steps))]
+            alone = [a + b for a, b in zip(alone_above + [0] * height, accumulate(steps), strict=False)]
             sums = above + [0] * height
             for t, n in enumerate(above):
                 sums[t + height] += n
@@ -221,7 +222,7 @@ def _nth(ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...
     if cost <= 0:
         return (), ()
     free = len(souls)
-    value = dict(zip(ready, heights))
+    value = dict(zip(ready, heights, strict=True))
     for n in range(len(ready) + 1):
         for towers in combinations(ready, n):
             hs = [value[line] for line in towers]
@@ -288,7 +289,7 @@ def _tower_sets(ready: tuple[int, ...], heights: tuple[int, ...]) -> TowerSets:
     key = (ready, heights)
     found = _sets.get(key)
     if found is None:
-        value = dict(zip(ready, heights))
+        value = dict(zip(ready, heights, strict=True))
         found = tuple((towers, sum(hs), min(hs, default=0))
                       for n in range(len(ready) + 1) for towers in combinations(ready, n)
                       if all(hs := [value[line] for line in towers]))

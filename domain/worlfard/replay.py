@@ -1,8 +1,13 @@
 """The command a decision event records: decisions are re-run from the record on audit."""
 from __future__ import annotations
 
+from typing import cast
+
+from kifu.domain.core.declared import open_declaration
+
 from . import commands as c
 from . import events as ev
+from .state import State
 
 
 def command_of(event: ev.Event) -> c.Command | None:
@@ -42,13 +47,21 @@ def command_of(event: ev.Event) -> c.Command | None:
         case ev.NoDefenseDeclared():
             return c.NoDefense()
         case ev.PhaseLeft(to=to):
-            return c.Proceed(to=to)  # type: ignore[arg-type]
+            return c.Proceed(to=cast(c.Step, to))   # (the event records the phase the command named)
     return None
 
 
-def played(state: object, event: ev.Event) -> str | None:
+def played(state: State, event: ev.Event) -> str | None:
     """The card an event puts into play (summoned or cast, from hand, heart or soul), for coverage."""
     match event:
         case ev.UnitSummoned(card=card) | ev.UnitSummonedFree(card=card) | ev.SpellPlaced(card=card):
-            return state.name(card)  # type: ignore[attr-defined]
+            return state.name(card)
     return None
+
+
+# why's second chain: the defence, the combat's steps, passes and damage answer the attack (W-12.1)
+# until the combat ends
+declaration = open_declaration(
+    (ev.AttackDeclared,), (ev.CombatEnded, ev.TurnBegan),
+    (ev.TargetDeclared, ev.NoDefenseDeclared, ev.BlockDeclared, ev.EvadeDeclared, ev.DefenseFixed, ev.CombatStep,
+     ev.CombatDamage, ev.PlayerAttacked, ev.CombatEnded, ev.Passed))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.header import Header
 
 from . import events as ev
 from .decks import DeckList
@@ -12,13 +13,12 @@ from .turns import begin_turn
 from .vocabulary import HAND_SIZE, START_LIFE, Phase, other
 
 
-def initial_state(header: object) -> State:
+def initial_state(header: Header) -> State:
     """The state before setup: each deck in registered order, card id = seat*1000 + position."""
-    decks: tuple[DeckList, ...] = tuple(_as_deck(d) for d in header.decks)  # type: ignore[attr-defined]
+    decks: tuple[DeckList, ...] = tuple(_as_deck(d) for d in header.decks)
     names = (decks[0].cards, decks[1].cards)
-    sides = tuple(Side(deck=tuple(seat * 1000 + i for i in range(len(names[seat - 1]))))
-                  for seat in (1, 2))
-    return State(names=names, heart_names=(decks[0].hearts, decks[1].hearts), sides=sides)  # type: ignore[arg-type]
+    one, two = (Side(deck=tuple(seat * 1000 + i for i in range(len(names[seat - 1])))) for seat in (1, 2))
+    return State(names=names, heart_names=(decks[0].hearts, decks[1].hearts), sides=(one, two))
 
 
 def _as_deck(raw: object) -> DeckList:

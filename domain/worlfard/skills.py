@@ -13,6 +13,8 @@ import msgspec
 
 from kifu.domain.core.clauses import implements
 
+from .vocabulary import StatusName
+
 Mark = Literal["・", "!", "○"]              # normal, activated, spell skill (W-2.5)
 Zone = Literal["stage", "tower", "heart", "table"]
 Trigger = Literal[
@@ -87,7 +89,7 @@ class Op(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, 
     value: int = 0
     x: Literal["souls", "hand", "family_units"] | None = None   # the value X (W-2.6)
     skill: str | None = None
-    status: str | None = None
+    status: StatusName | None = None   # the status a "status" op gives
     duration: Duration = "stage"
     family: str | None = None       # own_units/enemy_units filter
     max_lv: int | None = None

@@ -1,6 +1,8 @@
 """The turn structure (W-5): start phase, moving between phases, end phase, next turn."""
 from __future__ import annotations
 
+from typing import cast
+
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
 
@@ -10,10 +12,10 @@ from .draft import WDraft
 from .field import stat
 from .firing import fire
 from .state import State
-from .vocabulary import Phase, Status, other
+from .vocabulary import Phase, PhaseName, Status, other
 
 # W-5.2 / W-5.3: where each phase may go when the turn player proceeds
-NEXT_PHASES: dict[Phase, tuple[str, ...]] = {
+NEXT_PHASES: dict[str, tuple[str, ...]] = {
     Phase.MAIN1: ("battle", "end"),
     Phase.BATTLE: ("main2", "end"),
     Phase.MAIN2: ("end",),
@@ -71,11 +73,13 @@ def proceed(draft: WDraft, seat: int, to: str) -> None:
                       f"from {state.phase} the turn goes to {' or '.join(allowed) or 'nowhere'}, not {to}")
     if to == "battle" and is_first_turn(state):
         raise Illegal("W-5.2", "the first player cannot enter the battle phase on their first turn")
-    cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to), clause="W-5.3" if state.phase == Phase.BATTLE else "W-5.2")
+    cause = draft.decision(seat, ev.PhaseLeft(seat=seat, to=to),
+                           clause="W-5.3" if state.phase == Phase.BATTLE else "W-5.2")
     if to == "end":
         end_turn(draft, cause)
     else:
-        draft.rule("W-5.3" if to == "battle" else "W-5.4", cause, ev.PhaseBegan(phase=to))  # type: ignore[arg-type]  # one of NEXT_PHASES (checked above)
+        phase = cast(PhaseName, to)   # one of NEXT_PHASES (checked above)
+        draft.rule("W-5.3" if to == "battle" else "W-5.4", cause, ev.PhaseBegan(phase=phase))
 
 
 @implements("W-1.1", "W-5", "W-5.1", "W-7.4", "W-9.2", "W-9.3", "W-11.3", "W-Q6", "W-Q10")

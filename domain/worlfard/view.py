@@ -5,7 +5,7 @@ Hidden: either deck's order, the opponent's hand, face-down hearts (W-3.1, W-4.2
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import msgspec
 from msgspec.structs import replace

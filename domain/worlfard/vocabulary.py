@@ -1,7 +1,7 @@
 """WORLFARD's vocabulary: seats, lines, phases, elements, statuses — named as the game names them."""
 from __future__ import annotations
 
-from typing import Final, Literal, NewType
+from typing import Final, Literal, NewType, cast
 
 from kifu.domain.core.clauses import declare, implements
 
@@ -60,10 +60,10 @@ class Status:
 
 
 def other(seat: int) -> Seat:
-    return 2 if seat == 1 else 1  # type: ignore[return-value]
+    return 2 if seat == 1 else 1
 
 
 @implements("W-3.5")
 def owner_of(card: int) -> Seat:
     """W-3.5: the owner never changes; it is encoded in the card id."""
-    return card // 1000  # type: ignore[return-value]
+    return cast(Seat, card // 1000)

@@ -16,8 +16,9 @@ Usage (from the repository root)::
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kifu.domain.alteil import commands as c
 from kifu.domain.alteil import events as ev
@@ -180,10 +181,12 @@ SCENARIOS = (
              and one(es, ev.UnitWaited, card=k["lava"], forced=True)),
     Scenario("A-7.2-only-the-front-row-while-both-rows-hold-units",
              "with enemy units in both rows, only the front row may be attacked", s_front_line,
-             (Refused(1, _cmd(c.Attack, card="warrior", target="back"), "A-7.2", "the back row is behind the front line"),
+             (Refused(1, _cmd(c.Attack, card="warrior", target="back"),
+                      "A-7.2", "the back row is behind the front line"),
               Step(1, _cmd(c.Attack, card="warrior", target="front"))),
              lambda es, k: one(es, ev.DamageDealt, card=k["front"], amount=2)),
-    Scenario("A-7.1-long-range-hits-the-back-row", "a ロングレンジ unit attacks any unit, even from behind its own front row",
+    Scenario("A-7.1-long-range-hits-the-back-row",
+             "a ロングレンジ unit attacks any unit, even from behind its own front row",
              s_long_range, (Step(1, _cmd(c.Attack, card="archer", target="back")),),
              lambda es, k: one(es, ev.DamageDealt, card=k["back"], amount=2)),
     Scenario("A-6.4-back-row-blocked-by-its-own-front-row",
@@ -219,7 +222,8 @@ SCENARIOS = (
              "a NEXT skill used this turn takes effect at the next turn's start phase", s_next,
              (Step(1, _cmd(c.UseSkill, card="sage")), Step(1, _cmd(c.EndDiscards)), Step(2, _cmd(c.EndDiscards)),
               Step(2, _cmd(c.EndInfluence)), Step(2, _cmd(c.PassSet)), Step(1, _cmd(c.PassSet))),
-             lambda es, k: one(es, ev.NextScheduled, card=k["sage"]) and one(es, ev.SkillFired, card=k["sage"], icon="NEXT")
+             lambda es, k: one(es, ev.NextScheduled, card=k["sage"])
+                           and one(es, ev.SkillFired, card=k["sage"], icon="NEXT")
              and one(es, ev.Modified, card=k["ally"], stat="AT", amount=1)),
     Scenario("A-1.3-failed-draw-loses", "a player who cannot draw at the preparation phase loses", s_deck_out,
              (Step(2, _cmd(c.EndDiscards)),),

@@ -15,8 +15,9 @@ Generation fails if today's engine does not show a scenario's ruling. Usage (rep
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -269,7 +270,8 @@ SCENARIOS: tuple[Scenario, ...] = (
               Step(ANY_SEAT, lambda k: c.Keep())),
              lambda es, k: sum(isinstance(e.event, ev.MulliganTaken) for e in es) == 2, prepared=False),
     Scenario("M-Q11-drawing-from-an-empty-deck-loses", "with an empty deck only draw is possible, and it loses",
-             s_empty_deck, (Refused(1, lambda k: c.Charge(), "M-Q11", "nothing to charge"), Step(1, lambda k: c.Draw())),
+             s_empty_deck, (Refused(1, lambda k: c.Charge(), "M-Q11", "nothing to charge"),
+                            Step(1, lambda k: c.Draw())),
              lambda es, k: one(es, ev.PlayerLost, seat=1) and one(es, ev.MatchEnded, winner=2)),
     Scenario("M-1.2-special-victory-by-the-third-counter", "the third 刻 counter wins the game", s_doom,
              (Step(1, _cmd(c.Cast, card="end")), PASS, PASS),
@@ -283,7 +285,8 @@ SCENARIOS: tuple[Scenario, ...] = (
              s_ambush, (Step(1, _cmd(c.Cast, card="bolt")), Step(2, lambda k: c.Pass()),
                         Step(1, _cmd(c.Summon, card="archer", square="b2")), PASS, PASS, PASS, PASS),
              lambda es, k: one(es, ev.PieceSummoned, card=k["archer"], ambush=True) and cited(es, "M-Q7")),
-    Scenario("M-8.3-charge-reads-the-original-square", "【突撃】 adds the squares from the original square to the square "
+    Scenario("M-8.3-charge-reads-the-original-square",
+             "【突撃】 adds the squares from the original square to the square "
              "before the combat", s_charge, (move("rider", "a3", "a4", "b4"), PASS, PASS),
              lambda es, k: one(es, ev.CombatDamage, attacker=k["rider"], dealt=4)),
     Scenario("M-8.2-a-destroyed-piece-runs-its-when-destroyed-skill", "怨霊 destroyed in combat damages the enemy "

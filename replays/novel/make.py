@@ -284,15 +284,18 @@ SCENARIOS = (
              lambda es, k: one(es, ev.OrderFixed, category=3, cards=(k["guard_up"], k["weaken"]))
              and one(es, ev.StatChanged, card=k["lancer"], stat="def", before=10, after=5)),
     scenario("N-Q6-face-down-magic-revealed-later", ("tide-flame", "tide-flame"),
-             "a 火球 set face down in an earlier turn is turned up at no cost with its target and resolves", b_face_down,
+             "a 火球 set face down in an earlier turn is turned up at no cost with its target and resolves",
+             b_face_down,
              select((1, lambda k: Reveal(card=k["fb"], target=k["guard"])), (1, pick("shield", "lancer")),
                     (2, pick("shield2", "guard"))),
-             lambda es, k: one(es, ev.MagicFlipped, card=k["fb"]) and one(es, ev.HpChanged, card=k["guard"], damage=10)),
+             lambda es, k: one(es, ev.MagicFlipped, card=k["fb"])
+                           and one(es, ev.HpChanged, card=k["guard"], damage=10)),
     scenario("N-4.2-no-playable-card-loses", ("tide-flame", "tide-flame"),
              "seat 1 plays its last card; at the next turn start it has nothing to play and loses", b_nothing,
              (*select((1, pick("fb", face_down=True)), (2, pick("shield2", "guard"))),
               Step(1, act("lancer", "guard")), Step(2, act("guard2", "lancer"))),
-             lambda es, k: one(es, ev.Lost, seat=1) and one(es, ev.MatchEnded, termination="nothing to play", winner=2)),
+             lambda es, k: one(es, ev.Lost, seat=1)
+                           and one(es, ev.MatchEnded, termination="nothing to play", winner=2)),
     scenario("N-4.3-draw-after-turn-100", ("tide-flame", "tide-flame"),
              "two healers cannot end the game: after the end phase of turn 100 it is a draw", b_limit,
              (*select((1, pick("heal1", "medic1")), (2, pick("heal2", "medic2"))),

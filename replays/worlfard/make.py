@@ -20,8 +20,9 @@ recorded decision); regenerate with this script what it leaves alone.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -421,7 +422,8 @@ SCENARIOS: tuple[Scenario, ...] = (
              lambda es, k: one(es, ev.HeartsBroken, seat=2, indexes=(2, 0)) and none(es, ev.LifeLost)),
     Scenario("W-11.2-hearts-absorb-then-life", "damage beyond the ready hearts is lost from life", s_hearts_then_life,
              (*attack(3, 3), Step(2, _cmd(c.NoDefense))),
-             lambda es, k: one(es, ev.HeartsBroken, seat=2, indexes=(2, 1, 0)) and one(es, ev.LifeLost, seat=2, amount=2)),
+             lambda es, k: one(es, ev.HeartsBroken, seat=2, indexes=(2, 1, 0))
+                           and one(es, ev.LifeLost, seat=2, amount=2)),
     Scenario("W-11.3-top-most-broken-heart-recovers", "at the start phase the top-most broken heart recovers",
              s_heart_recovers,
              (Step(1, _cmd(c.Proceed, to="end")),),

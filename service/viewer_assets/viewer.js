@@ -46,7 +46,7 @@
         const f = bundle.frames[Math.max(0, Math.min(seq, bundle.frames.length - 1))];
         const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
           seats: (f.layout.seats || []).map((p) => Object.assign({}, p, { parts: resolve(p.parts || []) })) });
-        return Promise.resolve({ seq: f.seq, layout, why: f.why });
+        return Promise.resolve({ seq: f.seq, layout, why: f.why, declared: f.declared });
       },
     };
   }
@@ -264,6 +264,21 @@
     if (!ui.whyOpen) return;
     const links = frame.why || [];
     if (!links.length) { fill(box, el("h2", { text: "Why" }), el("p", { text: "No event selected." })); return; }
+    const root = eventAt(links[links.length - 1].seq);
+    const parts = [el("h2", { text: "Why #" + frame.seq }), whyList(links),
+      el("p", { text: root.kind === "decision" ? "⇐ decided by seat " + root.seat + " at #" + root.seq : "⇐ from " + root.kind + " #" + root.seq })];
+    const declared = frame.declared || {};
+    const head = (declared.links || [])[0];
+    if (head && head.seq !== root.seq) {   // the declaration the ruling resolves lies before that decision
+      parts.push(el("p", { class: "declared", text: "⇐ resolves #" + head.seq + ", declared by seat " + declared.by + ":" }),
+        whyList(declared.links));
+    } else if (head) {
+      parts.push(el("p", { class: "declared", text: "⇐ resolves #" + head.seq + ", declared by seat " + declared.by + ": the decision above" }));
+    }
+    fill(box, ...parts);
+  }
+
+  function whyList(links) {
     const ol = el("ol", {});
     for (const link of links) {
       const ev = eventAt(link.seq);
@@ -283,9 +298,7 @@
           Object.entries(vals).map(([n, v]) => n + " " + v).join(", ") })),
         c && c.text ? el("details", {}, el("summary", { text: "clause text" }), el("p", { class: "clause-text", text: c.text })) : null));
     }
-    const root = eventAt(links[links.length - 1].seq);
-    fill(box, el("h2", { text: "Why #" + frame.seq }), ol,
-      el("p", { text: root.kind === "decision" ? "⇐ decided by seat " + root.seat + " at #" + root.seq : "⇐ from " + root.kind + " #" + root.seq }));
+    return ol;
   }
 
   // -- timeline --------------------------------------------------------------------------------

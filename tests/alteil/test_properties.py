@@ -7,7 +7,8 @@ deck pair that ``kifu`` can replay.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import pytest

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from kifu.cli.main import cli
 
 EXPECTED = {
-    "selfplay.matches_per_s", "selfplay.matches_per_cpu_s", "selfplay.greedy_matches_per_s", "selfplay.greedy_matches_per_cpu_s",
+    "selfplay.matches_per_s", "selfplay.matches_per_cpu_s",
+    "selfplay.greedy_matches_per_s", "selfplay.greedy_matches_per_cpu_s",
     "selfplay.decisions_per_s", "selfplay.events_per_s", "selfplay.events_per_match",
     "fold.events_per_s", "fold.eventsourcing_events_per_s", "fold.ratio",
     "seek.open_ms", "seek.random_ms", "seek.back_ms",

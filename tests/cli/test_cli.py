@@ -63,7 +63,8 @@ def test_replay_seat_view_hides_opponent_hand(recorded: tuple[Path, Path], runne
     assert judge.count("hand (") == 2 and seat1.count("hand (") == 1
 
 
-def test_replay_without_a_terminal_prints_instead_of_reading_keys(recorded: tuple[Path, Path], runner: CliRunner) -> None:
+def test_replay_without_a_terminal_prints_instead_of_reading_keys(recorded: tuple[Path, Path],
+                                                                  runner: CliRunner) -> None:
     _, record = recorded
     # no terminal (CliRunner's stdin is a pipe): the last state is printed, no key is read
     result = runner.invoke(cli, ["replay", str(record)], input="nnpq")
@@ -83,7 +84,7 @@ def test_why_walks_back_to_the_decision(recorded: tuple[Path, Path], runner: Cli
     damage = next(e for e in lines_of(record)[1:] if e["event"]["type"] == "CombatDamage")
     result = runner.invoke(cli, ["why", str(record), str(damage["seq"]), "--json"])
     assert result.exit_code == 0, result.output
-    chain = json.loads(result.output)
+    chain = json.loads(result.output)["chain"]
     assert chain[0]["seq"] == damage["seq"] and chain[0]["clause"] == "W-12.6"
     assert chain[-1]["kind"] == "decision"
     assert all(link["clause_text"] for link in chain)
@@ -97,7 +98,8 @@ def test_audit_and_verify_clean_record(recorded: tuple[Path, Path], runner: CliR
     assert runner.invoke(cli, ["verify", str(record)]).exit_code == 0
 
 
-def test_edited_line_fails_verify_and_audit_at_its_seq(recorded: tuple[Path, Path], runner: CliRunner, tmp_path: Path) -> None:
+def test_edited_line_fails_verify_and_audit_at_its_seq(recorded: tuple[Path, Path],
+                                                       runner: CliRunner, tmp_path: Path) -> None:
     _, record = recorded
     lines = record.read_text().splitlines()
     index = next(i for i, line in enumerate(lines) if '"CombatDamage"' in line)

@@ -5,8 +5,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -42,7 +42,8 @@ def _seat(url: str, mid: str, token: str, seat: int) -> subprocess.Popen[str]:
 def test_create_takes_deck_files_and_tournament_metadata_and_a_judge_watches(served: BackgroundServer,
                                                                              tmp_path: Path) -> None:
     runner = CliRunner()
-    made = runner.invoke(cli, ["client", "create", "--server", served.url, "--json", "--deck", str(_deck_file(tmp_path)),
+    made = runner.invoke(cli, ["client", "create", "--server", served.url, "--json",
+                               "--deck", str(_deck_file(tmp_path)),
                                "--deck", "dawn-dusk", "--event", "Spring Open", "--round", "3", "--table", "12"])
     assert made.exit_code == 0, made.output
     created = json.loads(made.output)
@@ -61,7 +62,8 @@ def test_create_takes_deck_files_and_tournament_metadata_and_a_judge_watches(ser
     assert got.exit_code == 0, got.output
     header, envelopes, _ = decode_record(out.read_bytes(), str(out))
     assert (header.event, header.round, header.table) == ("Spring Open", "3", "12") and header.date
-    assert header.decks[0]["name"] == "tide-stone" if isinstance(header.decks[0], dict) else header.decks[0].name == "tide-stone"
+    assert (header.decks[0]["name"] == "tide-stone" if isinstance(header.decks[0], dict)
+            else header.decks[0].name == "tide-stone")
     decisions = [e for e in envelopes if e.kind == "decision"]
     assert decisions and all(e.received for e in decisions)         # the service stamped each decision
     assert runner.invoke(cli, ["audit", str(out)]).exit_code == 0     # and audit re-runs with those stamps
@@ -70,5 +72,6 @@ def test_create_takes_deck_files_and_tournament_metadata_and_a_judge_watches(ser
 def test_create_with_a_bad_deck_file_names_it(served: BackgroundServer, tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(_deck_file(tmp_path).read_text("utf-8-sig").replace("= 2", "= 9", 1), "utf-8")
-    result = CliRunner().invoke(cli, ["client", "create", "--server", served.url, "--deck", str(bad), "--deck", "dawn-dusk"])
+    result = CliRunner().invoke(cli, ["client", "create", "--server", served.url,
+                                      "--deck", str(bad), "--deck", "dawn-dusk"])
     assert result.exit_code == 2 and "bad.toml: line" in result.output

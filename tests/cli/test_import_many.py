@@ -15,7 +15,8 @@ CORPUS = Path(__file__).resolve().parents[2] / "replays"
 def test_a_folder_of_records_is_imported_each_once_and_a_bad_one_is_named(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     folder.mkdir()
-    picked = sorted((CORPUS / "reigeki").glob("R-*.kifu.jsonl"))[:3] + sorted((CORPUS / "novel").glob("N-*.kifu.jsonl"))[:2]
+    picked = (sorted((CORPUS / "reigeki").glob("R-*.kifu.jsonl"))[:3]
+              + sorted((CORPUS / "novel").glob("N-*.kifu.jsonl"))[:2])
     for path in picked:
         shutil.copy(path, folder / path.name)
     (folder / "broken.kifu.jsonl").write_text('{"kifu": "match", "format": 1}\\n')

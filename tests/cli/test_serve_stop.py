@@ -20,7 +20,8 @@ def test_ctrl_c_with_a_stream_open_stops_without_a_traceback() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-c", "from kifu.cli.main import main; main()", "serve", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-c", "from kifu.cli.main import main; main()",
+                               "serve", "--port", str(port),
                                "--db", "memory", "--no-access-log"], cwd=ROOT, env=env, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"

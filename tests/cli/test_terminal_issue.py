@@ -50,7 +50,7 @@ def _deck(tmp_path: Path, edit: tuple[str, str] | None = None) -> Path:
 def test_an_unknown_card_exits_2_with_file_line_and_a_did_you_mean(tmp_path: Path) -> None:
     deck = _deck(tmp_path, ("光翼の天使", "光翼の天便"))
     code, _, err = invoke("--db", "memory", "play", "worlfard", "--seed", "1", "--deck", str(deck))
-    line = next(i for i, l in enumerate(deck.read_text("utf-8").splitlines(), 1) if l.startswith('"光翼の天便"'))
+    line = next(i for i, text in enumerate(deck.read_text("utf-8").splitlines(), 1) if text.startswith('"光翼の天便"'))
     assert code == 2 and f"deck.toml: line {line}: cards.光翼の天便" in err and "did you mean '光翼の天使'" in err
 
 
@@ -73,7 +73,7 @@ def test_play_writes_event_round_table_and_date_and_stamps_each_decision(db: str
     assert invoke("audit", str(out))[0] == 0 and invoke("verify", str(out))[0] == 0
     # the time is chained: changing it is an edit verify catches
     lines = out.read_text("utf-8").splitlines()
-    i = next(i for i, l in enumerate(lines) if '"received"' in l)
+    i = next(i for i, text in enumerate(lines) if '"received"' in text)
     lines[i] = lines[i].replace('"received":"2', '"received":"1', 1)
     (tmp_path / "edited.kifu.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
     assert invoke("verify", str(tmp_path / "edited.kifu.jsonl"))[0] == 1
@@ -136,7 +136,7 @@ def edited(tmp_path: Path) -> tuple[Path, int]:
     out = tmp_path / "m.kifu.jsonl"
     assert invoke("--db", "memory", "play", "worlfard", "--seed", "7", "-q", "--out", str(out))[0] == 0
     lines = out.read_text("utf-8").splitlines()
-    i = next(i for i, l in enumerate(lines) if '"CombatDamage"' in l)
+    i = next(i for i, text in enumerate(lines) if '"CombatDamage"' in text)
     row = json.loads(lines[i])
     row["event"]["amount"] += 1
     lines[i] = json.dumps(row, ensure_ascii=False, separators=(",", ":"))

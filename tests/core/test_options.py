@@ -61,7 +61,8 @@ def test_ready_decisions_with_runs_among_them_read_in_place(ready: list[int], ru
     """``of_runs`` (masters: summons and moves among the passes and casts): each run at its place
     among the ready decisions, in the order listed, every index read as iteration lists it."""
     places = sorted(min(at, len(ready)) for at, _ in runs)
-    spec = [(at, count, (lambda k: lambda i: ("run", k, i))(k)) for k, (at, (_, count)) in enumerate(zip(places, runs))]
+    spec = [(at, count, (lambda run: lambda i: ("run", run, i))(k))
+            for k, (at, (_, count)) in enumerate(zip(places, runs, strict=True))]
     expected: list[object] = []
     start = 0
     for at, count, build in spec:

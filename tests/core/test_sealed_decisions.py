@@ -127,7 +127,7 @@ def test_K_seal_a_bid_is_recorded_as_a_commitment_the_other_seat_cannot_open() -
     assert other.event.choice is None and other.event.salt is None and other.event.commitment == seal.event.commitment
     assert not other.chain and other.digest is None
     assert redact(RULES, seal, 1).event.choice == seal.event.choice      # the chooser knows its own
-    for seat in (2, None):
+    for _seat in (2, None):
         assert RULES.visibility.mask(match.state, 2).bids == ()
     layout = RULES.presentation.layout(RULES.decider.view(match.state, 2))
     assert layout.chosen == (1,) and layout.choosing == (2,)
@@ -177,7 +177,8 @@ def test_K_reveal_every_reveal_opens_its_seal_and_its_consequences_cite_it() -> 
     reveals = [e for e in events if isinstance(e.event, ChoiceRevealed)]
     assert [r.event.seat for r in reveals] == [1, 2]
     for r in reveals:
-        assert r.clause == "K-reveal" and r.cause == seals[r.event.seat].seq and opens(seals[r.event.seat].event, r.event)
+        assert (r.clause == "K-reveal" and r.cause == seals[r.event.seat].seq
+                and opens(seals[r.event.seat].event, r.event))
     opened = [e for e in events if isinstance(e.event, BidOpened)]
     assert [o.cause for o in opened] == [r.seq for r in reveals] and all(o.kind == "rule" for o in opened)
     assert first_broken_seal(match.header, match.envelopes) is None

@@ -45,7 +45,8 @@ def test_the_entry_point_is_the_only_registration() -> None:
 
 def test_play_replay_why_audit_verify(record: Path) -> None:
     rec = read_record(record)
-    assert rec.ruleset.name == "secretbid" and rec.envelopes and any(isinstance(e.event, ChoiceSealed) for e in rec.envelopes)
+    assert (rec.ruleset.name == "secretbid" and rec.envelopes
+            and any(isinstance(e.event, ChoiceSealed) for e in rec.envelopes))
     code, text = kifu("replay", str(record), "--at", "6")
     assert code == 0 and "prize" in text and "chips" in text and "K-reveal" in text
     code, seat_text = kifu("replay", str(record), "--at", "3", "--seat", "2")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import pytest

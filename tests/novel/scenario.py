@@ -33,7 +33,7 @@ def position(*, front1=(), back1=(), front2=(), back2=(), deck1=("旅の剣士",
                                                     (2, (front2, back2, magic2, grave2, deck2))):
         rows: dict[str, list[int]] = {"front": [], "back": [], "magic": []}
 
-        def add(name: str, zone: str, **kw: Any) -> int:
+        def add(name: str, zone: str, seat: int = seat, **kw: Any) -> int:
             d = card(name)
             cid = len(cards) + 1
             summoned = turn if name in new else (0 if zone != "deck" else -1)

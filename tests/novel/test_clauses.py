@@ -113,7 +113,8 @@ def test_N_4_1_win_when_the_enemy_has_no_character_at_turn_end():
     m = start(s)
     lancer, guard = one(m.state, "水の槍兵"), one(m.state, "火の衛兵")
     # the guard has 70 HP: the 90 damage of the worked example kills it
-    evs = _turn(m, [Pick(card=one(m.state, "旅の剣士", 1, "deck"))], [Pick(card=one(m.state, "火球", 2), face_down=True)],
+    evs = _turn(m, [Pick(card=one(m.state, "旅の剣士", 1, "deck"))],
+                [Pick(card=one(m.state, "火球", 2), face_down=True)],
                 acts1=[Act(card=lancer, target=guard)])
     assert m.outcome is not None and m.outcome.winner == 1
     ended = events_of(evs, ev.MatchEnded)
@@ -127,7 +128,8 @@ def test_N_4_1_draw_when_neither_side_has_characters():
     lancer, homura = one(m.state, "水の槍兵"), one(m.state, "焔の姫ホムラ")
     # both cast 火球 face down so nothing else is summoned; AGI 5 vs 5 fire together (N-6.5)
     m2 = start(_with_hp(m.state, {lancer: 10, homura: 10}))
-    select(m2, [Pick(card=one(m2.state, "火球", 1), face_down=True)], [Pick(card=one(m2.state, "火球", 2), face_down=True)])
+    select(m2, [Pick(card=one(m2.state, "火球", 1), face_down=True)],
+           [Pick(card=one(m2.state, "火球", 2), face_down=True)])
     _skill(m2, [Act(card=lancer, target=homura)], [Act(card=homura, target=lancer)])
     assert m2.outcome is not None and m2.outcome.winner is None and m2.outcome.termination == "no characters"
 
@@ -327,7 +329,8 @@ def test_N_7_3_an_empty_front_row_takes_the_back_row():
     s = position(front1=("水の槍兵",), front2=("火の衛兵",), back2=("風の斥候",), deck1=FILLER, deck2=("火球",) * 2)
     m = start(s)
     lancer, guard, scout = one(m.state, "水の槍兵"), one(m.state, "火の衛兵"), one(m.state, "風の斥候")
-    evs = _turn(m, [Pick(card=one(m.state, "旅の剣士", 1, "deck"))], [Pick(card=one(m.state, "火球", 2), face_down=True)],
+    evs = _turn(m, [Pick(card=one(m.state, "旅の剣士", 1, "deck"))],
+                [Pick(card=one(m.state, "火球", 2), face_down=True)],
                 acts1=[Act(card=lancer, target=guard)])
     assert any(isinstance(e, ev.Moved) and e.card == scout and e.row == "front" for e in evs)
 

@@ -7,7 +7,8 @@ played per example, so examples are few and the deadline is off.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -95,9 +96,10 @@ def event_ids(envelope: Any) -> set[int]:
 @given(seed=seeds, decks=deck_pairs)
 def test_random_legal_play_never_raises_and_ends_by_the_rules(seed, decks):
     match = new_match(seed, decks)
-    for seat, envs in play(match, seed):
+    for _seat, envs in play(match, seed):
         assert envs[0].kind == "decision" and isinstance(envs[0].event, ChoiceSealed)
-        assert all(e.kind == "rule" for e in envs[1:]) and all(e.cause is not None and e.cause < e.seq for e in envs[1:])
+        assert (all(e.kind == "rule" for e in envs[1:])
+                and all(e.cause is not None and e.cause < e.seq for e in envs[1:]))
     outcome = match.outcome
     assert outcome is not None and outcome.clause in ("N-4.1", "N-4.2", "N-4.3")
     assert len([e for e in match.envelopes if isinstance(e.event, ev.MatchEnded)]) == 1

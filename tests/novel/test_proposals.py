@@ -110,7 +110,7 @@ def test_N_Q8_row_collapse_is_permanent():
           acts1=[Act(card=lancer, target=guard)])
     assert m.state.card(mage).zone == "front"
     scout = one(m.state, "風の斥候")
-    evs = select(m, [_pick_filler(m, 1)], [Pick(card=scout)])
+    select(m, [_pick_filler(m, 1)], [Pick(card=scout)])
     assert m.state.card(mage).zone == "front" and m.state.card(scout).zone == "back"
 
 
@@ -218,7 +218,8 @@ def test_N_C7_equal_agi_mutual_kill():
     s = position(front1=("水の槍兵",), front2=("焔の姫ホムラ",), deck1=("火球",), deck2=("火球",))
     lancer, homura = one(s, "水の槍兵"), one(s, "焔の姫ホムラ")
     m = start(_with_hp(s, {lancer: 10, homura: 10}))
-    select(m, [Pick(card=one(m.state, "火球", 1), face_down=True)], [Pick(card=one(m.state, "火球", 2), face_down=True)])
+    select(m, [Pick(card=one(m.state, "火球", 1), face_down=True)],
+           [Pick(card=one(m.state, "火球", 2), face_down=True)])
     evs = _skill(m, [Act(card=lancer, target=homura)], [Act(card=homura, target=lancer)])
     assert {e.card for e in events_of(evs, ev.Died)} == {lancer, homura}
 

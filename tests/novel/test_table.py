@@ -30,7 +30,7 @@ steps = st.lists(st.tuples(st.sampled_from(("card", "turn", "older", "other")), 
 @settings(max_examples=200, deadline=None)
 @given(steps=steps, acted=st.lists(st.booleans(), min_size=6, max_size=6))
 def test_each_result_is_what_copying_gives(steps, acted):
-    start = tuple(Card(id=i, owner=1, name=f"c{i}", acted=a) for i, a in zip(range(1, 7), acted))
+    start = tuple(Card(id=i, owner=1, name=f"c{i}", acted=a) for i, a in zip(range(1, 7), acted, strict=True))
     other = tuple(Card(id=i, owner=2, name=f"o{i}") for i in range(1, 7))
     history = [start]
     for kind, cid, is_acted, stunned, hp in steps:

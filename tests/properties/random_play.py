@@ -3,7 +3,8 @@ shortcut at every decision: two of the ruleset's random bots choosing from what 
 shows, from two of its preset decks."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.match import Match

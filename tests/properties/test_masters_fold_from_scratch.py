@@ -123,6 +123,6 @@ def test_the_fold_and_the_shortcuts_agree_with_their_plain_forms(seed, decks, mo
             patch.setattr(evolve, helper, plain)
         for kind, plain in PLAIN_CASES.items():
             patch.setitem(evolve.HANDLERS, kind, plain)
-        for env, before, after in zip(match.envelopes, states, states[1:]):
+        for env, before, after in zip(match.envelopes, states, states[1:], strict=False):
             plain = evolve.evolve if type(env.event) in evolve.HANDLERS else fold    # (fold's table is a copy)
             assert plain(before, env.event) == after, env.seq

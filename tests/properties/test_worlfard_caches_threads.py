@@ -27,7 +27,8 @@ def readings(all_states: list[State]) -> list[Any]:
 
 
 def test_two_matches_read_on_switching_threads_read_as_alone() -> None:
-    matches = [played(seed, decks) for seed, decks in ((5, ("dawn-dusk", "flame-gale")), (9, ("tide-stone", "four-winds")))]
+    matches = [played(seed, decks)
+               for seed, decks in ((5, ("dawn-dusk", "flame-gale")), (9, ("tide-stone", "four-winds")))]
     runs = [[state for _, state in states(m)] for m in matches]
     alone = [readings(run) for run in runs]
     got: dict[int, list[Any]] = {}

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterator
 from itertools import combinations
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -145,7 +146,8 @@ def _commands(state: State) -> st.SearchStrategy[Any]:
         st.builds(c.Proceed, to=st.sampled_from(["battle", "main2", "end"])),
         st.builds(c.Cast, card=cards, line=lines, towers=st.lists(lines, max_size=3).map(tuple),
                   souls=st.lists(cards, max_size=3).map(tuple), targets=st.lists(cards | lines, max_size=2).map(tuple)),
-        st.builds(c.Activate, card=cards, skill=st.integers(-1, 3), targets=st.lists(cards | lines, max_size=2).map(tuple)),
+        st.builds(c.Activate, card=cards, skill=st.integers(-1, 3),
+                  targets=st.lists(cards | lines, max_size=2).map(tuple)),
         st.just(c.Pass()),
         st.just(c.Decline()),
         st.builds(c.Choose, targets=st.lists(cards | lines, max_size=2).map(tuple)),
@@ -193,7 +195,7 @@ def _listed(match: Match) -> tuple[list[Any], set[Any]]:
 def test_random_commands_are_refused_unless_legal_and_refusal_changes_nothing(seed, decks, data):
     match = new_match(seed, decks)
     stop = data.draw(st.integers(0, 250), label="decisions before probing")
-    for _ in zip(range(stop), decisions(match, bots(seed))):
+    for _ in zip(range(stop), decisions(match, bots(seed)), strict=False):
         pass
     listed, normal = _listed(match)
     for cmd in listed:                                  # everything listed is accepted
@@ -325,7 +327,8 @@ def test_parameters_read_off_the_card_equal_the_whole_fields_after_every_event(s
     for env, state in states(match):
         whole = Field(state)
         for seat in (1, 2):
-            assert tower_heights(state, seat) == tuple(whole.ht.get((seat, line), 0) for line in range(1, LINES + 1)), env.seq
+            assert tower_heights(state, seat) == tuple(whole.ht.get((seat, line), 0)
+                                                       for line in range(1, LINES + 1)), env.seq
             for line in range(1, LINES + 1):
                 assert tower_height(state, seat, line) == whole.ht.get((seat, line), 0), env.seq
             for index, unit in enumerate(state.side(seat).stage):
@@ -376,8 +379,8 @@ def test_harmless_events_change_nothing_the_removal_checks_read_and_raise_no_dam
     for env, state in states(match):
         if harmless(env.event):
             assert _what_the_checks_read(state) == _what_the_checks_read(before), (env.seq, env.event)
-            for side_before, side in zip(before.sides, state.sides):
-                for was, unit in zip(side_before.stage, side.stage):
+            for side_before, side in zip(before.sides, state.sides, strict=True):
+                for was, unit in zip(side_before.stage, side.stage, strict=True):
                     assert unit is None or was is None or unit.damage <= was.damage, env.seq
         before = state
 
@@ -407,7 +410,7 @@ def test_whenever_settle_skips_its_checks_the_checks_from_scratch_fire_nothing(s
 
 def _payments_from_scratch(ready, heights, souls, cost):
     """W-6.4 as first written: every tower set, fewest first, checked source by source."""
-    value = dict(zip(ready, heights))
+    value = dict(zip(ready, heights, strict=True))
     for n in range(len(ready) + 1):
         for towers in combinations(ready, n):
             hs = [value[line] for line in towers]

@@ -61,7 +61,8 @@ def test_R_2_2_stage_has_six_areas() -> None:
 
 def test_R_2_3_charge_stops_at_five() -> None:
     p = Pos(phase="end", active=2)
-    for key in ("霊符「夢想封印」", "符の壱「投擲」", "境符「スキマ送り」", "幻符「殺人ドール」", "結界「光と闇の網目」"):
+    for key in ("霊符「夢想封印」", "符の壱「投擲」", "境符「スキマ送り」", "幻符「殺人ドール」",
+                "結界「光と闇の網目」"):
         p.reiryoku(1, key)
     p.set(phase="attack")
     m = p.match()

@@ -37,7 +37,7 @@ def test_R_3_2_characters_have_no_play_limit() -> None:
     p = Pos()
     cards = [p.hand(1, k) for k in ("チルノ", "妖精メイド", "大妖精")]
     m = p.match()
-    for card, place in zip(cards, (1, 3, 5)):
+    for card, place in zip(cards, (1, 3, 5), strict=True):
         m.submit(1, c.Play(card=card, place=place))
     assert sum(1 for u in m.state.side(1).stage if u is not None) == 4
 

@@ -6,7 +6,8 @@ unreachable: skipped saying why, unless ``KIFU_TEST_PG`` is set (CI sets it), th
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from litestar import Litestar

@@ -156,7 +156,8 @@ def test_missing_or_wrong_tokens_are_401_and_wrong_roles_403(api: TestClient) ->
                     {"Authorization": f"Basic {seat_token(a, 1)}"}):
         assert api.get(f"/matches/{mid}/view", headers=headers).status_code == 401
         assert api.get(f"/matches/{mid}/events", headers=headers).status_code == 401
-    assert api.get(f"/matches/{mid}/view", headers={"Authorization": f"bearer   {seat_token(a, 1)} "}).status_code == 200
+    spaced = {"Authorization": f"bearer   {seat_token(a, 1)} "}
+    assert api.get(f"/matches/{mid}/view", headers=spaced).status_code == 200
     judge = a["tokens"]["judge"]
     response = api.post(f"/matches/{mid}/decisions", headers=bearer(judge),
                         json={"seq": a["seq"], "command": {"type": "ChooseOrder", "go_first": True}})
@@ -204,7 +205,8 @@ BAD_DECISIONS = [
 
 
 @pytest.mark.parametrize("body, status", BAD_DECISIONS)
-def test_bad_decision_bodies_are_4xx_with_a_message_and_change_nothing(api: TestClient, body: bytes, status: int) -> None:
+def test_bad_decision_bodies_are_4xx_with_a_message_and_change_nothing(api: TestClient, body: bytes,
+                                                                       status: int) -> None:
     created = create(api)
     mid = created["match_id"]
     response = api.post(f"/matches/{mid}/decisions", content=body,
@@ -214,8 +216,10 @@ def test_bad_decision_bodies_are_4xx_with_a_message_and_change_nothing(api: Test
     assert api.get(f"/matches/{mid}").json()["seq"] == created["seq"]
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
-                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                           | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                            max_leaves=12)
 commands = st.fixed_dictionaries({"type": st.sampled_from(["Attack", "Summon", "Proceed", "Block", "Mulligan", "x"])},
                                  optional={"line": json_values, "card": json_values, "to": json_values,

@@ -7,8 +7,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 from click.testing import CliRunner
@@ -46,7 +47,7 @@ def test_two_terminals_play_a_served_match_to_the_end_and_it_audits_clean(served
     seats = [kifu("client", "--server", served.url, "--match", mid, "--bot", "random", "--seed", str(seat), "-q",
                   token=created["tokens"][f"seat{seat}"]) for seat in (1, 2)]
     outputs = [seat.communicate(timeout=90) for seat in seats]
-    for seat, (out, err) in zip(seats, outputs):
+    for seat, (out, err) in zip(seats, outputs, strict=True):
         assert seat.returncode == 0, err
         assert "wins" in out or "draw" in out
     assert outputs[0][0].splitlines()[-1].split(" at seq")[0] == outputs[1][0].splitlines()[-1].split(" at seq")[0]

@@ -4,8 +4,10 @@ database standing in for two service processes."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from functools import partial
+from typing import Any
 
 from httpplay import Player, awaited, bearer, create
 from litestar import Litestar
@@ -46,11 +48,11 @@ def test_two_decisions_racing_exactly_one_lands(db_url: str, make_app: Callable[
             view = player.view(seat)
             commands = [player.choose(view), view["legal"][-1]]   # maybe different, based on one seq
 
-            def submit(client: Any, command: dict[str, Any]) -> Any:
+            def submit(client: Any, command: dict[str, Any], seat: int = seat, view: dict[str, Any] = view) -> Any:
                 return client.post(f"/matches/{mid}/decisions", headers=player.headers(seat),
                                    json={"seq": view["seq"], "command": command})
 
-            results = race([lambda: submit(one, commands[0]), lambda: submit(two, commands[1])])
+            results = race([partial(submit, one, commands[0]), partial(submit, two, commands[1])])
             codes = sorted(r.status_code for r in results)
             assert codes == [200, 409], (round_, [r.text for r in results])
             won = next(r for r in results if r.status_code == 200).json()
@@ -76,7 +78,7 @@ def test_many_matches_at_once_are_independent(db_url: str, make_app: Callable[[s
 
         with ThreadPoolExecutor(4) as pool:
             counts = list(pool.map(play, range(4)))
-        for player, count in zip(players, counts):
+        for player, count in zip(players, counts, strict=True):
             header, envelopes, rules = decode_record(player.record())
             assert header.match_id == player.match_id
             assert sum(e.kind == "decision" for e in envelopes) == count == 15

@@ -10,7 +10,8 @@ they lie). Seats also get no hash (chain, digest) of unredacted content to test 
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 from httpplay import bearer

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +58,13 @@ def test_K_seal_both_seats_bid_in_the_same_instant_and_both_land(served: Backgro
                 assert r.status_code == 200, r.text
                 continue
             results = _race([
-                lambda: one.post(f"/matches/{mid}/decisions", headers=bearer(tokens["seat1"]),
-                                 json={"seq": views[1]["seq"], "command": {"type": "Bid", "chips": 1 + round_}}),
-                lambda: two.post(f"/matches/{mid}/decisions", headers=bearer(tokens["seat2"]),
-                                 json={"seq": views[2]["seq"], "command": {"type": "Bid", "chips": 2}}),
+                partial(one.post, f"/matches/{mid}/decisions", headers=bearer(tokens["seat1"]),
+                        json={"seq": views[1]["seq"], "command": {"type": "Bid", "chips": 1 + round_}}),
+                partial(two.post, f"/matches/{mid}/decisions", headers=bearer(tokens["seat2"]),
+                        json={"seq": views[2]["seq"], "command": {"type": "Bid", "chips": 2}}),
             ])
             assert [r.status_code for r in results] == [200, 200], [r.text for r in results]
-            for seat, r in zip((1, 2), results):
+            for seat, r in zip((1, 2), results, strict=True):
                 for env in r.json()["events"]:
                     event = env["event"]
                     if event["type"] == "ChoiceSealed" and event["seat"] != seat:

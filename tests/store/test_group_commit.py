@@ -3,9 +3,10 @@ acknowledged that is not committed; many concurrent deciders lose and double not
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
@@ -76,7 +77,8 @@ def test_concurrent_writes_all_land_once(tmp_path: Path) -> None:
 
 
 def test_many_matches_decided_at_once_through_one_store_lose_and_double_nothing(
-        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
+        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match],
+        add: Any) -> None:
     url = shared_db_url            # SQLite's group commit, and PostgreSQL's batch function
     store = open_store(url)
     matches = [make_match() for _ in range(10)]

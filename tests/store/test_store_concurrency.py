@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -156,7 +157,8 @@ def test_stores_opening_one_new_database_at_once_all_work(shared_db_url: str,
 
 
 def test_a_store_whose_cached_match_is_behind_decides_on_the_stored_state(
-        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match], add: Any) -> None:
+        shared_db_url: str, open_store: Callable[[str], MatchStore], make_match: Callable[..., Match],
+        add: Any) -> None:
     """Decisions are made on the cached match without reading first: another process's
     decision makes that cache stale, and the stale store must still land a decision that is
     legal on the stored state, and refuse one that is not, without storing anything for it."""

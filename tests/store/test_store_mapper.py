@@ -4,8 +4,9 @@ from __future__ import annotations
 import sqlite3
 import uuid
 import zlib
+from collections.abc import Callable
 from contextlib import closing
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from eventsourcing.persistence import StoredEvent

@@ -61,4 +61,4 @@ def test_scenarios_are_made_deterministically_and_still_show_their_rulings(fresh
     again = generate(tmp_path)
     scenarios = [p for p in fresh if p.name.startswith("W-")]
     assert [p.name for p in again] == [p.name for p in scenarios] and len(again) >= 15
-    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(again, scenarios))
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(again, scenarios, strict=True))

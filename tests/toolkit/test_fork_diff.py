@@ -55,7 +55,8 @@ def fork(runner: CliRunner, source: Path, at: int, out: Path, *extra: str) -> An
 
 
 def test_fork_with_then_starts_from_the_state_and_records_its_origin(runner: CliRunner, original: Path,
-                                                                     point: tuple[int, Any, Any], tmp_path: Path) -> None:
+                                                                     point: tuple[int, Any, Any],
+                                                                     tmp_path: Path) -> None:
     at, _, other = point
     out = tmp_path / "b.kifu.jsonl"
     result = fork(runner, original, at, out, "--then", as_json(other))
@@ -63,7 +64,8 @@ def test_fork_with_then_starts_from_the_state_and_records_its_origin(runner: Cli
     a, b = read_record(original), read_record(out)
     assert (b.header.forked_from, b.header.forked_at) == (a.header.match_id, at)
     assert b.envelopes[0].kind == "setup" and type(b.envelopes[0].event).__name__ == "PositionPrepared"
-    assert Timeline(b.ruleset, b.header, b.envelopes).state_at(1) == Timeline(a.ruleset, a.header, a.envelopes).state_at(at)
+    assert (Timeline(b.ruleset, b.header, b.envelopes).state_at(1)
+            == Timeline(a.ruleset, a.header, a.envelopes).state_at(at))
     assert b.ruleset.decider.command_of(b.envelopes[1].event) == other
     final = Timeline(b.ruleset, b.header, b.envelopes).final
     assert b.ruleset.decider.outcome(final) is not None   # bots played it out

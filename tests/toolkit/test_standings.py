@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import msgspec
 import pytest
@@ -91,7 +91,8 @@ def test_an_interrupted_catch_up_resumes_where_it_committed(db_url: str, records
            {k: v for k, v in one_go.items() if k != "position"}
 
 
-def test_a_failed_batch_leaves_nothing_behind(db_url: str, records: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_batch_leaves_nothing_behind(db_url: str, records: list[Path],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     load(db_url, records)
     real = Standings._fold
     calls = {"n": 0}

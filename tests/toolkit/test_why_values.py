@@ -17,7 +17,7 @@ def test_combat_damage_shows_str_def_and_the_units_at_the_cause(fresh: list[Path
     hit = next(e for e in record.envelopes if type(e.event).__name__ == "CombatDamage" and e.event.card == hound)
     result = CliRunner().invoke(cli, ["why", str(path), str(hit.seq), "--json"])
     assert result.exit_code == 0, result.output
-    link = json.loads(result.output)[0]
+    link = json.loads(result.output)["chain"][0]
     ruling = link["ruling"]
     assert ruling["inputs"] == {"STR": 2, "DEF": -1} and ruling["results"] == {"amount": 3}
     assert ruling["subject"] == {"seat": 1, "line": 2, "card": hound}
@@ -35,7 +35,7 @@ def test_a_decision_is_looked_at_just_before_it(fresh: list[Path]) -> None:
     path = next(p for p in fresh if p.name.startswith("W-6.4-redundant-tower-rejected"))
     record = read_record(path)
     paid = next(e for e in record.envelopes if type(e.event).__name__ == "CostPaid")
-    chain = json.loads(CliRunner().invoke(cli, ["why", str(path), str(paid.seq), "--json"]).output)
+    chain = json.loads(CliRunner().invoke(cli, ["why", str(path), str(paid.seq), "--json"]).output)["chain"]
     assert chain[0]["ruling"]["results"] == {"generated": 3} and chain[0]["ruling"]["inputs"]["cost"] == 3
     decision = chain[-1]
     assert decision["kind"] == "decision" and decision["ruling"]["at"] == decision["seq"] - 1

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings

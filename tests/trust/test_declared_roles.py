@@ -4,7 +4,8 @@ or it was reviewed and names no card. A new event kind with an undeclared int fa
 cannot leak by omission; and what is declared is scrubbed whatever the event kind."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import msgspec.inspect as mi

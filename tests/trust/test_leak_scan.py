@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -92,7 +93,7 @@ def masked_away(judge: Any, masked: Any) -> Iterator[int]:
         for key, value in judge.items():
             yield from masked_away(value, masked.get(key))
     elif isinstance(judge, (list, tuple)) and isinstance(masked, (list, tuple)) and len(judge) == len(masked):
-        for a, b in zip(judge, masked):
+        for a, b in zip(judge, masked, strict=True):
             yield from masked_away(a, b)
     elif isinstance(judge, int) and not isinstance(judge, bool) and masked == HIDDEN and judge != HIDDEN:
         yield judge
@@ -129,7 +130,7 @@ def secret_up_to(rules: Any, record: bytes, seat: int) -> list[frozenset[int]]:
     cards = frozenset().union(*hidden)
     shown: set[int] = set()
     out = []
-    for hid, there, public in zip(hidden, present, revealed):
+    for hid, there, public in zip(hidden, present, revealed, strict=True):
         shown |= ((there & cards) - hid) | public
         out.append(hid - shown)
     return out

@@ -21,7 +21,8 @@ PUBLIC = {"worlfard": ["W-10.4"], "reigeki": ["R-7.3", "R-8.3"], "masters": ["M-
 def test_kifu_rules_says_where_a_choice_is_made_public(ruleset: str, clause: str) -> None:
     shown = CliRunner().invoke(cli, ["rules", ruleset, clause])
     assert shown.exit_code == 0 and "Public:" in shown.output, shown.output
-    (entry,) = [e for e in json.loads(CliRunner().invoke(cli, ["rules", ruleset, "--json"]).output) if e["id"] == clause]
+    listed = json.loads(CliRunner().invoke(cli, ["rules", ruleset, "--json"]).output)
+    (entry,) = [e for e in listed if e["id"] == clause]
     assert "Public:" in entry["interpretation"]
 
 

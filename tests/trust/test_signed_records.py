@@ -129,7 +129,8 @@ def test_import_refuses_a_header_only_record_huge_names_and_huge_decks(finished:
     assert kifu("--db", db, "import", str(header_only)).exit_code == 2
     for name, header in {
         "name": msgspec.structs.replace(r.header, players=("x" * 100_000, "b")),
-        "deck": msgspec.structs.replace(r.header, decks=({"cards": {"a": 1}, "pad": ["x" * 20] * 2000}, r.header.decks[1])),
+        "deck": msgspec.structs.replace(r.header, decks=({"cards": {"a": 1}, "pad": ["x" * 20] * 2000},
+                                                         r.header.decks[1])),
     }.items():
         path = tmp_path / f"{name}.kifu.jsonl"
         path.write_bytes(encode_record(header, rehashed(header, r.envelopes)))

@@ -30,7 +30,10 @@ STEP_JS = """async ([key, n]) => {
     const before = document.body.dataset.seq;
     const t = performance.now();
     document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-    await new Promise((resolve) => { const check = () => document.body.dataset.seq !== before ? resolve() : setTimeout(check, 0); check(); });
+    await new Promise((resolve) => {
+      const check = () => document.body.dataset.seq !== before ? resolve() : setTimeout(check, 0);
+      check();
+    });
     await new Promise((resolve) => requestAnimationFrame(() => resolve()));
     times.push(performance.now() - t);
   }
@@ -139,7 +142,7 @@ def main() -> None:
           f"uncached jump median {live['jump']:.1f} ms")
     print(f"  exported pages written in {export_cpu:.1f} CPU-s (judge with both seats' views, and seat 1 alone: "
           f"{seat_out.stat().st_size} bytes)")
-    for path, m in zip(pages, offline):
+    for path, m in zip(pages, offline, strict=True):
         name = "exported (judge, both seats' views)" if path == out else f"compared {path}"
         print(exported_line(name, Path(path).stat().st_size, m, args.loads, args.steps))
     print(f"  requests to another host: {len(live['outside']) + sum(len(m['outside']) for m in offline)}")

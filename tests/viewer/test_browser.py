@@ -50,7 +50,7 @@ def ink(png: bytes) -> float:
     small = image.resize((image.width // 4, image.height // 4))
     pixels = [small.getpixel((x, y)) for y in range(small.height) for x in range(small.width)]
     background = max(set(pixels), key=pixels.count)
-    return sum(1 for p in pixels if sum(abs(a - b) for a, b in zip(p, background)) > 60) / len(pixels)
+    return sum(1 for p in pixels if sum(abs(a - b) for a, b in zip(p, background, strict=False)) > 60) / len(pixels)
 
 
 def shows_card_text(page: Any, card: Any, rules: Any) -> None:
@@ -342,9 +342,16 @@ def test_keyboard_only_use_reaches_card_text_and_the_help(records: dict[str, Pat
 
 
 CONTRAST = """() => {
-  const lum = (c) => { const v = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
-                        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
-  const bg = (el) => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor; if (!/rgba\\(.*, 0\\)$/.test(c) && c !== 'transparent') return c; } return 'rgb(255, 255, 255)'; };
+  const lum = (c) => {
+    const v = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((x) => {
+      x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+  const bg = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = getComputedStyle(el).backgroundColor;
+      if (!/rgba\\(.*, 0\\)$/.test(c) && c !== 'transparent') return c;
+    }
+    return 'rgb(255, 255, 255)'; };
   const bad = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {

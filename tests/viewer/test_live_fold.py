@@ -2,7 +2,8 @@
 since the last one, and what it serves is what a fresh fold of the whole match would serve."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,8 @@ def test_a_live_match_folds_only_its_new_events_and_each_seat_still_sees_its_own
     # the timeline and the turn marks once, and each seat's redaction: 17 new events each, no more
     assert store.loads == 1 and len(folded) == 17 * 4
     assert after[None].timeline._checkpoints[:3] == before[None].timeline._checkpoints[:3]
-    assert all(a is b for a, b in zip(after[None].timeline._checkpoints, before[None].timeline._checkpoints))
+    kept, earlier = after[None].timeline._checkpoints, before[None].timeline._checkpoints
+    assert all(a is b for a, b in zip(kept, earlier, strict=False))
     monkeypatch.undo()
 
     whole = record.envelopes[:137]

@@ -47,13 +47,15 @@ def test_a_seat_token_gets_its_own_view_only_and_the_judge_any() -> None:
         judge = client.get(f"/matches/{match_id}/viewer/frame?seq=40&as=judge", headers=bearer(tokens["seat1"]))
         assert judge.status_code == 403
         for view, expected in (("judge", None), ("1", 1), ("2", 2)):
-            body = client.get(f"/matches/{match_id}/viewer/frame?seq=40&as={view}", headers=bearer(tokens["judge"])).json()
+            body = client.get(f"/matches/{match_id}/viewer/frame?seq=40&as={view}",
+                              headers=bearer(tokens["judge"])).json()
             assert body["layout"].get("viewer") == expected
         data = client.get(f"/matches/{match_id}/viewer/data", headers=bearer(tokens["judge"])).json()
         assert data["may"] == ["judge", 1, 2] and data["meta"]["ruleset"] == "worlfard"
         assert len(data["events"]) == data["last_seq"] == len(read_record(RECORD).envelopes)
         assert client.get(f"/matches/{match_id}/viewer/data").status_code == 401
-        assert client.get(f"/matches/{match_id}/viewer/data?after=5", headers=bearer(tokens["seat2"])).json()["events"][0]["seq"] == 6
+        data = client.get(f"/matches/{match_id}/viewer/data?after=5", headers=bearer(tokens["seat2"])).json()
+        assert data["events"][0]["seq"] == 6
 
 
 def test_the_page_is_served_whole_and_may_reach_only_its_own_origin() -> None:
@@ -80,7 +82,8 @@ def test_a_seat_frame_never_names_a_card_the_judge_alone_sees() -> None:
 def test_replay_draws_the_board_at_a_seq_as_svg_and_png(tmp_path: Path) -> None:
     record = read_record(RECORD)
     out_svg, out_png = tmp_path / "b.svg", tmp_path / "b.png"
-    result = CliRunner().invoke(cli, ["replay", str(RECORD), "--at", "412", "--svg", str(out_svg), "--png", str(out_png)])
+    result = CliRunner().invoke(cli, ["replay", str(RECORD), "--at", "412", "--svg", str(out_svg),
+                                      "--png", str(out_png)])
     assert result.exit_code == 0, result.output
     text = out_svg.read_text()
     layout = ViewSource(record.ruleset, record.header, record.envelopes, None).layout(412)
@@ -123,7 +126,8 @@ def test_the_exported_page_inlines_the_record_and_forbids_every_request(tmp_path
     views = inlined(judge.read_text())
     assert list(views) == ["judge", "1", "2"] and [v["meta"]["viewer"] for v in views.values()] == [None, 1, 2]
     assert views["2"]["events"] == bundle["events"], "the judge's page holds each seat's view as that seat saw it"
-    assert "</script>" not in page({"x": {"meta": {"y": "</script><b>"}}}).split('id="kifu-bundle">')[1].split("</script>")[0]
+    bundle = page({"x": {"meta": {"y": "</script><b>"}}}).split('id="kifu-bundle">')[1]
+    assert "</script>" not in bundle.split("</script>")[0]
 
 
 def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_views(tmp_path: Path) -> None:

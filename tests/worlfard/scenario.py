@@ -15,7 +15,8 @@ players pass: ``passes`` does that, and ``kinds`` leaves the window bookkeeping 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from msgspec.structs import replace
@@ -35,15 +36,16 @@ from kifu.domain.worlfard.vocabulary import Phase, PhaseName, Status, StatusName
 RULESET = find_ruleset("worlfard")
 
 PLAIN_FLAME = validate(DeckList(name="plain-flame", hearts=("紅蓮の剣士", "ディプテラ", "翠嵐の弓手"), cards=tuple(
-    name for name, n in (("火蜥蜴サラマン", 3), ("紅蓮の剣士", 3), ("炎獄の番犬", 3), ("焔の巨兵", 3), ("ディプテラ", 3),
-                         ("疾風の鷹", 3), ("翠嵐の弓手", 3), ("嵐竜ゲイル", 3), ("双属の精霊", 3), ("風土の旅人", 3),
+    name for name, n in (("火蜥蜴サラマン", 3), ("紅蓮の剣士", 3), ("炎獄の番犬", 3), ("焔の巨兵", 3),
+                         ("ディプテラ", 3), ("疾風の鷹", 3), ("翠嵐の弓手", 3), ("嵐竜ゲイル", 3),
+                         ("双属の精霊", 3), ("風土の旅人", 3),
                          ("曙光の妖精", 3), ("影の暗殺者", 3), ("大地の戦士", 2), ("闇夜の蝙蝠", 2))
     for _ in range(n))))
 PLAIN_TIDE = validate(DeckList(name="plain-tide", hearts=("蒼氷の魔導師", "岩窟のゴーレム", "潮騒の槍兵"), cards=tuple(
     name for name, n in (("水妖ウンディーネ", 3), ("潮騒の槍兵", 3), ("深海の大亀", 3), ("蒼氷の魔導師", 3),
                          ("岩窟のゴーレム", 3), ("大地の戦士", 3), ("ドラムトーテム", 3), ("山嶺の巨獣", 3),
-                         ("双属の精霊", 3), ("風土の旅人", 3), ("聖堂の守り手", 3), ("曙光の妖精", 3), ("冥府の亡霊", 2),
-                         ("火蜥蜴サラマン", 2))
+                         ("双属の精霊", 3), ("風土の旅人", 3), ("聖堂の守り手", 3), ("曙光の妖精", 3),
+                         ("冥府の亡霊", 2), ("火蜥蜴サラマン", 2))
     for _ in range(n))))
 DECKS = (PLAIN_FLAME, PLAIN_TIDE)
 

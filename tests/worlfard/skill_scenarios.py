@@ -14,7 +14,8 @@ put somewhere (instant summon, instant cast) is card*10+line.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 from msgspec.structs import replace

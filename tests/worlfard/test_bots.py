@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 

@@ -18,7 +18,8 @@ def test_every_cards_facts_are_its_definitions() -> None:
     for card, facts in table.items():
         d = definition(state, card)
         assert facts.card_def is d and card_facts(state, card) is facts
-        assert facts.unit == d.is_unit and facts.short == (d.type == "SS") and facts.lv == d.lv and facts.elements == set(d.elements)
+        assert facts.unit == d.is_unit and facts.short == (d.type == "SS")
+        assert facts.lv == d.lv and facts.elements == set(d.elements)
         assert facts.aim is targeting_skill(d) and facts.extra == extra_cost(d)
         assert facts.places_spell == (facts.aim is not None and on_own_spot(facts.aim, 3, 13))
         assert facts.activated == tuple((i, s) for i, s in enumerate(d.skill) if s.mark == "!")

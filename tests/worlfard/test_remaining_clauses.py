@@ -61,7 +61,7 @@ def test_W_2_1_card_types_are_exactly_UT_MS_SS_LS():
 
 @pytest.mark.parametrize("bad_type", ["XX", "ut", "Spell", "US"])
 def test_W_2_1_a_card_of_another_type_is_malformed_naming_card_and_field(bad_type: str):
-    bad = 'number = "T-09"\nname = "謎のカード"\ntype = "%s"\nelements = ["闇"]\nlv = 1\n' % bad_type
+    bad = f'number = "T-09"\nname = "謎のカード"\ntype = "{bad_type}"\nelements = ["闇"]\nlv = 1\n'
     error = _malformed(_card_set(_GOOD["UT"], bad))
     assert "card #2" in error.what and "謎のカード" in error.what
     assert "$.type" in error.what and bad_type in error.what

@@ -146,7 +146,8 @@ def test_W_4_3_coin_winner_chooses_to_go_first_or_second():
     with pytest.raises(NotYourDecision):
         m.submit(3 - winner, c.ChooseOrder(go_first=True))
     envs = m.submit(winner, c.ChooseOrder(go_first=False))
-    assert (envs[0].kind, envs[0].clause, envs[0].event) == ("decision", "W-4.3", ev.OrderChosen(seat=winner, go_first=False))
+    assert (envs[0].kind, envs[0].clause, envs[0].event) == ("decision", "W-4.3",
+                                                             ev.OrderChosen(seat=winner, go_first=False))
     assert m.state.first_seat == 3 - winner and m.state.phase == Phase.MULLIGAN
 
 

@@ -96,7 +96,8 @@ def test_W_8_3_destroyed_unit_goes_to_its_owners_soul():
     attack(m, 3, 3)
     envs = defend(m, c.NoDefense())
     destroyed = one(envs, ev.UnitDestroyed)
-    assert (destroyed.clause, destroyed.event) == ("W-8.3", ev.UnitDestroyed(seat=2, line=3, card=victim, damage=6, VIT=3))
+    assert (destroyed.clause, destroyed.event) == ("W-8.3",
+                                                   ev.UnitDestroyed(seat=2, line=3, card=victim, damage=6, VIT=3))
     assert destroyed.cause == of(envs, ev.CombatDamage)[0].seq
     assert m.state.side(2).stage[2] is None
     assert m.state.side(2).soul == (victim,) and victim not in m.state.side(1).soul

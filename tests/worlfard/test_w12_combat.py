@@ -226,7 +226,8 @@ def test_W_12_4_no_defense_on_an_empty_spot_is_an_attack_on_the_player():
     p.unit(2, 2, "潮騒の槍兵")                    # could have blocked, but does not
     m = _attack(p, 3, 3)
     envs = defend(m, c.NoDefense())
-    assert kinds(envs)[:3] == [("NoDefenseDeclared", "W-12.4"), ("DefenseFixed", "W-12.4"), ("PlayerAttacked", "W-12.6")]
+    assert kinds(envs)[:3] == [("NoDefenseDeclared", "W-12.4"), ("DefenseFixed", "W-12.4"),
+                               ("PlayerAttacked", "W-12.6")]
     assert envs[1].event == ev.DefenseFixed(on_player=True, decision=envs[0].seq)
     assert one(envs, ev.HeartsBroken).event.indexes == (2, 1, 0)
     assert not m.state.side(2).stage[1].broken

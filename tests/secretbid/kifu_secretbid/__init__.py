@@ -31,37 +31,46 @@ RULES_VERSION = "1.0.0"
 PRIZES = {"Copper": 1, "Silver": 2, "Gold": 3, "Ruby": 4, "Crown": 5}
 CHIPS = 10
 
-_cmd = dict(frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
-_ev = dict(frozen=True, tag=True, omit_defaults=True, kw_only=True)
+
+class Cmd(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A bid or a claim: tagged, unknown fields refused.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
+
+
+class Ev(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
+    """Every event: tagged, defaults left out.
+
+    Subclasses repeat ``frozen`` (for the type checker) and ``kw_only`` (msgspec does not inherit it)."""
 
 
 # -- commands and events --------------------------------------------------------------------------
-class Bid(msgspec.Struct, **_cmd):  # type: ignore[misc]
+class Bid(Cmd, frozen=True, kw_only=True):
     chips: int
 
 
-class Claim(msgspec.Struct, **_cmd):  # type: ignore[misc]
+class Claim(Cmd, frozen=True, kw_only=True):
     double: bool = False
 
 
 Command = Union[Bid, Claim]
 
 
-class PileShuffled(msgspec.Struct, **_ev):  # type: ignore[misc]
+class PileShuffled(Ev, frozen=True, kw_only=True):
     order: tuple[CardId, ...]
 
 
-class PrizeRevealed(msgspec.Struct, **_ev):  # type: ignore[misc]
+class PrizeRevealed(Ev, frozen=True, kw_only=True):
     card: CardId
     value: Amount
 
 
-class BidOpened(msgspec.Struct, **_ev):  # type: ignore[misc]
+class BidOpened(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     chips: Amount
 
 
-class PrizeWon(msgspec.Struct, **_ev):  # type: ignore[misc]
+class PrizeWon(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     bid: int
@@ -69,19 +78,19 @@ class PrizeWon(msgspec.Struct, **_ev):  # type: ignore[misc]
     paid: Amount
 
 
-class PrizeDiscarded(msgspec.Struct, **_ev):  # type: ignore[misc]
+class PrizeDiscarded(Ev, frozen=True, kw_only=True):
     card: CardId
     bid: int
 
 
-class Claimed(msgspec.Struct, **_ev):  # type: ignore[misc]
+class Claimed(Ev, frozen=True, kw_only=True):
     seat: SeatNo
     card: CardId
     double: bool
     score: Amount
 
 
-class GameEnded(msgspec.Struct, **_ev):  # type: ignore[misc]
+class GameEnded(Ev, frozen=True, kw_only=True):
     winner: SeatNo | None = None
 
 
