@@ -60,3 +60,18 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "site" / "index.html").read_text("utf-8")
     assert not re.search(r"(src|href)=\"https?://fonts\.", page), "the site asks a font server"
+
+
+def test_the_corpus_page_counts_what_replays_holds() -> None:
+    """docs/regression.md's table of the corpus (bot matches, scenarios, probes per ruleset, and
+    the total) is what replays/ holds: a re-recorded or added scenario updates the page."""
+    text = (DOCS / "regression.md").read_text("utf-8")
+    replays = ROOT / "replays"
+    for ruleset in sorted(p.name for p in replays.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        records = sorted(p.name for p in (replays / ruleset).glob("*.kifu.jsonl"))
+        bots = sum(name.startswith("bot-") for name in records)
+        probes = len(list((replays / ruleset).glob("*.probes.json")))
+        row = f"| `{ruleset}` | {bots} | {len(records) - bots} | {probes} |"
+        assert row in text, f"docs/regression.md should show {row}"
+    total = len(list(replays.glob("*/*.kifu.jsonl")))
+    assert f"({total} records in all;" in text, f"docs/regression.md should count {total} records in all"
