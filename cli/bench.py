@@ -4,19 +4,19 @@ from __future__ import annotations
 import click
 import msgspec
 from rich.console import Console
-from rich.table import Table
+from rich.text import Text
 
-from kifu.domain.core.ruleset import ruleset_names
 from kifu.tools.bench import Report, fmt, run
 from kifu.tools.bench_compare import BENCH_FLOOR, Change, bench_points, compare, read_report
 
 from . import render
+from .names import RulesetName
 
 
 @click.command()
 @click.option("--quick", is_flag=True, help="A smoke run in under 30 s (CI); its figures are only indicative.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--ruleset", default="worlfard", show_default=True, type=click.Choice(ruleset_names()),
+@click.option("--ruleset", default="worlfard", show_default=True, type=RulesetName(),
               help="Which ruleset's matches to measure.")
 @click.option("--compare", "baseline", metavar="FILE", default=None,
               help="A saved `kifu bench --json` report: print each figure against it, marking the ones "
@@ -55,12 +55,10 @@ def show_comparison(changes: list[Change], baseline: str, load: str | None) -> N
     """The figures against a saved run; those that moved past their noise are marked."""
     con = render.console()
     con.print(f"[bold]against {baseline}[/]" + (f" [dim]({load})[/]" if load else ""))
-    table = Table("figure", "baseline", "now", "change", "noise", "")
-    style = {"worse": "[red]worse[/]", "better": "[green]better[/]", "same": "within noise", "—": ""}
-    for c in changes:
-        table.add_row(c.label, fmt(c.base), fmt(c.now), f"{(c.ratio - 1) * 100:+.1f}%", f"±{c.noise * 100:.0f}%",
-                      style[c.verdict])
-    con.print(table)
+    style = {"worse": Text("worse", "red"), "better": Text("better", "green"), "same": "within noise", "—": ""}
+    render.show_table(con, ("figure", "baseline", "now", "change", "noise", "verdict"),
+                      [(c.label, fmt(c.base), fmt(c.now), f"{(c.ratio - 1) * 100:+.1f}%", f"±{c.noise * 100:.0f}%",
+                        style[c.verdict]) for c in changes])
     worse = [c.label for c in changes if c.verdict == "worse"]
     if worse:
         con.print(f"[red]worse than the baseline by more than their noise:[/] {', '.join(worse)}")
@@ -72,17 +70,17 @@ def show(report: Report) -> None:
     con.print(f"[bold]kifu bench {report.ruleset}[/] ({report.mode}, {report.seconds:.0f} s) · {m.cpu} · "
               f"nproc {m.nproc} · Python {m.python} · {m.platform}")
     con.print(f"{m.pinned}; {m.load}; scratch files in {m.scratch}", style="dim")
-    table = Table("figure", "median", "min–max", "unit", "target", "met")
-    notes = []
+    notes: list[str] = []
+    rows = []
     for f in report.figures:
-        met = "—" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
-        label = f.label
+        met = "—" if f.met is None else (Text("yes", "green") if f.met else Text("no", "red"))
+        label = Text(f.label)
         if f.note:
             notes.append(f.note)
-            label += f" [dim]({len(notes)})[/]"
-        table.add_row(label, fmt(f.median), f"{fmt(f.min)}–{fmt(f.max)}" if f.samples > 1 else "",
-                      f.unit, str(f.target) if f.target else "report", met)
-    con.print(table)
+            label.append(f" ({len(notes)})", "dim")
+        rows.append((label, fmt(f.median), f"{fmt(f.min)}–{fmt(f.max)}" if f.samples > 1 else "",
+                     f.unit, str(f.target) if f.target else "report", met))
+    render.show_table(con, ("figure", "median", "min–max", "unit", "target", "met"), rows)
     for number, note in enumerate(notes, start=1):
         con.print(f"({number}) {note}", style="dim")
     for name, text in report.workloads.items():

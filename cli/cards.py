@@ -9,9 +9,10 @@ from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.catalogue import CardRow, Catalogue
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import find_ruleset
 
 from . import render
+from .names import RulesetName
 
 
 def _filters(catalogue: Catalogue, where: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -52,7 +53,7 @@ def _matches(row: CardRow, filters: list[tuple[str, str]], text: str | None) -> 
 
 
 @click.command()
-@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.argument("ruleset", type=RulesetName())
 @click.option("--where", "where", multiple=True, metavar="COLUMN=VALUE",
               help="Only cards whose COLUMN holds VALUE (e.g. type=UT, element=火); repeat to narrow.")
 @click.option("--text", help="Only cards whose name or text contains this.")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
@@ -21,8 +20,11 @@ from kifu.domain.core.layout import Layout
 from kifu.domain.core.ruleset import find_ruleset
 
 from . import decks as deck_spec
-from . import render
+from . import output, render
+from .context import Interrupted, ctrl_c
 from .human import HumanSeat
+from .output import OutPath
+from .render import plural
 
 _server = click.option("--server", envvar="KIFU_SERVER", metavar="URL", default=None,
                        help="The service, e.g. http://127.0.0.1:8080 (env KIFU_SERVER).")
@@ -87,6 +89,12 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
             player = rules.content.bots[bot](seed if seed is not None else int.from_bytes(os.urandom(4), "big"))
         try:
             drive(table, {seat: player})
+        except (KeyboardInterrupt, click.Abort) as exc:
+            if not ctrl_c(exc):
+                raise
+            raise Interrupted(f"interrupted at seq {table.seq}: match {match_id} goes on at the service; take seat "
+                              f"{seat} again with: kifu client --server {server} --match {match_id} "
+                              "(the seat's token in KIFU_TOKEN)") from None
         finally:
             table.close()
     outcome = table.outcome
@@ -193,18 +201,27 @@ def create(ctx: click.Context, server: str | None, ruleset: str, decks: tuple[st
 @_server
 @_match
 @_token
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: MATCH_ID.kifu.jsonl")
+@click.option("--out", type=OutPath(), default=None, help="Default: MATCH_ID.kifu.jsonl; - for stdout.")
 @click.pass_context
 def record(ctx: click.Context, server: str | None, match_id: str | None, token: str | None, out: str | None) -> None:
     """Download a match's .kifu.jsonl record (judge token), e.g. for `kifu audit`."""
     from kifu.service.client import KifuClient
 
     server, match_id, token = _need(server, "server", ctx), _need(match_id, "match", ctx), _need(token, "token", ctx)
+    path = out or f"{match_id}.kifu.jsonl"
+    output.check(path)
     with KifuClient(server, token) as http:
         data = http.record(match_id)
-    path = Path(out or f"{match_id}.kifu.jsonl")
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-    events = data.count(b"\n") - 1
-    click.echo(f"{path}: {events} events, {len(data)} bytes")
+    output.write_out(path, data)
+    events = record_events(data)
+    output.quiet_echo(path, f"{path}: {plural(events, 'event')}, {len(data)} bytes")
+
+
+def record_events(data: bytes) -> int:
+    """How many events a record holds, as ``kifu verify`` counts them: its lines less the header
+    and, on a finished match's record, the end mark (a line with no ``seq``)."""
+    lines = [line for line in data.splitlines() if line.strip()]
+    body = lines[1:]
+    if body and body[-1].startswith(b'{"kifu"'):
+        body = body[:-1]
+    return len(body)

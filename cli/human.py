@@ -5,8 +5,8 @@ decisions is shown numbered; a long one (a WORLFARD main phase has ~200: every c
 payment) is narrowed step by step — the kind of decision, then the card, then the place, then
 the rest (the payment) — each step a short numbered list with how many decisions each choice
 leaves. Cards are shown by name (the ids the layout shows are mapped to names even where a
-ruleset's command declares no roles), ``?N`` prints the text of the card of choice N, ``0``
-goes back a step.
+ruleset's command declares no roles), a card can be chosen by typing its name (a close
+miss gets "did you mean"), ``?N`` prints the text of the card of choice N, ``0`` goes back a step.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from kifu.domain.core.roles import roles_of
 from kifu.domain.core.ruleset import Ruleset
 
 from . import render
+from .names import suggestion
 
 SHORT = 12          # at most this many decisions are listed at once
 _ORDER = {"card": 0, "place": 1, "seat": 2}   # grouping order: card → place → the rest (payment)
@@ -146,7 +147,31 @@ class HumanSeat:
                 return None if final else _BACK
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1][1]
+            by_name = self._by_name(answer, options)
+            if isinstance(by_name, str):
+                con.print(f"[red]{by_name}[/]")
+                continue
+            if by_name is not None:
+                return options[by_name][1]
             con.print(f"[red]give a number from 1 to {len(options)}[/]")
+
+    @staticmethod
+    def _by_name(answer: str, options: list[tuple[str, Any, str | None]]) -> int | str | None:
+        """A card typed by name: the index of the one choice that names it; a hint when several
+        do, or when the name is close to one (``did you mean``); None when it names no card here."""
+        cards = {i: card for i, (_, _, card) in enumerate(options) if card}
+        if not answer or not cards:
+            return None
+        hits = [i for i, card in cards.items() if card.casefold() == answer.casefold()]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return f"{len(hits)} choices name {answer}: give the number of one ({', '.join(str(i + 1) for i in hits)})"
+        guess = suggestion(answer, set(cards.values()))
+        if guess is not None:
+            numbers = ", ".join(str(i + 1) for i, card in cards.items() if card == guess)
+            return f"no choice names {answer!r}; did you mean {guess!r} (choice {numbers})?"
+        return None
 
 
 _BACK = object()

@@ -10,8 +10,11 @@ from kifu.domain.core.errors import Malformed
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import first_broken_link
 from kifu.domain.core.signing import fingerprint, new_signer, private_pem
-from kifu.projections.recordfile import read_record, write_match
+from kifu.projections.recordfile import match_bytes, read_record
 from kifu.store.keys import load_signer
+
+from . import output
+from .output import OutPath
 
 
 @click.group()
@@ -21,13 +24,14 @@ def keys() -> None:
 
 @keys.command("new")
 @click.argument("name")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: NAME.key")
+@click.option("--out", type=OutPath(stdout=False), default=None, help="Default: NAME.key")
 def new(name: str, out: str | None) -> None:
     """Make a key pair: the private key to OUT (mode 600), the public line 'NAME BASE64' to stdout
     (give it to whoever verifies: `kifu verify --key` or a line of a --trusted file)."""
     if not name or len(name) > 64 or any(c.isspace() for c in name):
         raise Malformed("a key's name is 1 to 64 characters without spaces", "NAME")
     path = Path(out or f"{name}.key")
+    output.check(str(path))
     if path.exists():
         raise Malformed("exists; not overwriting a key", str(path))
     signer = new_signer(name)
@@ -50,7 +54,7 @@ def show(keyfile: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "keyfile", envvar="KIFU_SIGNING_KEY", required=True, type=click.Path(dir_okay=False),
               help="The private key file (default $KIFU_SIGNING_KEY).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: sign FILE in place.")
+@click.option("--out", type=OutPath(), default=None, help="Default: sign FILE in place; - for stdout.")
 def sign(file: str, keyfile: str, out: str | None) -> None:
     """Sign a finished match's record: append (or replace) its end mark, signed with the key."""
     signer = load_signer(keyfile)
@@ -61,6 +65,8 @@ def sign(file: str, keyfile: str, out: str | None) -> None:
     match = Match.fold(record.ruleset, record.header, record.envelopes)
     if match.outcome is None:
         raise Malformed("the match is not over: only a finished record gets an end mark", file)
-    write_match(out or file, match, signer)
-    click.echo(f"{out or file}: signed by {signer.name!r} (key {fingerprint(signer.public)}), "
+    target = out or file
+    output.check(target)
+    output.write_out(target, match_bytes(target, match, signer))
+    output.quiet_echo(target, f"{target}: signed by {signer.name!r} (key {fingerprint(signer.public)}), "
                f"ends at seq {len(record.envelopes)}")

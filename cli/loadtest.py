@@ -4,9 +4,8 @@ from __future__ import annotations
 import click
 import msgspec
 
-from kifu.domain.core.ruleset import ruleset_names
-
 from . import render
+from .names import RulesetName
 
 
 @click.command()
@@ -23,7 +22,7 @@ from . import render
 @click.option("--server-pid", "server_pids", multiple=True, type=click.IntRange(1), metavar="PID",
               help="A service process on this machine (repeatable; its worker processes are included): "
                    "report its CPU time per decision.")
-@click.option("--ruleset", default="worlfard", show_default=True, type=click.Choice(ruleset_names()))
+@click.option("--ruleset", default="worlfard", show_default=True, type=RulesetName())
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the first match (then +1 each).")
 @click.option("--max-decisions", default=5000, show_default=True, type=click.IntRange(1),
               help="Stop a match after this many decisions.")

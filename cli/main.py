@@ -6,8 +6,9 @@ from typing import Any
 
 import click
 
-from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed
+from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck, KifuError, Malformed, UnknownMatch, UnknownRuleset
 from kifu.projections.fork import ForkError
+from kifu.store.errors import BadStoreAddress
 
 from . import (
     bench,
@@ -25,9 +26,11 @@ from . import (
     viewer,
     whatif,
 )
-from .context import Kifu
+from .context import Interrupted, Kifu, ctrl_c
+from .output import CannotWrite
 
 USAGE = 2          # click's usage errors (an unknown option, a bad --at) exit 2 like malformed input
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process stopped by Ctrl-C
 
 
 class KifuFailure(click.ClickException):
@@ -50,8 +53,18 @@ class ConflictFailure(KifuFailure):
     exit_code = 4
 
 
+class InterruptedFailure(KifuFailure):
+    exit_code = INTERRUPTED
+
+
+# The README's table: 2 usage or malformed input (a bad path, name, deck, --db address, an unknown
+# match or ruleset); 3 an illegal decision; 4 a conflict; 130 Ctrl-C; anything else 1.
 FAILURES: dict[type[Exception], type[KifuFailure]] = {
-    Malformed: MalformedFailure, ForkError: MalformedFailure, Illegal: IllegalFailure, Conflict: ConflictFailure}
+    Malformed: MalformedFailure, ForkError: MalformedFailure, InvalidDeck: MalformedFailure,
+    UnknownRuleset: MalformedFailure, UnknownMatch: MalformedFailure, CannotWrite: MalformedFailure,
+    BadStoreAddress: MalformedFailure, Illegal: IllegalFailure, Conflict: ConflictFailure,
+    Interrupted: InterruptedFailure}
+EXIT_CODES = {kind: failure.exit_code for kind, failure in FAILURES.items()}
 
 
 def failure(error: KifuError) -> KifuFailure:
@@ -81,12 +94,16 @@ class KifuGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except (click.Abort, EOFError):
+        except (click.Abort, EOFError, KeyboardInterrupt) as exc:
+            if ctrl_c(exc):
+                click.echo("error: interrupted", err=True)
+                sys.exit(INTERRUPTED)
             click.echo("error: aborted (no more input)", err=True)
             sys.exit(1)
-        except KeyboardInterrupt:
-            click.echo("error: interrupted", err=True)
-            sys.exit(130)
+        except OSError as exc:     # a path the user gave that the system refused: one line, never a traceback
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(USAGE if exc.filename else 1)
         sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -10,22 +10,23 @@ import msgspec
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.commit import ChoiceRevealed, SeedRevealed
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.record import first_broken_link, first_broken_seal
-from kifu.domain.core.ruleset import ruleset_names
 from kifu.projections.bulk import FileAudit, audit_many
 from kifu.projections.causes import Link
 from kifu.projections.causes import why as why_of
-from kifu.projections.recordfile import find_records, read_record, write_match
+from kifu.projections.recordfile import find_records, match_bytes, read_record, stray_files
 from kifu.projections.timeline import Timeline
 from kifu.tools.clause_index import clauses_of, coverage_report, source_lines
 
-from . import render
+from . import output, render
 from .context import Kifu, pass_kifu
+from .names import RulesetName, offered, unknown_name
+from .output import OutPath
+from .render import plural
 from .tui.model import integrity
 
 
@@ -121,6 +122,7 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
     3 if today's engine fails on one. A record without an end mark is said to be so ("no end
     mark: in progress or cut at seq N"): clean rulings, but nothing says the record is whole."""
     paths = find_records(files)
+    _say_strays(files)
     if not paths:
         raise click.UsageError(f"no .kifu.jsonl records under {', '.join(files)}")
     progress = Progress(SpinnerColumn(), TextColumn("[bold]auditing[/]"), BarColumn(), MofNCompleteColumn(),
@@ -142,6 +144,14 @@ def audit(files: tuple[str, ...], as_json: bool, rerecord: bool, jobs: int | Non
             _print_summary(con, results, verbose)
     if worst:
         raise SystemExit(worst)
+
+
+def _say_strays(paths: tuple[str, ...]) -> None:
+    """A folder's ``*.jsonl`` files that are not records are named, never skipped silently."""
+    strays = stray_files(paths)
+    if strays:
+        shown = ", ".join(str(p) for p in strays[:3]) + (", …" if len(strays) > 3 else "")
+        click.echo(f"note: {plural(len(strays), 'file')} not named *.kifu.jsonl left out: {shown}", err=True)
 
 
 EXIT_STATUS = {"clean": 0, "rerecorded": 0, "diverged": 1, "unreadable": 2, "crashed": 3}
@@ -177,20 +187,20 @@ def _print_audit(con: Any, r: FileAudit, brief: bool) -> None:
 
 def _print_summary(con: Any, results: list[FileAudit], verbose: bool) -> None:
     counts = {status: sum(1 for r in results if r.status == status) for status in EXIT_STATUS}
-    table = Table("status", "record", "events", "first divergence", title="audit summary", title_justify="left")
+    rows = []
     for r in results:
         if r.status == "clean" and not verbose:
             continue
         d = r.divergence
         first = (f"#{d.seq} {d.clause or '-'}: {d.reason}" if d is not None else r.error or "")
         style = {"clean": "green", "rerecorded": "yellow"}.get(r.status, "red")
-        table.add_row(Text(r.status, style=style), r.file, str(r.events) if r.events else "", first)
-    if table.row_count:
-        con.print(table)
+        rows.append((Text(r.status, style=style), r.file, str(r.events) if r.events else "", first))
+    if rows:
+        render.show_table(con, ("status", "record", "events", "first divergence"), rows, title="audit summary")
     open_ended = sum(1 for r in results if r.status not in ("unreadable", "crashed") and not r.end_mark)
     unfinished = f"; {open_ended} with no end mark: in progress or cut" if open_ended else ""
     con.print(" · ".join(f"{n} {status}" for status, n in counts.items() if n or status == "clean")
-              + f" ({len(results)} records{unfinished})")
+              + f" ({plural(len(results), 'record')}{unfinished})")
 
 
 def _accepted_keys(keys: tuple[str, ...], trusted: str | None, environ: Any = None) -> dict[str, str] | None:
@@ -259,9 +269,10 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: b
 
 @click.command()
 @click.argument("match_id")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: MATCH_ID.kifu.jsonl")
-@click.option("--html", type=click.Path(dir_okay=False), default=None,
-              help="Write the viewer page instead: one self-contained HTML file (MATCH_ID may be a record file).")
+@click.option("--out", type=OutPath(), default=None, help="Default: MATCH_ID.kifu.jsonl; - for stdout.")
+@click.option("--html", type=OutPath(), default=None,
+              help="Write the viewer page instead: one self-contained HTML file (MATCH_ID may be a record file; "
+                   "- for stdout).")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="With --html: only what this seat could see.")
 @pass_kifu
 def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: int | None) -> None:
@@ -270,10 +281,12 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
         from .web import export_html
 
         return export_html(kifu, match_id, html, seat)
-    match = kifu.store.load(kifu.resolve(match_id))
+    match = kifu.existing.load(kifu.resolve(match_id))
     path = out or f"{match.header.match_id}.kifu.jsonl"
-    size = write_match(path, match, kifu.signer)
-    click.echo(f"{path}: {len(match.envelopes)} events, {size} bytes")
+    output.check(path)
+    data = match_bytes(path, match, kifu.signer)
+    output.write_out(path, data)
+    output.quiet_echo(path, f"{path}: {plural(len(match.envelopes), 'event')}, {len(data)} bytes")
 
 
 @click.command("import")
@@ -301,6 +314,7 @@ def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: 
 
     accepted = _accepted_keys(keys, trusted, os.environ)
     files = find_records(paths)
+    _say_strays(paths)
     if not files:
         raise Malformed("no .kifu.jsonl records there", ", ".join(paths))
 
@@ -312,7 +326,8 @@ def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: 
         except MatchExists:
             if same_match(kifu.store.load(match.header.match_id), record):
                 return f"match {record.header.match_id} is already stored, as in this record: nothing to do"
-            raise
+            raise Malformed(f"a different match is stored under id {match.header.match_id}: "
+                            "refused (the stored one is kept)", str(file)) from None
         signed = f", {record.end.signer or 'signed'}'s signature trusted" if accepted is not None and record.end else ""
         return (f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
                 f"{describe(match)}{signed})")
@@ -359,6 +374,25 @@ def match_row(kifu: Kifu, row: Any) -> dict[str, Any]:
             "event": header.event or "", "round": header.round or "", "table": header.table or ""}
 
 
+def _check_filters(kifu: Kifu, stored: list[Any], given: dict[str, str | None]) -> None:
+    """A filter value that no stored match has is a typo, refused with "did you mean" (exit 2),
+    not an empty listing; a ruleset may also be any Kifu knows (nothing of it stored yet)."""
+    if not stored or not any(given.values()):
+        return
+    rulesets = {r.ruleset for r in stored}
+    ruleset = given["--ruleset"]
+    if ruleset is not None and ruleset not in rulesets | set(offered()):
+        raise click.BadParameter(unknown_name(ruleset, rulesets | set(offered()), "ruleset"), param_hint="--ruleset")
+    for flag, field in (("--event", "event"), ("--round", "round")):
+        value = given[flag]
+        if value is None:
+            continue
+        values = {getattr(kifu.store.header(r.match_id), field) or "" for r in stored} - {""}
+        if value not in values:
+            said = unknown_name(value, values, field).replace(f"no {field} ", f"no stored match has {field} ", 1)
+            raise click.BadParameter(said, param_hint=flag)
+
+
 @click.command()
 @click.option("--event", default=None, help="Only matches of this event.")
 @click.option("--round", "round_", default=None, help="Only matches of this round.")
@@ -381,7 +415,8 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
         header = kifu.store.header(r.match_id)
         return (event is None or (header.event or "") == event) and (round_ is None or (header.round or "") == round_)
 
-    stored = kifu.store.list_matches()
+    stored = kifu.existing.list_matches()
+    _check_filters(kifu, stored, {"--ruleset": ruleset, "--event": event, "--round": round_})
     listed = [match_row(kifu, r) for r in stored if wanted(r)]
     if as_json:
         click.echo(json.dumps(listed, ensure_ascii=False))
@@ -408,7 +443,7 @@ def matches(kifu: Kifu, event: str | None, round_: str | None, status: str | Non
 
 
 @click.command()
-@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.argument("ruleset", type=RulesetName())
 @click.argument("clause", required=False)
 @click.option("--coverage", is_flag=True,
               help="Count the clauses declared on code and tested by name; list those lacking either.")

@@ -7,7 +7,7 @@ counters, zones and grids, a shared board), and events from the roles their fiel
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -24,6 +24,13 @@ from kifu.domain.core.roles import HIDDEN, roles_of
 _KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta"}
 _TONE = {"good": "green", "bad": "red", "hot": "bold red", "dim": "dim", "": ""}
 SHOWN_CARDS = 8          # a longer list of cards (a shuffled deck) is cut after this many
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 event``, ``2 events``, ``1 match``, ``3 matches``: a count with its noun agreeing."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {many or (word + 'es' if word.endswith(('s', 'sh', 'ch', 'x')) else word + 's')}"
 
 
 def card_name(names: Callable[[int], str] | None, card: int) -> str:
@@ -258,13 +265,35 @@ def board(layout: Layout, players: tuple[str, ...]) -> Group:
     return Group(*[group for _, group in board_parts(layout, players)], status_line(layout))
 
 
-def console() -> Console:
+def console(err: bool = False) -> Console:
     """On a terminal, lines wrap at its width; piped, a line stays one line (no wrap at 80
-    columns inserted into what a script reads)."""
-    con = Console(highlight=False, soft_wrap=False)
+    columns inserted into what a script reads). ``err``: on stderr (the output itself is stdout)."""
+    con = Console(highlight=False, soft_wrap=False, stderr=err)
     if not con.is_terminal:
         con.soft_wrap = True
     return con
+
+
+def show_table(con: Console, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str | None = None,
+               **options: Any) -> None:
+    """Every table the CLI prints: on a terminal drawn by rich; piped, never box-drawn or cut — a
+    tab-separated header line, then one line a row with every cell whole (a ``# title`` line
+    first when the table has a title, so several tables in one stream stay apart)."""
+    rows = list(rows)
+    if con.is_terminal:
+        table = Table(*columns, title=title, title_justify="left", **options)
+        for row in rows:
+            table.add_row(*row)
+        con.print(table)
+        return
+
+    def cell(value: Any) -> str:
+        text = value.plain if isinstance(value, Text) else str(value)
+        return " ".join(text.replace("\t", " ").splitlines())
+
+    lines = ([f"# {title}"] if title else []) + ["\t".join(columns)] + ["\t".join(cell(v) for v in row) for row in rows]
+    con.file.write("\n".join(lines) + "\n")
+    con.file.flush()
 
 
 def panel(body: Any, title: str) -> Panel:

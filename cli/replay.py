@@ -18,6 +18,7 @@ from kifu.projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu
+from .output import OutPath
 from .tui.keys import help_lines
 from .tui.model import Position
 
@@ -63,10 +64,8 @@ def on_terminal() -> bool:
 @click.option("--at", "at", type=int, default=None, help="Print the state after event SEQ and exit.")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="Show only what this seat could see.")
 @click.option("--json", "as_json", is_flag=True, help="With or without --at: print that state as JSON and exit.")
-@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None,
-              help="With --at: draw the board as SVG.")
-@click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None,
-              help="With --at: draw the board as PNG.")
+@click.option("--svg", "svg_out", type=OutPath(), default=None, help="With --at: draw the board as SVG (- for stdout).")
+@click.option("--png", "png_out", type=OutPath(), default=None, help="With --at: draw the board as PNG (- for stdout).")
 @pass_kifu
 def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: bool,
            svg_out: str | None, png_out: str | None) -> None:

@@ -7,19 +7,21 @@ import os
 import time
 import uuid
 from collections import Counter
+from pathlib import Path
 
 import click
 import msgspec
-from rich.table import Table
 
 from kifu.domain.core.driver import drive
 from kifu.domain.core.match import Match
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import find_ruleset
 from kifu.projections.recordfile import write_match
 from kifu.store.keys import signer_from
 
 from . import decks as deck_spec
 from . import render
+from .names import RulesetName, unknown_name
+from .output import OutPath
 
 
 def _seed_range(text: str) -> range:
@@ -33,12 +35,13 @@ def _seed_range(text: str) -> range:
 
 
 @click.command()
-@click.argument("ruleset", type=click.Choice(ruleset_names(), case_sensitive=False))
+@click.argument("ruleset", type=RulesetName())
 @click.option("--p1", default="random", show_default=True, help="Bot for seat 1.")
 @click.option("--p2", default="random", show_default=True, help="Bot for seat 2.")
 @click.option("--seeds", default="20", show_default=True, help="How many seeds (N) or which (A-B).")
 @click.option("--deck", "decks", multiple=True, help="Decks to rotate through (default: every preset).")
-@click.option("--out-dir", type=click.Path(file_okay=False), default=None, help="Write each record here.")
+@click.option("--out-dir", type=OutPath(folder=True), default=None,
+              help="Write each record into this folder (it must exist).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...], out_dir: str | None,
              as_json: bool) -> None:
@@ -48,7 +51,7 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
     bots = rules.content.bots
     for kind, flag in ((p1, "--p1"), (p2, "--p2")):
         if kind not in bots:
-            raise click.BadParameter(f"{kind!r}: choose one of {', '.join(sorted(bots))}", param_hint=flag)
+            raise click.BadParameter(unknown_name(kind, bots, "bot"), param_hint=flag)
     names = list(decks) or rules.content.presets()
     lists = {n: deck_spec.plain(rules, n) for n in names}
     pairs = list(itertools.product(names, names))
@@ -74,9 +77,6 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
                 if name:
                     played[name] += 1
             if out_dir:
-                from pathlib import Path
-
-                Path(out_dir).mkdir(parents=True, exist_ok=True)
                 write_match(Path(out_dir) / f"{ruleset}-{seed}-{d1}-{d2}.kifu.jsonl", match, signer)
     elapsed = time.perf_counter() - started
     n = len(span)
@@ -93,10 +93,9 @@ def selfplay(ruleset: str, p1: str, p2: str, seeds: str, decks: tuple[str, ...],
             ensure_ascii=False))
         return
     con = render.console()
-    table = Table("matches", "results", "decisions", "events/match", "seconds", "matches/s")
-    table.add_row(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
-                  f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")
-    con.print(table)
+    render.show_table(con, ("matches", "results", "decisions", "events/match", "seconds", "matches/s"),
+                      [(str(n), ", ".join(f"{k}: {v}" for k, v in sorted(results.items())), str(decisions),
+                        f"{events / max(1, n):.0f}", f"{elapsed:.1f}", f"{n / elapsed:.1f}")])
     con.print(f"deck pairings: {covered} of {len(pairs)} ordered pairings played, one match per seed in rotation"
               + ("" if covered == len(pairs) else f" (give at least {len(pairs)} seeds for all)"))
     con.print(f"card coverage: {len(in_decks) - len(never)}/{len(in_decks)} cards in these decks were played"

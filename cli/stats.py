@@ -5,14 +5,13 @@ import json
 
 import click
 import msgspec
-from rich.table import Table
 
 from kifu.projections.standings import Line
-from kifu.store import MatchStore
 from kifu.store.standings import open_standings
 
 from . import render
 from .context import Kifu, pass_kifu
+from .render import plural
 
 
 @click.command()
@@ -27,7 +26,9 @@ def stats(kifu: Kifu, db: str | None, rebuild: bool, top: int, as_json: bool) ->
 
     The standings live in their own tables in the store's database with the position of the
     last stored event they include; each run folds in only what was stored since."""
-    store = MatchStore.open(db) if db else kifu.store
+    if db:
+        kifu = Kifu(db)
+    store = kifu.existing
     standings = open_standings(store)
     try:
         folded = standings.rebuild() if rebuild else standings.catch_up()
@@ -35,25 +36,23 @@ def stats(kifu: Kifu, db: str | None, rebuild: bool, top: int, as_json: bool) ->
     finally:
         standings.close()
         if db:
-            store.close()
+            kifu.close()
     if as_json:
         out = msgspec.to_builtins(report)
         out["folded"] = folded
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
     con = render.console()
-    con.print(f"{report.matches} matches ({report.finished} finished) from {store.where}; "
-              f"{folded} new events folded in, up to notification {report.position}"
-              + (f"; {report.left_out} forks and scenarios left out" if report.left_out else ""))
+    con.print(f"{plural(report.matches, 'match')} ({report.finished} finished) from {store.where}; "
+              f"{plural(folded, 'new event')} folded in, up to notification {report.position}"
+              + (f"; {plural(report.left_out, 'fork or scenario', 'forks and scenarios')} left out"
+                 if report.left_out else ""))
     for title, lines in (("player", report.players), ("deck", report.decks)):
-        table = Table(title, "played", "won", "lost", "drawn", "ongoing", "score", title_justify="left")
-        for line in lines:
-            table.add_row(*_cells(line))
-        con.print(table)
-    cards = Table("card", "deck", "as", "times", title=f"cards played (top {top})", title_justify="left")
-    for play in report.cards:
-        cards.add_row(play.card, play.deck, play.how, str(play.n))
-    con.print(cards)
+        render.show_table(con, (title, "played", "won", "lost", "drawn", "ongoing", "score"),
+                          [_cells(line) for line in lines], title=f"by {title}")
+    render.show_table(con, ("card", "deck", "as", "times"),
+                      [(play.card, play.deck, play.how, str(play.n)) for play in report.cards],
+                      title=f"cards played (top {top})")
     if report.avg_turns is not None:
         con.print(f"average finished match: {report.avg_turns} turns, {report.avg_decisions} decisions, "
                   f"{report.avg_events} events")

@@ -26,7 +26,7 @@ class HasTokens(KifuError):
 @pass_kifu
 def viewer(kifu: Kifu, match_id: str, server: str, seq: int) -> None:
     """Issue a stored match's tokens and print its viewer links (judge, seat 1, seat 2)."""
-    kifu.store.summary(match_id)          # UnknownMatch: a one-line error naming it
+    match_id = kifu.resolve(match_id)     # an unknown id or prefix: a one-line error naming it
     tokens = TokenStore.open(resolve(kifu.db))
     try:
         if tokens.has_tokens(match_id):

@@ -2,7 +2,6 @@
 file, no server, no network) and ``kifu replay … --at SEQ --svg/--png`` (one board as a picture)."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -11,7 +10,9 @@ from kifu.projections.picture import picture_of, png
 from kifu.projections.viewdata import ViewSource, viewer_name
 from kifu.service.viewer import page
 
+from . import output
 from .context import Kifu
+from .render import plural
 
 
 def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
@@ -25,9 +26,9 @@ def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
             views[str(other)] = ViewSource(ruleset, header, envelopes, other, timeline=judge.timeline,
                                            turns=judge.turns).bundle()
     body = page(views).encode()
-    Path(path).write_bytes(body)
+    output.write_out(path, body)
     shown = viewer_name(seat) + (" and each seat" if seat is None else "")
-    click.echo(f"{path}: {len(envelopes)} events as the {shown} saw them, {len(body)} bytes; "
+    output.quiet_echo(path, f"{path}: {plural(len(envelopes), 'event')} as the {shown} saw them, {len(body)} bytes; "
                "open it in a browser (it needs no server and loads nothing)")
 
 
@@ -40,5 +41,5 @@ def draw_board(timeline: Any, seq: int, seat: int | None, svg_out: str | None, p
                 body = png(text) if raster else text.encode()
             except RuntimeError as exc:   # no CairoSVG or libcairo2: say so in one line
                 raise click.ClickException(str(exc)) from None
-            Path(path).write_bytes(body)
-            click.echo(f"{path}: the board after #{seq}")
+            output.write_out(path, body)
+            output.quiet_echo(path, f"{path}: the board after #{seq}")

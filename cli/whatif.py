@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 import msgspec
-from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.errors import Illegal, Malformed
@@ -18,14 +17,15 @@ from kifu.projections.diff import Side
 from kifu.projections.diff import diff as compare
 from kifu.projections.fork import fork as fork_match
 from kifu.projections.fork import legal_at
-from kifu.projections.recordfile import write_match
 from kifu.projections.timeline import Timeline
 
 from . import render
 from .context import Kifu, pass_kifu
 from .human import HumanSeat
-from .play import make_seats, run_match
+from .output import STDOUT, OutPath
+from .play import make_seats, run_match, write_record_of
 from .position import position_option, read_position
+from .render import plural
 
 SEAT = click.IntRange(1, 2)
 
@@ -99,8 +99,8 @@ def origin_bots(ruleset: Any, players: tuple[str, str], p1: str | None, p2: str 
               help="Seat 2 plays on as 'human' or a bot (default: as in the origin, else random).")
 @click.option("--seed", type=int, default=None, help="Seed of the new match (default: the origin's).")
 @click.option("--stop", is_flag=True, help="Stop after --then: leave the new match open in the store.")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also write the new match's record to this .kifu.jsonl file.")
+@click.option("--out", type=OutPath(), default=None,
+              help="Also write the new match's record to this .kifu.jsonl file (- for stdout).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @pass_kifu
 def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, then: str | None, seat: int | None,
@@ -121,7 +121,7 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
         assert at is not None
         match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
     where = f"#{at}" if at is not None else "the position given"
-    con = render.console()
+    con = render.console(err=out == STDOUT)
     p1, p2 = origin_bots(ruleset, header.players, p1, p2)
     seats = make_seats(ruleset, p1, p2, match.header.seed, con, match.header.players, match)
     if seat is not None and then is None:
@@ -162,8 +162,7 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
         con.print(f"{outcome.describe() if outcome else 'in progress'}: stored as match "
                   f"{match.header.match_id} in {kifu.store.where}")
         if out:
-            write_match(out, match, kifu.signer)
-            con.print(f"record written to {out}")
+            write_record_of(con, kifu, match, out, kifu.signer)
         return
     run_match(con, kifu, match, seats, quiet=quiet, out=out)
 
@@ -203,6 +202,9 @@ def diff(kifu: Kifu, a: str, b: str, show_all: bool, as_json: bool) -> None:
     for name in (a, b):
         ruleset, header, envelopes = kifu.load(name)
         sides.append(Side(name, ruleset, header, envelopes))
+    if sides[0].ruleset.name != sides[1].ruleset.name:
+        raise click.UsageError(f"A is a {sides[0].ruleset.name} match and B a {sides[1].ruleset.name} one: "
+                               "diff compares two records of one ruleset")
     result = compare(sides[0], sides[1])
     if as_json:
         out = msgspec.to_builtins(result)
@@ -240,17 +242,18 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
             names = card_names(side.ruleset.decider.initial_state(side.header)) if card_names else None
             con.print(Text(f"  {label}: ") + render.event_line(env, names))
     _print_steps(con, result)
-    table = Table("at the end", "A", "B")
+    rows = []
     hidden = 0
     for row in result.outcome:
         if not (show_all or row.differs or row.what in ALWAYS_SHOWN):
             hidden += 1
             continue
         style = "bold yellow" if row.differs else "dim"
-        table.add_row(Text(row.what, style=style), _cell(row.a), _cell(row.b))
-    con.print(table)
+        rows.append((Text(row.what, style=style), _cell(row.a), _cell(row.b)))
+    render.show_table(con, ("at the end", "A", "B"), rows)
     if hidden:
-        con.print(f"{hidden} more rows are the same in both (--all shows them)", style="dim")
+        con.print(f"{plural(hidden, 'more row')} {'is' if hidden == 1 else 'are'} the same in both (--all shows them)",
+                  style="dim")
 
 
 def _print_steps(con: Any, result: Any) -> None:
@@ -269,10 +272,8 @@ def _print_steps(con: Any, result: Any) -> None:
     if first.decisions:
         con.print(f"boards first differ after {first.decisions} decision{'s' if first.decisions > 1 else ''} "
                   f"(A #{_cell(first.a_seq)} / B #{_cell(first.b_seq)}):")
-        table = Table(f"after {first.decisions}", "A", "B")
-        for row in first.rows:
-            table.add_row(Text(row.what, style="bold yellow"), _cell(row.a), _cell(row.b))
-        con.print(table)
+        render.show_table(con, (f"after {first.decisions}", "A", "B"),
+                          [(Text(row.what, style="bold yellow"), _cell(row.a), _cell(row.b)) for row in first.rows])
     differing = sum(1 for step in result.steps if step.differ)
     con.print(f"boards differ after {differing} of {len(result.steps)} points compared "
               f"(the same number of decisions into each record)")

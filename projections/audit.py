@@ -105,7 +105,8 @@ def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelo
             return result(Divergence(seq=decision.seq, reason="this decision event names no command to re-run",
                                      clause=decision.clause, recorded=_fields(decision)))
         try:
-            produced = match.submit(decision.seat, command, received=decision.received)   # the recorded time
+            # the recorded time, and who took it: inputs, as the command is
+            produced = match.submit(decision.seat, command, received=decision.received, by=decision.by)
         except KifuError as exc:
             return result(Divergence(seq=decision.seq, reason=f"today's engine rejects this decision: {exc}",
                                      clause=getattr(exc, "clause", decision.clause), recorded=_fields(decision)))

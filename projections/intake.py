@@ -18,19 +18,14 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import msgspec
-
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.signing import check
 
 from .audit import audit
+from .limits import EVENTS_MAX, over_limits
 from .recordfile import Record
-
-NAME_MAX = 64              # a player's name, as the service's API allows
-DECK_MAX = 16 * 1024       # one deck list as JSON (a 60-card list with names is ~2 KiB)
-EVENTS_MAX = 1_000_000
 
 
 TRUSTED_KEYS_VAR = "KIFU_TRUSTED_KEYS"   # an organiser's trusted-keys file: import then takes only their records
@@ -46,17 +41,9 @@ def admit(record: Record, source: str, trusted: dict[str, str] | None = None, in
         raise Malformed(f"match_id {header.match_id[:40]!r} is not a UUID", source) from None
     if canonical != header.match_id:
         raise Malformed(f"match_id {header.match_id!r} is not in canonical form ({canonical})", source)
-    for seat, name in enumerate(header.players, start=1):
-        if not 1 <= len(name) <= NAME_MAX:
-            raise Malformed(f"player {seat}'s name has {len(name)} characters; 1 to {NAME_MAX} are allowed", source)
-    for field in ("event", "round", "table", "date"):    # the tournament's labels, where the header has them
-        value = getattr(header, field, None)
-        if isinstance(value, str) and len(value) > NAME_MAX * 2:
-            raise Malformed(f"header {field} has {len(value)} characters; at most {NAME_MAX * 2} are allowed", source)
-    for seat, deck in enumerate(header.decks, start=1):
-        size = len(msgspec.json.encode(deck))
-        if size > DECK_MAX:
-            raise Malformed(f"deck {seat} is {size} bytes of JSON; at most {DECK_MAX} are allowed", source)
+    over = over_limits(header)       # the same limits `kifu play` keeps when it writes a record
+    if over is not None:
+        raise Malformed(over.what, source)
     if len(record.envelopes) > EVENTS_MAX:
         raise Malformed(f"{len(record.envelopes)} events; at most {EVENTS_MAX} are allowed", source)
     broken = first_broken_link(header, record.envelopes)

@@ -1,8 +1,11 @@
 """Reading and writing ``.kifu.jsonl`` files (the pure format lives in ``kifu.domain.core.record``)."""
 from __future__ import annotations
 
+import errno
 import gzip
 import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import Any, cast
 
@@ -45,6 +48,13 @@ def find_records(paths: list[str] | tuple[str, ...]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def stray_files(paths: list[str] | tuple[str, ...]) -> list[Path]:
+    """``*.jsonl`` files under the directories given that ``find_records`` passes over (not named
+    ``*.kifu.jsonl``): said, so a folder import or audit never skips a file silently."""
+    return sorted(q for name in paths if Path(name).is_dir()
+                  for q in Path(name).rglob("*.jsonl*") if not is_record(q) and q.is_file())
+
+
 def read_record(path: str | Path, limits: Limits | None = None) -> Record:
     """Read a record streaming, within ``limits`` (line length, decompressed size, JSON depth:
     ``Limits.from_env(os.environ)`` by default): a hostile file is a ``Malformed`` naming what is
@@ -65,23 +75,65 @@ def read_record(path: str | Path, limits: Limits | None = None) -> Record:
                   source_format=source_format(lines[0]) if lines else None, end=end)
 
 
-def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None) -> int:
-    """Write atomically (temp file then rename) so a crash never leaves half a record.
-
-    A ``.gz`` path is written gzip-compressed (deterministically: no name, no time stamp)."""
-    p = Path(path)
+def record_bytes(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None) -> bytes:
+    """A record's bytes as ``path`` wants them: a ``.gz`` name gzip-compressed (deterministically:
+    no name, no time stamp), any other name (or ``-``) plain."""
     data = encode_record(header, envelopes, end)
-    if p.name.endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(p)
+    return gzip.compress(data, mtime=0) if str(path).endswith(".gz") else data
+
+
+def write_file(path: str | Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` without ever replacing what is not a regular file there.
+
+    A regular file (or a new name) is written atomically: a temp file in the same folder, then
+    a rename over it, so a crash never leaves half a record and the old mode is kept. A symlink
+    is followed (its target is written, the link stays); a device or a fifo (``/dev/null``, a
+    pipe) is written through as it is, never replaced by a regular file."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode: int | None = target.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "wb") as f:
+            f.write(data)
+        return
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None) -> int:
+    """Write a record as ``write_file`` writes (atomically, never over a device); returns its size."""
+    data = record_bytes(path, header, envelopes, end)
+    write_file(path, data)
     return len(data)
 
 
-def write_match(path: str | Path, match: Match, signer: Signer | None = None) -> int:
-    """Write a match's record as every local writer must (export, play --out, fork, selfplay):
+def match_bytes(path: str | Path, match: Match, signer: Signer | None = None) -> bytes:
+    """A match's record as every local writer must make it (export, play --out, fork, selfplay):
     a finished match ends with its end mark and event count, signed when ``signer`` is given, so
     a copy cut at a decision boundary fails ``verify`` instead of passing as "unsigned"."""
-    return write_record(path, match.header, match.envelopes,
+    return record_bytes(path, match.header, match.envelopes,
                         closing_mark(match.header, match.envelopes, match.outcome, signer))
+
+
+def write_match(path: str | Path, match: Match, signer: Signer | None = None) -> int:
+    """``match_bytes`` written as ``write_file`` writes; returns the size."""
+    data = match_bytes(path, match, signer)
+    write_file(path, data)
+    return len(data)

@@ -65,7 +65,7 @@ def rerecord(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Env
                 seq=env.seq, clause=env.clause, recorded=msgspec.to_builtins(env),
                 reason=f"{where} names no command to re-run"))
         try:
-            match.submit(env.seat, command, received=env.received)   # keeps when each decision arrived
+            match.submit(env.seat, command, received=env.received, by=env.by)   # keeps when each decision arrived
         except KifuError as exc:
             return Rerecord(status="refused", refused=Divergence(
                 seq=env.seq, clause=getattr(exc, "clause", env.clause), recorded=msgspec.to_builtins(env),

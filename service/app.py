@@ -47,7 +47,7 @@ from kifu.domain.core.errors import (
     UnknownMatch,
     UnknownRuleset,
 )
-from kifu.domain.core.ruleset import find_ruleset, ruleset_names
+from kifu.domain.core.ruleset import find_ruleset, offered_rulesets
 from kifu.domain.core.visibility import SeatStream
 from kifu.domain.version import ENGINE_VERSION
 from kifu.store import MatchStore, StoreError, resolve
@@ -215,7 +215,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         tokens.close()
         store.close()
         raise
-    service = MatchService(store, tokens, on_change=hub.poke, signer=signer)
+    offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
+    service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered)
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
 
@@ -229,7 +230,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     @get("/rulesets", summary="Rulesets and their preset decks", tags=["matches"])
     async def rulesets() -> api.Rulesets:
-        found = [find_ruleset(name) for name in ruleset_names()]
+        found = [find_ruleset(name) for name in offered]
         return api.Rulesets(rulesets=[api.RulesetInfo(name=r.name, rules_version=r.rules_version,
                                                       presets=r.content.presets()) for r in found])
 

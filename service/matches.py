@@ -15,7 +15,7 @@ import msgspec
 
 from kifu.domain.core.commit import seed_commitment
 from kifu.domain.core.envelope import Envelope
-from kifu.domain.core.errors import KifuError, Malformed
+from kifu.domain.core.errors import KifuError, Malformed, UnknownRuleset
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import encode_record
 from kifu.domain.core.ruleset import Ruleset, find_ruleset
@@ -45,8 +45,10 @@ class Forbidden(KifuError):
 
 class MatchService:
     def __init__(self, store: MatchStore, tokens: TokenStore, *,
-                 on_change: Callable[[str], None] | None = None, signer: Signer | None = None) -> None:
+                 on_change: Callable[[str], None] | None = None, signer: Signer | None = None,
+                 rulesets: list[str] | None = None) -> None:
         self.store = store
+        self.rulesets = rulesets     # the rulesets matches may be created in (None: every one registered)
         self.tokens = tokens
         self.signer = signer   # signs the end mark of a finished match's record
         self.on_change = on_change or (lambda match_id: None)
@@ -69,6 +71,8 @@ class MatchService:
 
     # -- creating ------------------------------------------------------------------------------
     def create(self, request: api.CreateMatch) -> api.MatchCreated:
+        if self.rulesets is not None and request.ruleset.strip().lower() not in self.rulesets:
+            raise UnknownRuleset(request.ruleset, self.rulesets)
         rules = find_ruleset(request.ruleset)
         specs = request.decks or tuple(rules.content.presets()[:2])
         if len(specs) != 2:

@@ -4,7 +4,9 @@
 - ``memory`` or ``:memory:``: in-process only (eventsourcing.popo), for unit tests;
 - ``postgresql://user:password@host:port/dbname?schema=kifu``: PostgreSQL, for several service
   processes on one database; parts the URL leaves out come from ``POSTGRES_*`` variables;
-- anything else is an SQLite file path (or an SQLite ``file:`` URI).
+- anything else is an SQLite file: one that exists, or a new one whose name ends in ``.db`` or
+  ``.sqlite`` in a folder that exists (an SQLite ``file:`` URI too). A bare word (``mem``) or a
+  mistyped path is refused, so a typo never makes a new empty store that lists nothing.
 
 The result is a plain dict for eventsourcing's factory, built here rather than read by the
 factory from the process environment, so a test or a CLI flag decides and nothing leaks in.
@@ -21,11 +23,12 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import msgspec
 
-from .errors import StoreError
+from .errors import BadStoreAddress
 
 ENV_DB = "KIFU_DB"
 DEFAULT_DB = "kifu.db"
 MEMORY_NAMES = ("memory", ":memory:")
+SQLITE_SUFFIXES = (".db", ".sqlite")
 
 Backend = Literal["sqlite", "postgres", "memory"]
 
@@ -63,7 +66,7 @@ def resolve(url: str | None = None, environ: Mapping[str, str] | None = None) ->
     if target.startswith(("postgresql://", "postgres://")):
         return _postgres(target, env, environ)
     if _SCHEME.match(target):
-        raise StoreError(f"unsupported database URL {target!r}: use a file path, "
+        raise BadStoreAddress(f"unsupported database URL {target!r}: use a file path, "
                          "postgresql://user@host:port/dbname, or memory")
     return _sqlite(target, env)
 
@@ -71,8 +74,18 @@ def resolve(url: str | None = None, environ: Mapping[str, str] | None = None) ->
 def _sqlite(target: str, env: dict[str, str]) -> StoreConfig:
     if not target.startswith("file:"):
         path = Path(target).expanduser()
-        if not path.parent.is_dir():
-            raise StoreError(f"cannot create the SQLite database {target}: directory {path.parent} does not exist")
+        if not path.exists():
+            if not path.parent.is_dir():
+                raise BadStoreAddress(f"--db {target}: folder {path.parent} does not exist "
+                                      "(Kifu creates no folders: make it first)")
+            if "/" not in target and "." not in path.name:
+                raise BadStoreAddress(f"--db {target}: not a store: give 'memory', an SQLite file "
+                                      f"({target}.db), or a postgresql:// URL")
+            if not path.name.endswith(SQLITE_SUFFIXES):
+                raise BadStoreAddress(f"--db {target}: no such SQLite file, and a new one's name must end in "
+                                      f"{' or '.join(SQLITE_SUFFIXES)}")
+        elif path.is_dir():
+            raise BadStoreAddress(f"--db {target}: is a folder, not an SQLite file")
         target = str(path)
     return StoreConfig(backend="sqlite", env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                               "SQLITE_DBNAME": target, **env},
@@ -84,10 +97,10 @@ def _postgres(url: str, env: dict[str, str], environ: Mapping[str, str]) -> Stor
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise StoreError(f"bad PostgreSQL URL ({exc})") from None
+        raise BadStoreAddress(f"bad PostgreSQL URL ({exc})") from None
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         if key not in _QUERY_KEYS:
-            raise StoreError(f"unsupported PostgreSQL URL parameter {key!r}; known: {', '.join(_QUERY_KEYS)}")
+            raise BadStoreAddress(f"unsupported PostgreSQL URL parameter {key!r}; known: {', '.join(_QUERY_KEYS)}")
         env[_QUERY_KEYS[key]] = value
     settings = {
         "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or environ.get("POSTGRES_DBNAME", ""),
@@ -97,7 +110,7 @@ def _postgres(url: str, env: dict[str, str], environ: Mapping[str, str]) -> Stor
         "POSTGRES_PASSWORD": unquote(parts.password or "") or environ.get("POSTGRES_PASSWORD", ""),
     }
     if not settings["POSTGRES_DBNAME"]:
-        raise StoreError(f"no database name in {_redacted(parts.netloc, url)} (nor in POSTGRES_DBNAME)")
+        raise BadStoreAddress(f"no database name in {_redacted(parts.netloc, url)} (nor in POSTGRES_DBNAME)")
     env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", **_POSTGRES_DEFAULTS, **env, **settings}
     schema = env.get("POSTGRES_SCHEMA")
     where = (f"PostgreSQL database {settings['POSTGRES_DBNAME']} at {settings['POSTGRES_USER']}@"

@@ -8,6 +8,10 @@ class StoreError(KifuError):
     """The database could not be used: unreachable, locked too long, unwritable, misconfigured."""
 
 
+class BadStoreAddress(StoreError):
+    """``--db`` names no store Kifu would open: a missing folder, a word that is not a path, a bad URL."""
+
+
 class MatchExists(Conflict):
     """A match with this id is already stored; creating it again would overwrite a record."""
 

@@ -347,11 +347,28 @@ class MatchStore:
         except IntegrityError:
             raise
         except (OperationalError, InterfaceError) as exc:
-            raise StoreError(f"{self.config.where} is unavailable: {exc}") from exc
+            cause = _postgres_cause(self.config) if self.config.backend == "postgres" else None
+            raise StoreError(f"{self.config.where} is unavailable: {cause or exc}") from exc
         except PersistenceError as exc:
             raise StoreError(f"{self.config.where}: {exc}") from exc
         except sqlite3.Error as exc:  # the few eventsourcing lets through unwrapped
             raise StoreError(f"{self.config.where}: {exc}") from exc
+
+
+def _postgres_cause(config: StoreConfig) -> str | None:
+    """Why PostgreSQL refused, in its own words (no such database, connection refused, no such role,
+    a bad password), where the pool says only that it got no connection in time."""
+    import psycopg
+
+    env = config.env
+    try:
+        psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                        user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
+                        connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))).close()
+    except psycopg.Error as exc:
+        text = " ".join(str(exc).split())
+        return text.rsplit(" failed: ", 1)[-1].replace("FATAL: ", "")
+    return None
 
 
 def _recorder(config: StoreConfig, factory: InfrastructureFactory[Any]) -> IndexedRecorder:

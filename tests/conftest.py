@@ -12,7 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
-DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+os.environ.setdefault("KIFU_TEST_RULESETS", "1")   # the test ruleset (secretbid) is offered to the tests only
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/kifu_test"   # Kifu's own database, never a shared `test`
 
 
 @pytest.fixture(scope="session")
@@ -22,6 +24,8 @@ def pg_server() -> str:
 
     url = os.environ.get("KIFU_TEST_PG") or DEFAULT_PG
     try:
+        if url == DEFAULT_PG:
+            _create_database(url)
         psycopg.connect(url, connect_timeout=3).close()
     except psycopg.Error as exc:
         reason = f"PostgreSQL at {url} is unreachable ({str(exc).strip()})"
@@ -29,6 +33,19 @@ def pg_server() -> str:
             pytest.fail(f"{reason}; KIFU_TEST_PG names it, so it should be running")
         pytest.skip(f"{reason}; start it or set KIFU_TEST_PG")
     return url
+
+
+def _create_database(url: str) -> None:
+    """The default database made on first use (through the server's ``postgres`` database)."""
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", connect_timeout=3, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            try:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            except psycopg.errors.DuplicateDatabase:     # another test process made it first
+                pass
 
 
 @pytest.fixture

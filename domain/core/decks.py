@@ -8,6 +8,7 @@ deck file's path (the CLI) reads its bytes and hands over the text with the file
 """
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Callable
 from importlib import resources
@@ -67,7 +68,10 @@ class DeckBook(Generic[D]):
     def preset(self, name: str) -> D:
         path = self._folder().joinpath(f"{name}.toml")
         if not path.is_file():
-            raise InvalidDeck(self.clause, f"no preset deck {name!r}; presets: {', '.join(self.preset_names())}")
+            names = self.preset_names()
+            close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InvalidDeck(self.clause, f"no preset deck {name!r}{hint}; presets: {', '.join(names)}")
         return self.parse(path.read_text("utf-8"), f"{name}.toml")
 
     def load(self, spec: str, text: str | None = None) -> D:

@@ -3,7 +3,8 @@
 The payload is the ruleset's own tagged event; ``Envelope[E]`` is generic so each ruleset has
 one decoder built once. ``digest`` (state after the event) is set at least on the last event of
 every decision; ``received`` is when a decision arrived (stamped by whoever stores it, never by
-``decide``: audit re-runs with the recorded stamp); ``chain`` hash-links the record so an edited
+``decide``: audit re-runs with the recorded stamp), ``by`` who took it when that is not who
+the header seats there (a takeover); ``chain`` hash-links the record so an edited
 line (a changed time included) is caught at its seq. The clock itself is read outside the rules
 (``kifu.store.clock``).
 """
@@ -34,6 +35,8 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=F
     cause: int | None = None
     digest: str | None = None
     received: str | None = None    # when the service or CLI took the decision (ISO 8601 UTC); chained, not decided
+    by: str | None = None          # who took a decision when not the seat's kind in the header (a bot standing
+                                   # in for a human after ``kifu play --resume``); chained, not decided
     chain: str = ""
 
 

@@ -34,9 +34,11 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     date: str | None = None                # and when the match was created (ISO 8601, UTC), by the CLI or service
     position: str | None = None            # the text of the start position a match was started from
     #   (``kifu play --position``, ``kifu fork --position``), in its ruleset's notation
+    seats: tuple[str, str] | None = None   # who decides at each seat: "human" or a bot's name (kifu play);
+                                           # a decision taken by someone else says so in its envelope's ``by``
 
 
-OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date", "position")
+OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date", "position", "seats")
 TOURNAMENT = ("event", "round", "table", "date")
 
 _encoder = msgspec.json.Encoder()

@@ -112,16 +112,18 @@ class Match:
                decks: list[Any], players: tuple[str, str], start: Any = None,
                forked_from: str | None = None, forked_at: int | None = None,
                seed_commitment: str | None = None, seed_nonce: str | None = None,
-               position: str | None = None, **tournament: str | None) -> Match:
+               position: str | None = None, seats: tuple[str, str] | None = None,
+               **tournament: str | None) -> Match:
         """Validate decks, write the header and run the setup (shuffles, hearts, coin).
 
         ``position``: the text of ``start`` when a person gave it (the header keeps it as given);
-        ``tournament``: the header's optional event, round, table and date."""
+        ``tournament``: the header's optional event, round, table and date; ``seats``: who decides
+        at each seat ("human" or a bot's name), where the creator knows."""
         decks = ruleset.content.normalize_decks(list(decks))
         header = Header(match_id=match_id, ruleset=ruleset.name, rules_version=ruleset.rules_version,
                         card_set=ruleset.content.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
-                        seed_commitment=seed_commitment, seed_nonce=seed_nonce, position=position,
+                        seed_commitment=seed_commitment, seed_nonce=seed_nonce, position=position, seats=seats,
                         event=tournament.get("event"), round=tournament.get("round"), table=tournament.get("table"),
                         date=tournament.get("date"))
         return cls.start(ruleset, header)
@@ -250,13 +252,13 @@ class Match:
 
     # -- deciding -----------------------------------------------------------------------------
     def decide(self, seat: int, command: Any, basis: int | None = None,
-               received: str | None = None) -> tuple[list[Envelope[Any]], Any]:
+               received: str | None = None, by: str | None = None) -> tuple[list[Envelope[Any]], Any]:
         """The events ``command`` by ``seat`` would add (chained, sealed) and the state after them.
 
         ``basis``: the seq the decision was made at (a client's view); stale -> ``Conflict``.
         Changes nothing: the store saves the events first and only then calls ``accept``."""
         self._check(seat, basis)
-        return self._stamped(self._decided(seat, command, received))
+        return self._stamped(self._decided(seat, command, received, by))
 
     def _check(self, seat: int, basis: int | None) -> None:
         """Refuse a decision when the match is over, the basis is stale or it is not ``seat``'s turn."""
@@ -275,7 +277,8 @@ class Match:
                                   f"seat {seat} may not decide now; the rules wait for {who}")
 
     @implements("K-seed")
-    def _decided(self, seat: int, command: Any, received: str | None) -> tuple[list[Envelope[Any]], Any]:
+    def _decided(self, seat: int, command: Any, received: str | None,
+                 by: str | None = None) -> tuple[list[Envelope[Any]], Any]:
         """The events of a decision checked to be this seat's, not yet digested or chained."""
         rules = self.decider
         next_seq = len(self._envelopes) + 1
@@ -291,6 +294,8 @@ class Match:
         envelopes = draft.envelopes
         if received is not None:   # the time is an input, like the command: decide reads no clock
             envelopes[0] = msgspec.structs.replace(envelopes[0], received=received)
+        if by is not None:         # so is who took it, when not the header's seat (a takeover)
+            envelopes[0] = msgspec.structs.replace(envelopes[0], by=by)
         return envelopes, draft.state
 
     def _stamped(self, decided: tuple[list[Envelope[Any]], Any]) -> tuple[list[Envelope[Any]], Any]:
@@ -326,14 +331,14 @@ class Match:
         draft.revealing = None
 
     def submit(self, seat: int, command: Any, basis: int | None = None,
-               received: str | None = None) -> list[Envelope[Any]]:
+               received: str | None = None, by: str | None = None) -> list[Envelope[Any]]:
         """Decide and take the events in; under ``seal_later`` they are returned unsealed."""
         if not self._later:
-            envelopes, state = self.decide(seat, command, basis, received)
+            envelopes, state = self.decide(seat, command, basis, received, by)
             self.accept(envelopes, state)
             return envelopes
         self._check(seat, basis)
-        envelopes, state = self._decided(seat, command, received)
+        envelopes, state = self._decided(seat, command, received, by)
         if self._open is None:
             self._open = (len(self._envelopes), self._state, [])
         self._open[2].append(len(self._envelopes) + len(envelopes) - 1)

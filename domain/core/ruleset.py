@@ -239,6 +239,7 @@ class Ruleset(Generic[S, C, E]):
     speedups: SpeedUps = field(default_factory=SpeedUps)
     bench: Bench = field(default_factory=Bench)
     notation: Notation = field(default_factory=Notation)
+    test_only: bool = False       # a ruleset for Kifu's own tests: not offered to users (``offered_rulesets``)
     _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
     def memo(self, key: str, make: Callable[[], T]) -> T:
@@ -338,3 +339,14 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
 def ruleset_names() -> list[str]:
     _discover()
     return sorted(_REGISTRY)
+
+
+TEST_RULESETS_ENV = "KIFU_TEST_RULESETS"
+
+
+def offered_rulesets(environ: Mapping[str, str]) -> list[str]:
+    """The rulesets a user is offered (``kifu play``, ``GET /rulesets``): every one but the
+    test-only ones, which only ``KIFU_TEST_RULESETS=1`` in ``environ`` adds (the caller passes its
+    environment in: the rules read none). A test ruleset's records still read everywhere."""
+    tests = environ.get(TEST_RULESETS_ENV) == "1"
+    return [name for name in ruleset_names() if tests or not find_ruleset(name).test_only]

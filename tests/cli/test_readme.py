@@ -197,3 +197,54 @@ def test_the_matcher_reads_ellipses() -> None:
     assert matches(["a …", "…", "z"], ["a b", "x", "y", "z"]) is None
     assert matches(["a", "z"], ["a", "x", "z"]) is not None
     assert matches(["a"], []) is not None
+
+
+# -- the pages' claims, beyond their examples ------------------------------------------------------
+def test_the_exit_code_table_is_the_code() -> None:
+    """docs/cli.md's table lists exactly the codes the CLI exits with, each error kind's code among them."""
+    from kifu.cli.main import EXIT_CODES, INTERRUPTED, USAGE
+
+    page = (ROOT / "docs" / "cli.md").read_text("utf-8")
+    table = page.split("## Errors and exit codes", 1)[1].split("\n## ", 1)[0]
+    listed = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
+    assert listed == {1, 2, 3, 4, 130}
+    assert set(EXIT_CODES.values()) | {USAGE, INTERRUPTED} <= listed
+
+
+def test_the_coverage_each_game_page_claims_is_what_rules_prints() -> None:
+    from kifu.domain.core.ruleset import find_ruleset
+
+    claims = [(m.group(1), int(m.group(2))) for page in (ROOT / "docs" / "games").glob("*.md")
+              for m in re.finditer(r"`kifu rules (\w+) --coverage`: (\d+) clauses", page.read_text("utf-8"))]
+    assert claims
+    for ruleset, count in claims:
+        assert len(find_ruleset(ruleset).content.clauses()) == count, ruleset
+
+
+def test_the_plugin_failure_example_quotes_the_record() -> None:
+    """docs/regression.md shows a divergence at seq 22 of a corpus record: its recorded fields are the file's."""
+    import json
+
+    page = (ROOT / "docs" / "regression.md").read_text("utf-8")
+    shown = re.search(r"^(replays/\S+\.kifu\.jsonl): first divergence at seq (\d+)", page, re.M)
+    assert shown is not None
+    record, seq = ROOT / shown.group(1), int(shown.group(2))
+    line = json.loads(record.read_text("utf-8").splitlines()[seq])
+    recorded = re.search(r"recorded: (\{.*), …\}", page).group(1) + "}"
+    assert json.loads(recorded) == {k: line[k] for k in json.loads(recorded)}
+
+
+def test_default_decks_are_the_first_two_presets_in_alphabetical_order(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kifu.cli.main import cli
+    from kifu.domain.core.ruleset import find_ruleset
+    from kifu.projections.recordfile import read_record
+
+    out = tmp_path / "m.kifu.jsonl"
+    played = CliRunner().invoke(cli, ["--db", "memory", "play", "worlfard", "--seed", "1", "-q", "--out", str(out)])
+    assert played.exit_code == 0, played.output
+    presets = find_ruleset("worlfard").content.presets()
+    names = [deck["name"] if isinstance(deck, dict) else deck.name for deck in read_record(out).header.decks]
+    assert names == sorted(presets)[:2]
+    assert "first two of the ruleset's presets in alphabetical order" in (ROOT / "docs" / "cli.md").read_text("utf-8")

@@ -16,6 +16,7 @@ from kifu.domain.core.ruleset import find_ruleset, ruleset_names
 from kifu.projections.bulk import FileAudit, audit_path
 from kifu.projections.pytest_kifu import describe
 from kifu.projections.recordfile import read_record
+from kifu.store import MatchStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,6 +100,7 @@ def test_matches_lists_whole_ids_filters_and_json(db: str) -> None:
 def test_matches_on_a_terminal_says_why_nothing_is_listed(db: str) -> None:
     """An empty store and filters that fit nothing are told apart (the terminal's table path)."""
     terminal = {"FORCE_COLOR": "1", "COLUMNS": "100"}
+    MatchStore.open(db).close()                        # an existing store with nothing in it
     empty = CliRunner().invoke(cli, ["--db", db, "matches"], env=terminal)
     assert empty.exit_code == 0 and "no matches stored yet" in empty.stdout, empty.output
     _play(db)
@@ -121,7 +123,8 @@ def test_an_aborted_human_match_resumes_by_id(db: str) -> None:
     aborted = CliRunner().invoke(cli, ["--db", db, "play", "worlfard", "--seed", "3", "--p1", "human"], input="1\n1\n")
     assert aborted.exit_code == 1 and "Traceback" not in aborted.output
     mid = json.loads(invoke("--db", db, "matches", "--json")[1])[0]["match_id"]
-    code, out, err = invoke("--db", db, "play", "--resume", mid[:8], "-q")
+    assert f"play --resume {mid}" in aborted.stderr          # the way to go on, said when input ends
+    code, out, err = invoke("--db", db, "play", "--resume", mid[:8], "--p1", "random", "-q")
     assert code == 0 and ("wins" in out or "draw" in out), err
     assert json.loads(invoke("--db", db, "matches", "--json")[1])[0]["status"] == "over"
     assert invoke("--db", db, "play", "--resume", mid)[0] == 2        # nothing left to resume

@@ -1,7 +1,7 @@
 """Fixtures for the service tests: an app per backend, a real uvicorn server, match helpers.
 
 Store-backed tests run on SQLite and on PostgreSQL. PostgreSQL uses ``$KIFU_TEST_PG`` (default
-``postgresql://postgres@127.0.0.1:5432/test``), each test in a fresh schema dropped afterwards;
+``postgresql://postgres@127.0.0.1:5432/kifu_test``, made on first use), each test in a fresh schema dropped afterwards;
 unreachable: skipped saying why, unless ``KIFU_TEST_PG`` is set (CI sets it), then failed.
 """
 from __future__ import annotations
@@ -27,10 +27,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     return str(request.getfixturevalue("pg_url"))
 
 
+TEST_ENV = {"KIFU_TEST_RULESETS": "1"}    # nothing from the process environment, but the test ruleset offered
+
+
 @pytest.fixture
 def make_app() -> Iterator[Callable[[str], Litestar]]:
     def make(url: str) -> Litestar:
-        return create_app(url, environ={}, poll_interval=FAST_POLL)
+        return create_app(url, environ=TEST_ENV, poll_interval=FAST_POLL)
 
     yield make
 
@@ -38,7 +41,7 @@ def make_app() -> Iterator[Callable[[str], Litestar]]:
 @pytest.fixture
 def api() -> Iterator[TestClient[Litestar]]:
     """The API on an in-memory store: for tests of the HTTP surface that need no database."""
-    with TestClient(create_app("memory", environ={})) as client:
+    with TestClient(create_app("memory", environ=TEST_ENV)) as client:
         yield client
 
 

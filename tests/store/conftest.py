@@ -4,7 +4,7 @@ The counter game stands in for a real ruleset so the store is tested on its own:
 turns adding to a total; reaching the target wins. A decision emits two events (the addition
 and its consequence), so every append is a multi-event transaction.
 
-PostgreSQL tests use ``$KIFU_TEST_PG`` (default ``postgresql://postgres@127.0.0.1:5432/test``),
+PostgreSQL tests use ``$KIFU_TEST_PG`` (default ``postgresql://postgres@127.0.0.1:5432/kifu_test``, made on first use),
 each in a fresh schema dropped afterwards. If no server answers they are skipped, saying why —
 unless ``KIFU_TEST_PG`` is set (CI sets it), then they fail: a named database must be there.
 """

@@ -54,12 +54,22 @@ def test_what_the_url_leaves_out_comes_from_postgres_variables() -> None:
     ("postgresql://u@h:99999/d", "bad PostgreSQL URL"),
     ("postgresql://u@h/d?sslmode=require", "unsupported PostgreSQL URL parameter 'sslmode'"),
     ("postgresql://u:pw@h", "no database name"),
-    ("/no/such/directory/kifu.db", "directory /no/such/directory does not exist"),
+    ("/no/such/directory/kifu.db", "folder /no/such/directory does not exist"),
+    ("mem", "not a store: give 'memory', an SQLite file"),
+    ("matches.bd", "a new one's name must end in .db or .sqlite"),
 ])
 def test_bad_locations_are_explained(url: str, message: str) -> None:
     with pytest.raises(StoreError, match=message) as caught:
         resolve(url, environ={})
     assert "pw@" not in str(caught.value)
+
+
+def test_an_existing_sqlite_file_of_any_name_opens_and_a_folder_does_not(tmp_path: Path) -> None:
+    (tmp_path / "old-store").write_bytes(b"")
+    assert resolve(str(tmp_path / "old-store"), environ={}).backend == "sqlite"
+    assert resolve(str(tmp_path / "new.sqlite"), environ={}).backend == "sqlite"
+    with pytest.raises(StoreError, match="is a folder"):
+        resolve(str(tmp_path), environ={})
 
 
 def test_an_unreachable_postgresql_is_a_store_error_naming_it() -> None:
@@ -79,3 +89,16 @@ def test_the_sqlite_file_is_created_on_open(tmp_path: Path) -> None:
     with MatchStore.open(None, environ={"KIFU_DB": str(tmp_path / "new.db")}) as store:
         assert store.list_matches() == []
     assert (tmp_path / "new.db").exists()
+
+
+def test_postgresql_errors_name_their_cause(pg_server: str) -> None:
+    """The pool says only "couldn't get a connection"; the message says why: no such database,
+    no such role, nobody listening."""
+    base = pg_server.rsplit("/", 1)[0]
+    with pytest.raises(StoreError, match='database "kifu_no_such_db" does not exist'):
+        MatchStore.open(f"{base}/kifu_no_such_db?connect_timeout=2", environ={})
+    host = base.split("@", 1)[-1]
+    with pytest.raises(StoreError, match='role "kifu_no_such_role" does not exist'):
+        MatchStore.open(f"postgresql://kifu_no_such_role@{host}/postgres?connect_timeout=2", environ={})
+    with pytest.raises(StoreError, match="Connection refused"):
+        MatchStore.open("postgresql://u@127.0.0.1:1/d?connect_timeout=1", environ={})

@@ -49,6 +49,7 @@ def written_by(tmp_path: Path, how: str, env: dict[str, str] | None = None) -> P
         source = written_by(tmp_path, "play")
         result = kifu("--db", db, "fork", str(source), "--at", "44", "-q", "--out", str(out), env=env)
     else:
+        (tmp_path / "sp").mkdir()
         result = kifu("selfplay", "alteil", "--seeds", "4-4", "--out-dir", str(tmp_path / "sp"), env=env)
         (out,) = (tmp_path / "sp").glob("*.kifu.jsonl")
     assert result.exit_code == 0, result.output

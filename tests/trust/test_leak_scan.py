@@ -146,7 +146,7 @@ def play_and_collect(rules: Any, seed: int, decisions: int) -> tuple[bytes, dict
     payload it was sent as (seq when sent, what, body)."""
     rng = random.Random(seed)
     got: dict[int, list[tuple[int, str, Any]]] = {1: [], 2: []}
-    with TestClient(create_app("memory", environ={})) as api:
+    with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as api:
         # a fixed seed (the service would draw one): the match is stored and given tokens as
         # POST /matches does, then played only through the routes
         presets = rules.content.presets()

@@ -54,7 +54,7 @@ def play_served(name: str, seed: int, decisions: int = 400) -> tuple[bytes, list
     rules = find_ruleset(name)
     rng = random.Random(seed)
     got: list[tuple[int, bytes]] = []
-    with TestClient(create_app("memory", environ={})) as api:
+    with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as api:
         created = api.post("/matches", json={"ruleset": name, "players": ["ann", "bob"]}).json()
         mid, tokens = created["match_id"], created["tokens"]
         bots = {s: rules.content.bots["random"](seed * 2 + s) for s in (1, 2)}

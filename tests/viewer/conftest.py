@@ -103,7 +103,7 @@ def page_for(browser: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[Any, BackgroundServer]]:
-    app = create_app("memory", environ={}, poll_interval=0.02)
+    app = create_app("memory", environ={"KIFU_TEST_RULESETS": "1"}, poll_interval=0.02)
     with BackgroundServer(app, grace=0.2) as served:
         yield app, served
 

@@ -38,7 +38,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def test_a_seat_token_gets_its_own_view_only_and_the_judge_any() -> None:
-    with TestClient(create_app("memory", environ={})) as client:
+    with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as client:
         match_id, tokens = served(client)
         mine = client.get(f"/matches/{match_id}/viewer/frame?seq=40", headers=bearer(tokens["seat1"]))
         assert mine.status_code == 200 and mine.json()["layout"]["viewer"] == 1
@@ -59,7 +59,7 @@ def test_a_seat_token_gets_its_own_view_only_and_the_judge_any() -> None:
 
 
 def test_the_page_is_served_whole_and_may_reach_only_its_own_origin() -> None:
-    with TestClient(create_app("memory", environ={})) as client:
+    with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as client:
         response = client.get("/matches/00000000-0000-0000-0000-000000000001/viewer")
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
         csp = response.headers["content-security-policy"]
@@ -142,8 +142,8 @@ def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_vie
     again = runner.invoke(cli, ["--db", db, "viewer", match_id])
     assert again.exit_code == 1 and "already has tokens" in again.output
     unknown = runner.invoke(cli, ["--db", db, "viewer", "no-such-match"])
-    assert unknown.exit_code == 1 and "no-such-match" in unknown.output
-    with TestClient(create_app(db, environ={})) as client:
+    assert unknown.exit_code == 2 and "no-such-match" in unknown.output      # an unknown id is bad input
+    with TestClient(create_app(db, environ={"KIFU_TEST_RULESETS": "1"})) as client:
         token = links["seat 2"].rsplit("token=", 1)[1]
         frame = client.get(f"/matches/{match_id}/viewer/frame?seq=9", headers=bearer(token))
         assert frame.status_code == 200 and frame.json()["layout"]["viewer"] == 2

@@ -389,4 +389,5 @@ def build() -> Ruleset[State, Any, Any]:
         presentation=Presentation(layout=layout, card_names=lambda state: state.name, played=played,
                                   turn=lambda state: state.round),
         visibility=Visibility(redact=redact, mask=mask, hidden_cards=hidden_cards),
+        test_only=True,
     )
