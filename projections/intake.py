@@ -27,7 +27,6 @@ from .audit import audit
 from .limits import EVENTS_MAX, over_limits
 from .recordfile import Record
 
-
 TRUSTED_KEYS_VAR = "KIFU_TRUSTED_KEYS"   # an organiser's trusted-keys file: import then takes only their records
 
 
