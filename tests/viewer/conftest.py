@@ -33,8 +33,11 @@ def _missing(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module at a time: Playwright's sync API keeps an event loop running
+    in the main thread while it is open, and a test that later calls ``asyncio.run`` in the same
+    xdist worker (tests/service/test_coalesce.py) would find it there and fail."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
