@@ -110,8 +110,11 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
     it: edit it to ask "what if"), and play it on with the record's decks and players."""
     if (at is None) == (position_text is None):
         raise click.UsageError("give one of --at SEQ and --position TEXT")
+    if at is None and then is not None and then.strip().isdigit():
+        raise click.UsageError("--then INDEX counts in `kifu legal --at SEQ`; from --position give the command "
+                               "as JSON")
     ruleset, header, envelopes = kifu.load(source)
-    timeline = Timeline(ruleset, header, envelopes)
+    timeline: Timeline | None = None    # the origin folded: only a fork --at needs it
     if position_text is not None:
         start, text = read_position(ruleset, position_text)
         match = Match.create(ruleset, match_id=str(uuid.uuid4()), seed=header.seed if seed is None else seed,
@@ -119,6 +122,7 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
                              forked_from=header.match_id)
     else:
         assert at is not None
+        timeline = Timeline(ruleset, header, envelopes)
         match = fork_match(ruleset, header, envelopes, at, match_id=str(uuid.uuid4()), seed=seed, timeline=timeline)
     where = f"#{at}" if at is not None else "the position given"
     con = render.console(err=out == STDOUT)
@@ -135,11 +139,10 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
         if seat not in awaited:
             raise click.UsageError(f"seat {seat} has no decision to take at {where}: the rules await "
                                    f"{' and '.join(f'seat {s}' for s in awaited) or 'nobody'}")
-        if at is None and then.strip().isdigit():
-            raise click.UsageError("--then INDEX counts in `kifu legal --at SEQ`; from --position give the command "
-                                   "as JSON")
-        command = (_then(ruleset, header, envelopes, at, seat, then, timeline) if at is not None
-                   else decode_command(ruleset, then))
+        if at is not None and timeline is not None:
+            command = _then(ruleset, header, envelopes, at, seat, then, timeline)
+        else:
+            command = decode_command(ruleset, then)
         try:
             envelopes_then, state = match.decide(seat, command)
         except Illegal as exc:
