@@ -35,6 +35,7 @@ def ctrl_c(exc: BaseException) -> bool:
 
 if TYPE_CHECKING:   # imported when first used: most commands never open the store
     from kifu.store import MatchStore
+    from kifu.store.notes import NoteStore
 
 
 class Kifu:
@@ -42,6 +43,7 @@ class Kifu:
         self._db: str | None = None
         self.db = db
         self._store: MatchStore | None = None
+        self._notes: NoteStore | None = None
 
     @property
     def db(self) -> str | None:
@@ -80,12 +82,24 @@ class Kifu:
         return self._store
 
     @property
+    def notes(self) -> NoteStore:
+        """The notes beside the store's matches (``kifu.store.notes``), opened on first use."""
+        if self._notes is None:
+            from kifu.store.notes import NoteStore
+
+            self._notes = NoteStore.open(self.existing.config)
+        return self._notes
+
+    @property
     def signer(self) -> Signer | None:
         """The key every record this kifu writes is signed with: ``$KIFU_SIGNING_KEY``, as the
         service's (None without one: records are then end-marked but unsigned)."""
         return signer_from(os.environ)
 
     def close(self) -> None:
+        if self._notes is not None:
+            self._notes.close()
+            self._notes = None
         if self._store is not None:
             self._store.close()
             self._store = None

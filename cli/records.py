@@ -261,10 +261,34 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: b
         raise SystemExit(1)
     reveals = sum(1 for env in record.envelopes if isinstance(env.event, (ChoiceRevealed, SeedRevealed)))
     opened = f", {reveals} reveals open their commitments" if reveals else ""
+    noted = _check_notes(file, record)
     if record.end is None:      # never "ok": nothing vouches for where an unfinished record ends
-        click.echo(f"{file}: {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}")
+        click.echo(f"{file}: {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}{noted}")
         return
-    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}")
+    click.echo(f"{file}: ok, {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}{noted}")
+
+
+def _check_notes(file: str, record: Any) -> str:
+    """The notes section, outside the chain: counted; a note whose signature fails, or that is
+    pinned to an event this record does not have (its chain link differs), fails verify (exit 1)."""
+    from kifu.domain.core.notes import header_link, stale
+    from kifu.domain.core.signing import check_note
+
+    if not record.notes:
+        return ""
+    link = header_link(record.header)
+    for note in record.notes:
+        verdict = check_note(note)
+        if not verdict.ok:
+            click.echo(f"{file}: {verdict.text}", err=True)
+            raise SystemExit(1)
+        if stale(note, link, record.envelopes):
+            click.echo(f"{file}: note {note.number} is pinned to another event than this record's #{note.seq} "
+                       "(its chain link differs): it was written on another record", err=True)
+            raise SystemExit(1)
+    signed = sum(1 for n in record.notes if n.signature)
+    return (f"; {plural(len(record.notes), 'note')} after the end, outside the chain"
+            + (f" ({signed} signed)" if signed else ""))
 
 
 @click.command()
@@ -274,8 +298,10 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: b
               help="Write the viewer page instead: one self-contained HTML file (MATCH_ID may be a record file; "
                    "- for stdout).")
 @click.option("--seat", type=click.IntRange(1, 2), default=None, help="With --html: only what this seat could see.")
+@click.option("--notes", "with_notes", is_flag=True,
+              help="Add the match's notes after the end mark (outside the chain: the signature is unchanged).")
 @pass_kifu
-def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: int | None) -> None:
+def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: int | None, with_notes: bool) -> None:
     """Write a stored match to a portable .kifu.jsonl record (or, with --html, a viewer page)."""
     if html is not None:
         from .web import export_html
@@ -284,9 +310,11 @@ def export(kifu: Kifu, match_id: str, out: str | None, html: str | None, seat: i
     match = kifu.existing.load(kifu.resolve(match_id))
     path = out or f"{match.header.match_id}.kifu.jsonl"
     output.check(path)
-    data = match_bytes(path, match, kifu.signer)
+    notes = kifu.notes.notes(match.header.match_id) if with_notes else []
+    data = match_bytes(path, match, kifu.signer, notes)
     output.write_out(path, data)
-    output.quiet_echo(path, f"{path}: {plural(len(match.envelopes), 'event')}, {len(data)} bytes")
+    said_notes = f", {plural(len(notes), 'note')}" if with_notes else ""
+    output.quiet_echo(path, f"{path}: {plural(len(match.envelopes), 'event')}{said_notes}, {len(data)} bytes")
 
 
 @click.command("import")
@@ -321,16 +349,21 @@ def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: 
     def one(file: Path) -> str:
         record = read_record(file)
         match = admit(record, str(file), accepted, in_progress)
+        _admit_notes(record, str(file))
         try:
             kifu.store.create(match)
         except MatchExists:
             if same_match(kifu.store.load(match.header.match_id), record):
+                added = _keep_notes(kifu, record)
+                if added:
+                    return f"match {record.header.match_id} is already stored, as in this record: {added} kept"
                 return f"match {record.header.match_id} is already stored, as in this record: nothing to do"
             raise Malformed(f"a different match is stored under id {match.header.match_id}: "
                             "refused (the stored one is kept)", str(file)) from None
+        added = _keep_notes(kifu, record)
         signed = f", {record.end.signer or 'signed'}'s signature trusted" if accepted is not None and record.end else ""
         return (f"imported match {record.header.match_id} ({len(record.envelopes)} events, re-adjudicated clean, "
-                f"{describe(match)}{signed})")
+                f"{describe(match)}{signed}{', ' + added if added else ''})")
 
     if len(files) == 1:
         click.echo(one(files[0]))
@@ -352,6 +385,37 @@ def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: 
                f"{counts['refused']} refused")
     if counts["refused"]:
         raise SystemExit(2)
+
+
+def _admit_notes(record: Any, where: str) -> None:
+    """A record's notes must be of its match, pinned to its events, their signatures sound."""
+    from kifu.domain.core.notes import header_link, stale
+    from kifu.domain.core.signing import check_note
+
+    link = header_link(record.header)
+    for note in record.notes:
+        verdict = check_note(note)
+        if not verdict.ok:
+            raise Malformed(verdict.text, where)
+        if note.match_id != record.header.match_id or stale(note, link, record.envelopes):
+            raise Malformed(f"note {note.number} is not a note on this record's events", where)
+
+
+def _keep_notes(kifu: Kifu, record: Any) -> str:
+    """Store the record's notes the store does not have yet (the same note, whatever its number,
+    is kept once); says how many were kept."""
+    from kifu.domain.core.notes import signed_bytes
+
+    if not record.notes:
+        return ""
+    have = {signed_bytes(n) for n in kifu.notes.notes(record.header.match_id)}
+    added = 0
+    for note in record.notes:
+        if signed_bytes(note) not in have:
+            kifu.notes.add(note)
+            have.add(signed_bytes(note))
+            added += 1
+    return f"{plural(added, 'note')} kept" if added else ""
 
 
 MATCH_FIELDS = ("match_id", "date", "ruleset", "players", "decks", "turns", "events", "status", "result",

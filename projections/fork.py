@@ -1,6 +1,7 @@
 """Fork: a new match that starts from the state at any settled point of a recorded one.
 
-The new record's header names its origin (``forked_from``, ``forked_at``) and carries the state
+The new record's header names its origin (``forked_from``, ``forked_at``, and ``forked_chain``, the
+origin's chain link there, so the fork names the very record it leaves) and carries the state
 as its prepared start position, recorded as one setup event; its own seqs restart at 1, so its
 seq k stands where the origin's seq ``forked_at + k - 1`` would.
 """
@@ -81,4 +82,4 @@ def fork(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelo
     state = check_fork_point(ruleset, envelopes, at, timeline)
     return Match.create(ruleset, match_id=match_id, seed=header.seed if seed is None else seed,
                         decks=list(header.decks), players=header.players, start=state,
-                        forked_from=header.match_id, forked_at=at)
+                        forked_from=header.match_id, forked_at=at, forked_chain=envelopes[at - 1].chain or None)

@@ -6,6 +6,7 @@ import gzip
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -16,7 +17,16 @@ from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.header import Header
 from kifu.domain.core.match import Match
-from kifu.domain.core.record import READ_CHUNK, Limits, decode_lines, encode_record, record_lines, source_format
+from kifu.domain.core.notes import Note, is_note
+from kifu.domain.core.record import (
+    READ_CHUNK,
+    Limits,
+    decode_lines,
+    decode_notes,
+    encode_record,
+    record_lines,
+    source_format,
+)
 from kifu.domain.core.ruleset import Ruleset
 from kifu.domain.core.signing import Signer, closing_mark
 
@@ -29,6 +39,7 @@ class Record(msgspec.Struct, frozen=True):
     ruleset: Any  # Ruleset
     source_format: int | None = None  # the format the file was written in (the header says the current one)
     end: EndMark | None = None        # the end mark (a finished match's record, signed or not)
+    notes: tuple[Note, ...] = ()      # its notes section (after the end mark, outside the chain)
 
     @property
     def rules(self) -> Ruleset[Any, Any, Any]:
@@ -71,14 +82,16 @@ def read_record(path: str | Path, limits: Limits | None = None) -> Record:
     except OSError as exc:
         raise Malformed(f"cannot read ({exc.strerror or exc})", str(p)) from None
     header, envelopes, ruleset, end = decode_lines(lines, str(p))
+    notes = decode_notes(lines, str(p)) if lines and is_note(lines[-1]) else []
     return Record(header=header, envelopes=envelopes, ruleset=ruleset,
-                  source_format=source_format(lines[0]) if lines else None, end=end)
+                  source_format=source_format(lines[0]) if lines else None, end=end, notes=tuple(notes))
 
 
-def record_bytes(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None) -> bytes:
+def record_bytes(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None,
+                 notes: Sequence[Note] = ()) -> bytes:
     """A record's bytes as ``path`` wants them: a ``.gz`` name gzip-compressed (deterministically:
-    no name, no time stamp), any other name (or ``-``) plain."""
-    data = encode_record(header, envelopes, end)
+    no name, no time stamp), any other name (or ``-``) plain; ``notes`` after the end mark."""
+    data = encode_record(header, envelopes, end, notes)
     return gzip.compress(data, mtime=0) if str(path).endswith(".gz") else data
 
 
@@ -124,12 +137,12 @@ def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]
     return len(data)
 
 
-def match_bytes(path: str | Path, match: Match, signer: Signer | None = None) -> bytes:
+def match_bytes(path: str | Path, match: Match, signer: Signer | None = None, notes: Sequence[Note] = ()) -> bytes:
     """A match's record as every local writer must make it (export, play --out, fork, selfplay):
     a finished match ends with its end mark and event count, signed when ``signer`` is given, so
     a copy cut at a decision boundary fails ``verify`` instead of passing as "unsigned"."""
     return record_bytes(path, match.header, match.envelopes,
-                        closing_mark(match.header, match.envelopes, match.outcome, signer))
+                        closing_mark(match.header, match.envelopes, match.outcome, signer), notes)
 
 
 def write_match(path: str | Path, match: Match, signer: Signer | None = None) -> int:

@@ -36,9 +36,11 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     #   (``kifu play --position``, ``kifu fork --position``), in its ruleset's notation
     seats: tuple[str, str] | None = None   # who decides at each seat: "human" or a bot's name (kifu play);
                                            # a decision taken by someone else says so in its envelope's ``by``
+    forked_chain: str | None = None        # a fork's origin's chain link at ``forked_at``: which record, to the byte,
+                                           # the fork leaves (a variation of that position)
 
 
-OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date", "position", "seats")
+OPTIONAL = ("seed_commitment", "seed_nonce", "event", "round", "table", "date", "position", "seats", "forked_chain")
 TOURNAMENT = ("event", "round", "table", "date")
 
 _encoder = msgspec.json.Encoder()

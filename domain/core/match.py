@@ -113,7 +113,7 @@ class Match:
                forked_from: str | None = None, forked_at: int | None = None,
                seed_commitment: str | None = None, seed_nonce: str | None = None,
                position: str | None = None, seats: tuple[str, str] | None = None,
-               **tournament: str | None) -> Match:
+               forked_chain: str | None = None, **tournament: str | None) -> Match:
         """Validate decks, write the header and run the setup (shuffles, hearts, coin).
 
         ``position``: the text of ``start`` when a person gave it (the header keeps it as given);
@@ -124,8 +124,8 @@ class Match:
                         card_set=ruleset.content.card_set_digest(), seed=seed, players=players,
                         decks=tuple(decks), start=start, forked_from=forked_from, forked_at=forked_at,
                         seed_commitment=seed_commitment, seed_nonce=seed_nonce, position=position, seats=seats,
-                        event=tournament.get("event"), round=tournament.get("round"), table=tournament.get("table"),
-                        date=tournament.get("date"))
+                        forked_chain=forked_chain, event=tournament.get("event"), round=tournament.get("round"),
+                        table=tournament.get("table"), date=tournament.get("date"))
         return cls.start(ruleset, header)
 
     @classmethod

@@ -26,6 +26,7 @@ from .endmark import EndMark, decode_end, end_bytes, is_end
 from .envelope import Envelope, canonical, genesis, link
 from .errors import Malformed
 from .header import Header, header_bytes
+from .notes import Note, decode_note, note_bytes, split_notes
 from .ruleset import Ruleset, find_ruleset
 
 _header_decoder = msgspec.json.Decoder(Header)
@@ -114,11 +115,15 @@ def source_format(data: bytes) -> int | None:
     return fmt if isinstance(fmt, int) else None
 
 
-def encode_record(header: Header, envelopes: Iterable[Envelope[Any]], end: EndMark | None = None) -> bytes:
+def encode_record(header: Header, envelopes: Iterable[Envelope[Any]], end: EndMark | None = None,
+                  notes: Iterable[Note] = ()) -> bytes:
+    """The record's bytes; ``notes`` (``kifu.domain.core.notes``) as its notes section after the end
+    mark (or after the last event of an unfinished record), outside the hash chain."""
     lines = [header_bytes(header)]
     lines.extend(canonical(env) for env in envelopes)
     if end is not None:
         lines.append(end_bytes(end))
+    lines.extend(note_bytes(note) for note in notes)
     return b"\n".join(lines) + b"\n"
 
 
@@ -303,9 +308,11 @@ def decode_record(data: bytes, source: str = "record") -> tuple[Header, list[Env
 
 def decode_lines(lines: list[bytes], source: str = "record"
                  ) -> tuple[Header, list[Envelope[Any]], Ruleset[Any, Any, Any], EndMark | None]:
-    """Parse a record's lines (``record_lines``): header, envelopes, ruleset and its end mark, if any."""
+    """Parse a record's lines (``record_lines``): header, envelopes, ruleset and its end mark, if any.
+    A notes section at its end (``kifu.domain.core.notes``) is left out: ``decode_notes`` reads it."""
     if not lines:
         raise Malformed("empty file", source)
+    lines, _ = split_notes(lines)
     header = decode_header(lines[0], f"{source}: line 1")
     ruleset = find_ruleset(header.ruleset)
     end = None
@@ -330,6 +337,12 @@ def decode_lines(lines: list[bytes], source: str = "record"
         _check_seq(env.seq, len(envelopes) + 1, f"{source}: line {number}")
         envelopes.append(env)
     return header, envelopes, ruleset, end
+
+
+def decode_notes(lines: list[bytes], source: str = "record") -> list[Note]:
+    """The notes section of a record's lines (``record_lines``), each note checked."""
+    kept, notes = split_notes(lines)
+    return [decode_note(line, f"{source}: line {number}") for number, line in enumerate(notes, start=len(kept) + 1)]
 
 
 def _check_seq(seq: int, expected: int, where: str) -> None:

@@ -21,6 +21,8 @@ from .endmark import EndMark, signed_bytes
 from .envelope import Envelope
 from .errors import Malformed
 from .header import Header
+from .notes import Note
+from .notes import signed_bytes as note_signed_bytes
 from .ruleset import Outcome
 
 
@@ -168,3 +170,25 @@ def check(header: Header, envelopes: list[Envelope[Any]], mark: EndMark | None,
         return Verdict(False, f"signed by {who}, which is not a trusted key")
     return Verdict(True, f"signed by {trusted[mark.key]!r} (key {fingerprint(mark.key)}), a trusted key; "
                          f"ends at seq {mark.events}")
+
+
+def sign_note(note: Note, signer: Signer) -> Note:
+    """``note`` signed by ``signer`` (its number, given when stored, is outside the signature)."""
+    note = msgspec.structs.replace(note, signer=signer.name, key=signer.public, signature="")
+    return msgspec.structs.replace(note, signature=base64.b64encode(signer.key.sign(note_signed_bytes(note))).decode())
+
+
+def check_note(note: Note, trusted: dict[str, str] | None = None) -> Verdict:
+    """A note's signature: unsigned (ok unless ``trusted`` keys are required), signed by a key, or broken."""
+    if not note.signature:
+        return Verdict(trusted is None,
+                       "unsigned" if trusted is None else "unsigned, but a trusted signature was required")
+    try:
+        public = Ed25519PublicKey.from_public_bytes(base64.b64decode(note.key, validate=True))
+        public.verify(base64.b64decode(note.signature, validate=True), note_signed_bytes(note))
+    except (InvalidSignature, ValueError, TypeError):
+        return Verdict(False, f"note {note.number}: the signature of {note.signer[:64] or 'its signer'!r} does not "
+                              "verify: the note was changed after signing")
+    if trusted is not None and note.key not in trusted:
+        return Verdict(False, f"note {note.number}: signed by {note.signer[:64]!r}, not a trusted key")
+    return Verdict(True, f"signed by {note.signer[:64]!r} (key {fingerprint(note.key)})")
