@@ -53,6 +53,24 @@ class Decision(RequestBody, frozen=True, kw_only=True):
     command: dict[str, Any]   # one of the ruleset's commands, e.g. {"type": "Attack", "line": 2}
 
 
+Glyph = Literal["", "!", "?", "!?", "?!", "!!", "??"]
+Arrow = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9#:._/]{1,40}(-[A-Za-z0-9#:._/]{1,40})?$")]
+
+
+class NewNote(RequestBody, frozen=True, kw_only=True):
+    """A note on event ``seq`` (0: the match as a whole), outside the match's events and chain.
+    ``author`` defaults to the caller's player name (the judge: "judge"); ``public``: a judge's
+    note the seats may see (a seat's note is only ever seen by its seat and the judge)."""
+
+    seq: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+    text: Annotated[str, msgspec.Meta(max_length=4000)] = ""
+    glyph: Glyph = ""
+    arrows: Annotated[tuple[Arrow, ...], msgspec.Meta(max_length=16)] = ()
+    variation: Annotated[str, msgspec.Meta(max_length=80)] = ""   # a match forked from this one
+    author: Name | None = None
+    public: bool = False
+
+
 # -- responses ----------------------------------------------------------------------------------
 class MatchTokens(ResponseBody, frozen=True, kw_only=True):
     """Shown once, at creation; the service keeps only their SHA-256 digests."""
@@ -145,6 +163,36 @@ class RulesetInfo(ResponseBody, frozen=True, kw_only=True):
 
 class Rulesets(ResponseBody, frozen=True, kw_only=True):
     rulesets: list[RulesetInfo]
+
+
+class NoteOut(ResponseBody, frozen=True, kw_only=True):
+    """A stored note (``kifu.domain.core.notes.Note``). ``chain`` (the noted event's link) is the
+    judge's only: a seat gets no chain links, as in its events."""
+
+    kifu: str = "note"
+    match_id: str
+    number: int
+    seq: int
+    chain: str = ""
+    author: str
+    role: str = ""
+    at: str
+    text: str = ""
+    glyph: str = ""
+    arrows: tuple[str, ...] = ()
+    variation: str = ""
+    public: bool = False
+    signer: str = ""
+    key: str = ""
+    signature: str = ""
+
+
+class NoteList(ResponseBody, frozen=True, kw_only=True):
+    """The notes the caller may see, in the order they were added: the judge sees all; a seat its
+    own and the judge's public ones."""
+
+    match_id: str
+    notes: list[NoteOut]
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -11,6 +11,8 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     GET  /matches/{id}/events?after=N     envelopes after N, redacted for the caller (token)
     GET  /matches/{id}/stream?after=N     the same, live (server-sent events)       (token)
     GET  /matches/{id}/record             the .kifu.jsonl record                    (judge token)
+    GET  /matches/{id}/notes              the notes the caller may see               (token)
+    POST /matches/{id}/notes              add a note on a seq (judge or seat token)
     GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (kifu.service.viewer)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
@@ -81,10 +83,12 @@ SERVICE_POOL = {"POSTGRES_POOL_SIZE": "8", "POSTGRES_MAX_OVERFLOW": "24"}
 T = TypeVar("T")
 CreateBody = Annotated[api.CreateMatch, Body(media_type=RequestEncodingType.JSON)]
 DecisionBody = Annotated[api.Decision, Body(media_type=RequestEncodingType.JSON)]
+NoteBody = Annotated[api.NewNote, Body(media_type=RequestEncodingType.JSON)]
 
 
 _create_decoder = msgspec.json.Decoder(api.CreateMatch)
 _decision_decoder = msgspec.json.Decoder(api.Decision)
+_note_decoder = msgspec.json.Decoder(api.NewNote)
 
 
 async def _strict(request: Request[Any, Any, Any], decoder: msgspec.json.Decoder[T]) -> T:
@@ -334,6 +338,25 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         return Response(body, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{match_id}.kifu.jsonl"'})
 
+    @get("/matches/{match_id:str}/notes", summary="The notes on the match the caller may see",
+         tags=["notes"], security=SECURITY, responses=_problems(401, 404),
+         description="The judge sees every note; a seat its own notes and the judge's public ones (never the "
+                     "other seat's). A seat's copy has no chain links.")
+    async def list_notes(request: Request[Any, Any, Any], match_id: MatchId) -> api.NoteList:
+        key, token = _token_then_key(request, match_id)
+        return await run(lambda: service.list_notes(key, service.caller(key, token)))
+
+    @post("/matches/{match_id:str}/notes", summary="Add a note on a seq (judge or seat token)", tags=["notes"],
+          security=SECURITY, responses=_problems(400, 401, 403, 404, 413),
+          description="A comment, a glyph, arrows or a linked variation (a match forked from this one) on event "
+                      "``seq`` (0: the match as a whole), outside the match's events and chain. 400 if the match "
+                      "has no such seq, the note is empty or the variation was not forked from this match; 403 a "
+                      "seat's note made public. Stored append-only, numbered, signed by the service's key.")
+    async def add_note(request: Request[Any, Any, Any], match_id: MatchId, data: NoteBody) -> api.NoteOut:
+        key, token = _token_then_key(request, match_id)
+        body = await _strict(request, _note_decoder)
+        return await run(lambda: service.add_note(key, service.caller(key, token), body))
+
     @get("/health", summary="Liveness: the store answers", tags=["service"])
     async def health() -> dict[str, str]:
         await run(store.last_notification_id)
@@ -343,11 +366,12 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         await hub.stop()
         workers.shutdown(wait=True)
         tokens.close()
+        service.notes.close()
         store.close()
 
     app = Litestar(
-        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health,
-                        *viewer_routes(store, run, caller)],
+        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record,
+                        list_notes, add_note, health, *viewer_routes(store, run, caller)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,

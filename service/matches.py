@@ -15,14 +15,16 @@ import msgspec
 
 from kifu.domain.core.commit import seed_commitment
 from kifu.domain.core.envelope import Envelope
-from kifu.domain.core.errors import KifuError, Malformed, UnknownRuleset
+from kifu.domain.core.errors import KifuError, Malformed, UnknownMatch, UnknownRuleset
 from kifu.domain.core.match import Match
+from kifu.domain.core.notes import Note, for_role, make
 from kifu.domain.core.record import encode_record
 from kifu.domain.core.ruleset import Ruleset, find_ruleset
-from kifu.domain.core.signing import Signer, closing_mark
+from kifu.domain.core.signing import Signer, closing_mark, sign_note
 from kifu.domain.core.visibility import SeatStream, hidden_cards, redacted, scrub, seat_view
 from kifu.store import MatchStore
 from kifu.store.clock import utc_now
+from kifu.store.notes import NoteStore
 
 from . import api
 from .tokens import TokenStore, seat_of
@@ -46,8 +48,9 @@ class Forbidden(KifuError):
 class MatchService:
     def __init__(self, store: MatchStore, tokens: TokenStore, *,
                  on_change: Callable[[str], None] | None = None, signer: Signer | None = None,
-                 rulesets: list[str] | None = None) -> None:
+                 rulesets: list[str] | None = None, notes: NoteStore | None = None) -> None:
         self.store = store
+        self.notes = notes or NoteStore.open(store.config)
         self.rulesets = rulesets     # the rulesets matches may be created in (None: every one registered)
         self.tokens = tokens
         self.signer = signer   # signs the end mark of a finished match's record
@@ -144,6 +147,45 @@ class MatchService:
         match = self.store.load(match_id)
         return encode_record(match.header, match.envelopes,
                              closing_mark(match.header, match.envelopes, match.outcome, self.signer))
+
+    # -- notes ---------------------------------------------------------------------------------
+    @staticmethod
+    def _role(caller: Caller) -> str:
+        return "judge" if caller is None else f"seat{caller}"
+
+    def list_notes(self, match_id: str, caller: Caller) -> api.NoteList:
+        """The notes ``caller`` may see (``kifu.domain.core.notes.visible_to``); a seat's without chain links."""
+        self.store.summary(match_id)            # UnknownMatch for an unknown id
+        shown = for_role(self.notes.notes(match_id), self._role(caller))
+        return api.NoteList(match_id=match_id, notes=[self._out(n, caller) for n in shown])
+
+    def add_note(self, match_id: str, caller: Caller, body: api.NewNote) -> api.NoteOut:
+        """A note by the judge or a seat, on an event the match has; signed by the service's key.
+        A seat's note is never public: it may speak of the seat's own hidden cards."""
+        if caller is not None and body.public:
+            raise Forbidden("a seat's note is seen by its seat and the judge only; it cannot be public")
+        match = self.store.load(match_id)
+        if body.variation:
+            try:
+                fork = self.store.header(body.variation)
+            except (UnknownMatch, ValueError):
+                raise Malformed(f"no stored match {body.variation[:80]!r}", "variation") from None
+            if fork.forked_from != match_id:
+                raise Malformed(f"match {body.variation} was not forked from {match_id}", "variation")
+        author = body.author or ("judge" if caller is None else match.header.players[caller - 1])
+        note = make(match.header, match.envelopes, body.seq, author=author, at=utc_now(), text=body.text,
+                    glyph=body.glyph, arrows=body.arrows, variation=body.variation, role=self._role(caller),
+                    public=body.public)
+        if self.signer is not None:
+            note = sign_note(note, self.signer)
+        return self._out(self.notes.add(note), caller)
+
+    @staticmethod
+    def _out(note: Note, caller: Caller) -> api.NoteOut:
+        raw = msgspec.to_builtins(note)
+        if caller is not None:
+            raw["chain"] = ""
+        return msgspec.convert(raw, api.NoteOut)
 
     # -- deciding ------------------------------------------------------------------------------
     def decide(self, match_id: str, caller: Caller, decision: api.Decision) -> api.DecisionResult:
