@@ -138,3 +138,19 @@ def test_a_fork_keeps_the_origins_chain_link_and_shows_as_a_variation(record: Pa
     assert shown["variations"] == [{"match_id": header.match_id, "at": at, "same": True, "where": str(fork),
                                     "noted": False}]
     assert f"variation: match {header.match_id} (forked after #{at}" in run("notes", str(record)).output
+
+
+def test_a_dossier_of_a_stored_match_holds_its_notes_and_refuses_a_seq_it_has_not(tmp_path: Path) -> None:
+    db = str(tmp_path / "d.db")
+    run("--db", db, "play", "novel", "--seed", "1", "-q")
+    match_id = json.loads(run("--db", db, "matches", "--json").output)[0]["match_id"]
+    run("--db", db, "annotate", match_id, "7", "checked the reveal", "--glyph", "!")
+    out = tmp_path / "d.html"
+    run("--db", db, "dossier", match_id, "7", "--out", str(out))
+    page = out.read_text()
+    assert "<script" not in page and "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "default-src 'none'" in page
+    assert "! ann: checked the reveal" in page and page.count("<svg") == 2
+    assert "stored match in SQLite database" in page
+    failed = run("--db", db, "dossier", match_id, "100000", "--out", str(out), code=2)
+    assert "outside" in failed.output
