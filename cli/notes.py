@@ -14,8 +14,9 @@ import msgspec
 from rich.text import Text
 
 from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.errors import KifuError
 from kifu.domain.core.header import Header
-from kifu.domain.core.notes import GLYPHS, Note, make, matching, note_bytes
+from kifu.domain.core.notes import GLYPHS, Note, for_role, make, matching, note_bytes
 from kifu.domain.core.signing import check_note, sign_note
 from kifu.projections.annotations import Variation, headers_beside, note_line, variations
 from kifu.projections.recordfile import read_record, write_file
@@ -23,6 +24,7 @@ from kifu.store.clock import utc_now
 
 from . import render
 from .context import Kifu, pass_kifu
+from .tui.notes import Annotations
 
 AUTHOR_VAR = "KIFU_AUTHOR"
 
@@ -57,6 +59,18 @@ def variations_of(kifu: Kifu, record: Annotated) -> list[Variation]:
     """Forks of the record's match: in the store (a stored match), or in the file's folder."""
     candidates = headers_beside(record.file) if record.file else stored_headers(kifu)
     return variations(record.header, record.envelopes, candidates, record.notes)
+
+
+def annotations_for(kifu: Kifu, source: str, seat: int | None) -> Annotations:
+    """The notes (as ``seat`` may see them: a seat its own and the public ones) and variations of a
+    record, for the stepper's notes line; none when they cannot be read (the stepper still runs)."""
+    try:
+        record = load_annotated(kifu, source)
+        found = variations_of(kifu, record)
+    except (KifuError, OSError):
+        return Annotations()
+    shown = for_role(record.notes, None if seat is None else f"seat{seat}")
+    return Annotations(tuple(shown), tuple(found))
 
 
 def append_to_file(path: str, note: Note) -> None:

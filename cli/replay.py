@@ -81,9 +81,10 @@ def replay(kifu: Kifu, source: str, at: int | None, seat: int | None, as_json: b
     if at is not None and not 0 <= at <= timeline.last_seq:
         raise click.BadParameter(f"seq {at} is outside 0..{timeline.last_seq}", param_hint="--at")
     if at is None and not as_json and on_terminal():
+        from .notes import annotations_for
         from .tui.app import ReplayApp  # Textual only where it is drawn
 
-        ReplayApp(position).run()
+        ReplayApp(position, annotations_for(kifu, source, seat)).run()
         return
     position.go(timeline.last_seq if at is None else at)
     if at is not None and (svg_out or png_out):

@@ -16,6 +16,7 @@ from textual.widgets import Input, Static
 
 from .keys import KEYS, help_lines
 from .model import Position
+from .notes import Annotations, annotation_line
 
 SPEEDS = (1, 2, 4, 8, 16, 32, 64)      # autoplay, events per second
 WIDE = 140                             # from this width the panes sit beside the board
@@ -67,6 +68,7 @@ class ReplayApp(App[None]):
     #events > Static, #info > Static { width: 100%; }
     #events-body { text-wrap: nowrap; text-overflow: ellipsis; }
     #status { height: 1; background: $panel; }
+    #notes { height: auto; max-height: 3; background: $boost; display: none; }
     #jump { height: 3; display: none; }
     #jump.shown { display: block; }
     .wide #main { layout: horizontal; }
@@ -82,9 +84,10 @@ class ReplayApp(App[None]):
         Binding("shift+tab", "focus_card(-1)", show=False, priority=True),
     ]
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, annotations: Annotations | None = None) -> None:
         super().__init__()
         self.position = position
+        self.annotations = annotations or Annotations()   # notes and variations: cli/tui/notes.py
         self.pane = "clause"            # what the info pane shows: clause, card or why
         self.speed = 2                  # index into SPEEDS
         self.playing: Any = None        # the autoplay timer
@@ -104,6 +107,7 @@ class ReplayApp(App[None]):
                     yield Static(id="info-body")
         yield JumpInput(id="jump", placeholder=f"jump to seq 0..{self.position.last} (Enter; Esc cancels)",
                         type="integer")
+        yield Static(id="notes")
         yield Static(id="status")
 
     def on_mount(self) -> None:
@@ -150,6 +154,10 @@ class ReplayApp(App[None]):
         else:
             info.border_title, body = "clause", pos.clause()
         self.query_one("#info-body", Static).update(body)
+        noted = annotation_line(self.annotations, pos.seq)
+        notes = self.query_one("#notes", Static)
+        notes.update(noted)
+        notes.display = bool(noted.plain)
         status = pos.status()
         if self.playing is not None:
             status.append(f" · autoplay {SPEEDS[self.speed]}/s", style="bold")
