@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from kifu.projections.annotations import viewer_meta
 from kifu.projections.picture import picture_of, png
 from kifu.projections.viewdata import ViewSource, viewer_name
 from kifu.service.viewer import page
@@ -25,11 +26,21 @@ def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
         for other in (1, 2):
             views[str(other)] = ViewSource(ruleset, header, envelopes, other, timeline=judge.timeline,
                                            turns=judge.turns).bundle()
+    add_annotations(kifu, source, views)
     body = page(views).encode()
     output.write_out(path, body)
     shown = viewer_name(seat) + (" and each seat" if seat is None else "")
     output.quiet_echo(path, f"{path}: {plural(len(envelopes), 'event')} as the {shown} saw them, {len(body)} bytes; "
                "open it in a browser (it needs no server and loads nothing)")
+
+
+def add_annotations(kifu: Kifu, source: str, views: dict[str, Any]) -> None:
+    """Each view's meta gets the notes its viewer may see and the record's variations (cli/notes)."""
+    from .notes import annotations_for
+
+    for key, bundle in views.items():
+        found = annotations_for(kifu, source, None if key == "judge" else int(key))
+        bundle["meta"].update(viewer_meta(found.notes, found.variations))
 
 
 def draw_board(timeline: Any, seq: int, seat: int | None, svg_out: str | None, png_out: str | None) -> None:

@@ -90,3 +90,10 @@ def note_line(note: Note) -> str:
 def near(notes: Iterable[Note], seq: int, span: int = 0) -> list[Note]:
     """The notes on events ``seq - span`` .. ``seq + span``."""
     return [n for n in notes if abs(n.seq - seq) <= span]
+
+
+def viewer_meta(notes: Iterable[Note], found: Iterable[Variation]) -> dict[str, Any]:
+    """What the web viewer's meta gets: each note as its seq and line, each variation as its id
+    and the seq it leaves (the notes already those the page's viewer may see)."""
+    return {"notes": [{"seq": n.seq, "number": n.number, "line": note_line(n)} for n in notes],
+            "variations": [{"match_id": v.match_id, "at": v.at} for v in found]}

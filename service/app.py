@@ -371,7 +371,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record,
-                        list_notes, add_note, health, *viewer_routes(store, run, caller)],
+                        list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,

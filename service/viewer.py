@@ -27,6 +27,8 @@ from typing import Any
 import msgspec
 from litestar import MediaType, Request, Response, get
 
+from kifu.domain.core.notes import for_role
+from kifu.projections.annotations import variations, viewer_meta
 from kifu.projections.timeline import Timeline
 from kifu.projections.viewdata import ViewSource, turns_after, turns_of
 
@@ -67,6 +69,14 @@ def page(views: dict[str, dict[str, Any]] | None = None) -> str:
     values = {"css": _asset("viewer.css"), "js": _asset("viewer.js"), "bundle": data,   # base64: no "<" to escape
               "csp": CSP_SERVED if views is None else CSP_FILE}
     return re.sub(r"\{(css|js|bundle|csp)\}", lambda m: values[m.group(1)], _asset("viewer.html"))
+
+
+def annotations_meta(store: Any, notes: Any, match_id: str, seat: int | None) -> dict[str, Any]:
+    """The notes the view may see (``for_role``) and the stored forks of the match."""
+    header = store.header(match_id)
+    forks = [("store", store.header(row.match_id)) for row in store.list_matches()]
+    shown = for_role(notes.notes(match_id), None if seat is None else f"seat{seat}")
+    return viewer_meta(shown, variations(header, [], forks, shown))
 
 
 def view_seat(caller: Caller, asked: str) -> int | None:
@@ -148,8 +158,9 @@ def _json(request: Request[Any, Any, Any], body: Any) -> Response[bytes]:
 
 
 def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
-                  caller: Callable[[Request[Any, Any, Any], str], Awaitable[Caller]]) -> list[Any]:
-    """The viewer's route handlers on the service's store, worker-thread runner and token check."""
+                  caller: Callable[[Request[Any, Any, Any], str], Awaitable[Caller]], notes: Any = None) -> list[Any]:
+    """The viewer's route handlers on the service's store, worker-thread runner and token check;
+    ``notes`` (a ``NoteStore``): the notes and variations its meta carries, as the view may see them."""
     sources = Sources(store)
     html = page().encode()
 
@@ -160,6 +171,8 @@ def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
                                 "outcome": src.outcome.describe() if src.outcome else "", "may": may}
         if after == 0:
             body["meta"] = src.meta()
+            if notes is not None:
+                body["meta"].update(annotations_meta(store, notes, match_id, seat))
         return body
 
     def frame(match_id: str, seat: int | None, seq: int) -> dict[str, Any]:

@@ -258,6 +258,16 @@
       ...clauseBlock(ev.clause));
   }
 
+  // Notes on this event and the forks (variations) that leave it: meta.notes / meta.variations,
+  // each view's own (a seat's page holds its own notes and the judge's public ones only).
+  function drawNotes(seq) {
+    const box = $("#notes"), m = ui.src.meta || {};
+    const notes = (m.notes || []).filter((n) => n.seq === seq), forks = (m.variations || []).filter((v) => v.at === seq);
+    box.hidden = !notes.length && !forks.length;
+    fill(box, ...notes.map((n) => el("p", { class: "note", text: "✎ " + n.line })),
+         ...forks.map((v) => el("p", { class: "variation", text: "⑂ variation: match " + v.match_id })));
+  }
+
   function drawWhy(frame) {
     const box = $("#why");
     box.hidden = !ui.whyOpen;
@@ -362,7 +372,7 @@
     let frame;
     try { frame = await ui.src.frame(seq); } catch (err) { fill($("#current"), el("p", { role: "alert", text: "cannot load #" + seq + ": " + err.message })); return; }
     if (ui.want !== seq) return;        // a newer step superseded this one
-    drawBoard(frame); drawCurrent(frame); drawWhy(frame); markTimeline(seq);
+    drawBoard(frame); drawCurrent(frame); drawWhy(frame); drawNotes(seq); markTimeline(seq);
     ui.shown = seq;
     document.body.dataset.seq = String(seq);
     if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now();   // ms since navigation began

@@ -53,3 +53,51 @@ def test_the_dossier_opens_offline_and_holds_the_ruling(page_for: Any, tmp_path:
     fork_id = read_record(fork).header.match_id
     assert f"match {fork_id}, after #{at}" in text
     assert "B was forked from A" in text or "forked from" in text
+
+
+def test_the_exported_viewer_shows_each_views_notes_at_their_event(page_for: Any, tmp_path: Path) -> None:
+    db = str(tmp_path / "v.db")
+    kifu("--db", db, "play", "novel", "--seed", "1", "-q")
+    match_id = json.loads(kifu("--db", db, "matches", "--json"))[0]["match_id"]
+    kifu("--db", db, "annotate", match_id, "4", "judge only: both hands seen", "--glyph", "!?")
+    kifu("--db", db, "annotate", match_id, "4", "for everyone", "--public")
+    out = tmp_path / "v.html"
+    kifu("--db", db, "export", match_id, "--html", str(out))
+    page, traffic = page_for("file://")
+    page.goto(out.as_uri() + "#seq=4")
+    page.wait_for_selector("body[data-seq='4']", timeout=20_000)
+    page.wait_for_selector("#notes:not([hidden])", timeout=20_000)
+    notes = page.inner_text("#notes")
+    assert "!? head judge: judge only: both hands seen" in notes and "for everyone" in notes
+    page.select_option("#as", "1")
+    page.wait_for_function("document.querySelector('#title').textContent.includes(\"seat 1's view\")",
+                           timeout=20_000)
+    page.wait_for_selector("body[data-seq='4']", timeout=20_000)
+    page.wait_for_function("!document.querySelector('#notes').innerText.includes('judge only')", timeout=20_000)
+    assert "for everyone" in page.inner_text("#notes")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-seq='5']", timeout=20_000)
+    assert page.locator("#notes").is_hidden()
+    assert traffic.blocked == [] and page.errors == []
+
+
+def test_the_served_viewer_data_carries_the_notes_the_token_may_see(tmp_path: Path) -> None:
+    from litestar.testing import TestClient
+
+    from kifu.service import create_app
+
+    with TestClient(create_app("memory", environ={})) as client:
+        created = client.post("/matches", json={"players": ["ann", "bob"]}).json()
+        mid, tokens = created["match_id"], created["tokens"]
+
+        def auth(role: str) -> dict[str, str]:
+            return {"Authorization": f"Bearer {tokens[role]}"}
+
+        assert client.post(f"/matches/{mid}/notes", json={"seq": 1, "text": "seat 1's plan"},
+                           headers=auth("seat1")).status_code == 201
+        assert client.post(f"/matches/{mid}/notes", json={"seq": 0, "text": "judge's"},
+                           headers=auth("judge")).status_code == 201
+        seen = {role: [n["line"] for n in client.get(f"/matches/{mid}/viewer/data", headers=auth(role)).json()
+                       ["meta"]["notes"]] for role in ("judge", "seat1", "seat2")}
+    assert seen == {"judge": ["#1 ann (seat1): seat 1's plan", "match judge (judge): judge's"],
+                    "seat1": ["#1 ann (seat1): seat 1's plan"], "seat2": []}
