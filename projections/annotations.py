@@ -20,7 +20,7 @@ from kifu.domain.core.header import Header
 from kifu.domain.core.notes import Note
 from kifu.domain.core.record import decode_header
 
-from .recordfile import find_records
+from .recordfile import is_record
 
 
 class Variation(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,10 +63,10 @@ def read_header(path: Path) -> Header | None:
 
 
 def headers_beside(path: str | Path) -> list[tuple[str, Header]]:
-    """The headers of the record files in the folder of ``path`` (itself left out)."""
+    """The headers of the record files in the folder of ``path`` (itself left out; not below it)."""
     here = Path(path).resolve()
     out = []
-    for other in find_records([str(here.parent)]):
+    for other in sorted(q for q in here.parent.glob("*.kifu.jsonl*") if is_record(q)):
         if other.resolve() != here:
             h = read_header(other)
             if h is not None:

@@ -25,6 +25,7 @@ from .annotations import note_line
 from .causes import Link, Why
 from .diff import Diff
 
+JUDGE_KINDS: tuple[str, ...] = ("judge",)    # the envelope kind of judge events (calls, rulings, penalties…)
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 STYLE = """
 body{font:15px/1.45 'Noto Sans','DejaVu Sans',sans-serif;color:#1b1f24;margin:24px auto;max-width:1100px;padding:0 16px}
@@ -74,9 +75,9 @@ class Dossier(msgspec.Struct, frozen=True, kw_only=True):
 def judge_events(envelopes: Sequence[Envelope[Any]], seq: int, span: int,
                  words: Callable[[Envelope[Any]], str]) -> tuple[tuple[int, str], ...]:
     """Events of kind "judge" within ``span`` of ``seq``, or about ``seq`` (their ``at``)."""
-    out = []
+    out: list[tuple[int, str]] = []
     for env in envelopes:
-        if env.kind != "judge":
+        if env.kind not in JUDGE_KINDS:
             continue
         about = getattr(env.event, "at", None)
         if abs(env.seq - seq) <= span or about == seq:
