@@ -67,6 +67,6 @@ def sign(file: str, keyfile: str, out: str | None) -> None:
         raise Malformed("the match is not over: only a finished record gets an end mark", file)
     target = out or file
     output.check(target)
-    output.write_out(target, match_bytes(target, match, signer))
+    output.write_out(target, match_bytes(target, match, signer, record.notes))   # its notes kept after the mark
     output.quiet_echo(target, f"{target}: signed by {signer.name!r} (key {fingerprint(signer.public)}), "
                f"ends at seq {len(record.envelopes)}")

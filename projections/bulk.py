@@ -15,6 +15,7 @@ import msgspec
 
 from kifu.domain.core.errors import KifuError
 from kifu.domain.core.match import Match
+from kifu.domain.core.notes import header_link, stale
 from kifu.domain.core.signing import closing_mark, no_end_mark
 
 from .audit import Divergence, audit
@@ -91,7 +92,9 @@ def audit_path(path: str, rerecord: bool = False) -> FileAudit:
     # signature covered the old events); an unfinished one (a ruling scenario) stays without
     end = closing_mark(redo.header, redo.envelopes, Match.fold(record.ruleset, redo.header, redo.envelopes).outcome,
                        None)
-    write_record(path, redo.header, redo.envelopes, end)
+    link = header_link(redo.header)    # notes whose event's link still holds stay; the others noted a changed event
+    write_record(path, redo.header, redo.envelopes, end,
+                 [n for n in record.notes if not stale(n, link, redo.envelopes)])
     after = check_probes(record.ruleset, redo.header, redo.envelopes, probes) if probes else None
     changes = redo.changes + ((f"a probe fails after re-recording: {after.reason}",) if after else ())
     return msgspec.structs.replace(base, status="rerecorded" if after is None else "diverged", changes=changes,

@@ -130,9 +130,10 @@ def _umask() -> int:
     return mask
 
 
-def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None) -> int:
+def write_record(path: str | Path, header: Header, envelopes: list[Envelope[Any]], end: EndMark | None = None,
+                 notes: Sequence[Note] = ()) -> int:
     """Write a record as ``write_file`` writes (atomically, never over a device); returns its size."""
-    data = record_bytes(path, header, envelopes, end)
+    data = record_bytes(path, header, envelopes, end, notes)
     write_file(path, data)
     return len(data)
 

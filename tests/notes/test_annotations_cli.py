@@ -154,3 +154,15 @@ def test_a_dossier_of_a_stored_match_holds_its_notes_and_refuses_a_seq_it_has_no
     assert "stored match in SQLite database" in page
     failed = run("--db", db, "dossier", match_id, "100000", "--out", str(out), code=2)
     assert "outside" in failed.output
+
+
+def test_signing_a_record_afterwards_keeps_its_notes(record: Path, tmp_path: Path) -> None:
+    run("annotate", str(record), "3", "before signing")
+    key = tmp_path / "k.pem"
+    key.write_bytes(private_pem(new_signer("house")))
+    run("keys", "sign", str(record), "--key", str(key))
+    read = read_record(record)
+    assert read.end is not None and read.end.signer == "house"
+    assert [n.text for n in read.notes] == ["before signing"]
+    said = run("verify", str(record)).output
+    assert "signed by 'house'" in said and "1 note after the end" in said
