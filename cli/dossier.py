@@ -15,7 +15,6 @@ from kifu.projections.causes import why as why_of
 from kifu.projections.diff import Side
 from kifu.projections.diff import diff as compare
 from kifu.projections.dossier import Check, Dossier, Variation, cited, html, judge_events
-from kifu.projections.picture import picture_of
 from kifu.projections.recordfile import read_record
 from kifu.projections.timeline import Timeline
 
@@ -60,6 +59,8 @@ def dossier(kifu: Kifu, source: str, seq: int, out: str, span: int) -> None:
     event and both why chains with the values each ruling used, the clause text in English and
     in the seed's original, judge events and notes near it, and the variations leaving a position
     near it, each with its diff."""
+    from kifu.projections.picture import picture_of  # the drawing only where a page is made
+
     record = load_annotated(kifu, source)
     header, envelopes, ruleset = record.header, record.envelopes, record.ruleset
     if not 1 <= seq <= len(envelopes):
