@@ -376,7 +376,7 @@ def import_(kifu: Kifu, paths: tuple[str, ...], keys: tuple[str, ...], trusted: 
         for file in files:
             try:
                 said = one(file)
-                counts["unchanged" if said.endswith("nothing to do") else "imported"] += 1
+                counts["unchanged" if " is already stored, " in said else "imported"] += 1
             except KifuError as exc:
                 counts["refused"] += 1
                 click.echo(f"{file}: refused: {exc}", err=True)
