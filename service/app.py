@@ -54,6 +54,7 @@ from kifu.domain.core.visibility import SeatStream
 from kifu.domain.version import ENGINE_VERSION
 from kifu.store import MatchStore, StoreError, resolve
 from kifu.store.keys import signer_from
+from kifu.store.notes import NoteStore
 
 from . import api
 from .contract import finish
@@ -215,12 +216,13 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     hub = Hub(store) if poll_interval is None else Hub(store, interval=poll_interval)
     try:
         signer = signer_from(env)
+        notes = NoteStore.open(config)   # the notes' own table beside the matches (kifu.store.notes)
     except BaseException:
         tokens.close()
         store.close()
         raise
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
-    service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered)
+    service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered, notes=notes)
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
 
