@@ -14,7 +14,7 @@ import msgspec
 from rich.text import Text
 
 from kifu.domain.core.envelope import Envelope
-from kifu.domain.core.errors import KifuError
+from kifu.domain.core.errors import KifuError, Malformed
 from kifu.domain.core.header import Header
 from kifu.domain.core.notes import GLYPHS, Note, for_role, make, matching, note_bytes
 from kifu.domain.core.signing import check_note, sign_note
@@ -102,6 +102,11 @@ def annotate(kifu: Kifu, source: str, seq: int, text: str, glyph: str | None, ar
     signature) stay as they were: a file gets the note after its end mark, a stored match in its
     own append-only stream. Signed with $KIFU_SIGNING_KEY when it is set."""
     record = load_annotated(kifu, source)
+    if variation and record.file is None:       # a stored match's variation: a stored fork of it, as the service asks
+        fork = kifu.store.header(kifu.resolve(variation))
+        if fork.forked_from != record.header.match_id:
+            raise Malformed(f"match {fork.match_id} was not forked from {record.header.match_id}", "--variation")
+        variation = fork.match_id
     name = author or os.environ.get(AUTHOR_VAR) or getpass.getuser()
     note = make(record.header, record.envelopes, seq, author=name, at=utc_now(), text=text, glyph=glyph or "",
                 arrows=arrows, variation=variation, public=public)

@@ -166,3 +166,18 @@ def test_signing_a_record_afterwards_keeps_its_notes(record: Path, tmp_path: Pat
     assert [n.text for n in read.notes] == ["before signing"]
     said = run("verify", str(record)).output
     assert "signed by 'house'" in said and "1 note after the end" in said
+
+
+def test_a_stored_matchs_variation_must_be_a_stored_fork_of_it(record: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "v.db")
+    run("--db", db, "import", str(record))
+    origin = read_record(record).header.match_id
+    at = next(e.seq for e in read_record(record).envelopes[8:] if e.digest is not None)
+    run("--db", db, "fork", origin, "--at", str(at), "-q", "--stop")
+    rows = json.loads(run("--db", db, "matches", "--json").output)
+    fork_id = next(r["match_id"] for r in rows if r["match_id"] != origin)
+    said = run("--db", db, "annotate", origin, str(at), "--variation", fork_id[:8], "--glyph", "!?").output
+    assert f"⑂ {fork_id}" in said
+    assert "was not forked from" in run("--db", db, "annotate", fork_id, "1", "--variation", origin, code=2).output
+    shown = json.loads(run("--db", db, "notes", origin, "--json").output)
+    assert [(v["match_id"], v["at"], v["same"]) for v in shown["variations"]] == [(fork_id, at, True)]
