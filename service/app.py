@@ -293,12 +293,14 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         await run(seen.skip, match.envelopes[:sent])       # folding is CPU work: off the event loop
         wake = hub.subscribe(match_id)
         try:
+            await hub.ready()
             fresh = True
             while True:
                 wake.clear()
                 newer = await run(store.events, match_id, match.seq)
                 if newer:
                     match.extend(newer)
+                wake.seen = match.seq
                 if match.seq > sent or fresh:
                     for env in await run(seen.redact, match.envelopes[sent:]):
                         yield ServerSentEventMessage(event="envelope", id=env.seq,
@@ -369,6 +371,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
             finish(plugin.provide_openapi_schema())
     app.state.service = service
     app.state.store = store
+    app.state.hub = hub
     return app
 
 
