@@ -12,6 +12,7 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     GET  /matches/{id}/stream?after=N     the same, live (server-sent events)       (token)
     GET  /matches/{id}/record             the .kifu.jsonl record                    (judge token)
     GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (kifu.service.viewer)
+    GET  /feed, /feed/{id}[/stream]       featured matches, public and delayed (kifu.service.feed)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
 Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
@@ -55,6 +56,7 @@ from kifu.store.keys import signer_from
 
 from . import api
 from .contract import finish
+from .feed import Feed, FeedConfig, feed_routes
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position, match_key
@@ -194,11 +196,13 @@ def _no_framing(response: Response[Any]) -> Response[Any]:
 
 
 def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
-               poll_interval: float | None = None, heartbeat: float = HEARTBEAT) -> Litestar:
+               poll_interval: float | None = None, heartbeat: float = HEARTBEAT,
+               feed: FeedConfig | None = None) -> Litestar:
     """The service on the store ``db`` names (as ``--db``: SQLite file, postgresql:// URL, memory).
 
     Opens the store now (so a bad database fails at start, not at the first request) and closes
-    it when the application shuts down."""
+    it when the application shuts down. ``feed``: the featured matches and their delay (default:
+    from the environment, ``kifu.service.feed.FeedConfig.from_env``)."""
     warm_rulesets()   # before any worker thread decodes: see kifu.service.warmup
     env = {**SERVICE_POOL, **(os.environ if environ is None else environ)}
     config = resolve(db, env)
@@ -216,6 +220,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
         raise
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
+    featured = Feed(store, feed if feed is not None else FeedConfig.from_env(env))
     service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered)
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
@@ -349,7 +354,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health,
-                        *viewer_routes(store, run, caller)],
+                        *viewer_routes(store, run, caller), *feed_routes(featured, hub, run, heartbeat, _resume_after)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,
