@@ -27,9 +27,12 @@ from .context import Kifu, pass_kifu
               help="How far the feed runs behind: N decisions (10d) or N seconds (30s).")
 @click.option("--broadcast-token", default=None, envvar="KIFU_BROADCAST_TOKEN", metavar="TOKEN",
               help="Serve the feed only to holders of this token (default: to anyone).")
+@click.option("--round-minutes", default=None, type=click.FloatRange(min=1), metavar="M",
+              help="An event round's length: the feed shows each round's match with its round timer "
+                   "(from the match's creation, plus the judge's time extensions).")
 @pass_kifu
 def serve(kifu: Kifu, host: str, port: int, db: str | None, workers: int, log_level: str, no_access_log: bool,
-          featured: tuple[str, ...], delay: str, broadcast_token: str | None) -> None:
+          featured: tuple[str, ...], delay: str, broadcast_token: str | None, round_minutes: float | None) -> None:
     """Serve matches over HTTP: two seats play, judges read (OpenAPI at /schema), spectators
     watch the featured matches on a delayed public feed (/feed)."""
     from kifu.projections.feed import Delay
@@ -45,7 +48,7 @@ def serve(kifu: Kifu, host: str, port: int, db: str | None, workers: int, log_le
         raise click.BadParameter("a featured match needs a delay (10d or 30s): a live public feed would show "
                                  "a player what the opponent does as it happens", param_hint="--delay")
     feed = FeedConfig(featured=tuple(_featured(kifu, target, f) for f in featured), delay=wait,
-                      token=broadcast_token or None) if featured else None
+                      token=broadcast_token or None, round_minutes=round_minutes) if featured else None
     _port_free(host, port)
     logging.getLogger("uvicorn.error").addFilter(_StreamsClosed())
     click.echo(f"kifu: serving on http://{host}:{port} (OpenAPI at /schema); Ctrl-C stops", err=True)

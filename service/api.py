@@ -158,6 +158,17 @@ class SeatClockInfo(ResponseBody, frozen=True, kw_only=True):
     longest: float
 
 
+class RoundTimer(ResponseBody, frozen=True, kw_only=True):
+    """An event round's timer for one match (``kifu.projections.clocks.round_clock``) at the time
+    of the answer: seconds; ``remaining`` below 0 is over time."""
+
+    started: str
+    minutes: float
+    extension: float        # minutes a judge added (TimeExtension), as far as the feed shows the match
+    elapsed: float
+    remaining: float
+
+
 class FeedTable(ResponseBody, frozen=True, kw_only=True):
     """A featured match as the public sees it now: ``seq`` is the last event shown (the match
     itself may be further on), ``status`` and ``outcome`` are as of that event."""
@@ -172,6 +183,7 @@ class FeedTable(ResponseBody, frozen=True, kw_only=True):
     status: Status
     outcome: Outcome | None = None
     clocks: list[SeatClockInfo] = []
+    timer: RoundTimer | None = None      # with a round length (kifu serve --round-minutes), for a match of a round
 
 
 class StandingLine(ResponseBody, frozen=True, kw_only=True):

@@ -20,6 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -28,7 +29,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import KifuError, UnknownMatch
-from kifu.projections.clocks import seat_clocks
+from kifu.projections.clocks import match_clock, seat_clocks
 from kifu.projections.feed import Delay, PublicStream, next_release, public_cut, public_layout
 from kifu.store import MatchStore
 
@@ -41,19 +42,23 @@ ALL = "all"
 FEEDS_KEPT = 32              # featured matches whose public fold is kept
 STANDINGS_FOR = 2.0          # seconds the standings beside the feed are reused
 ENV_FEATURE, ENV_DELAY, ENV_TOKEN = "KIFU_FEATURE", "KIFU_FEED_DELAY", "KIFU_BROADCAST_TOKEN"
+ENV_ROUND = "KIFU_ROUND_MINUTES"
 
 
 class FeedConfig(msgspec.Struct, frozen=True, kw_only=True):
     featured: tuple[str, ...] = ()      # match ids, or ("all",): every match
     delay: Delay = Delay()
     token: str | None = None            # the broadcast token; None: the feed is public
+    round_minutes: float | None = None  # an event round's length: each round's match shows its timer
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> FeedConfig:
         """``KIFU_FEATURE`` (ids, comma-separated, or ``all``), ``KIFU_FEED_DELAY`` (``10d``,
         ``30s``), ``KIFU_BROADCAST_TOKEN``: how ``kifu serve`` hands them to worker processes."""
         featured = tuple(f.strip() for f in env.get(ENV_FEATURE, "").split(",") if f.strip())
-        return cls(featured=featured, delay=Delay.parse(env.get(ENV_DELAY, "0")), token=env.get(ENV_TOKEN) or None)
+        minutes = env.get(ENV_ROUND)
+        return cls(featured=featured, delay=Delay.parse(env.get(ENV_DELAY, "0")), token=env.get(ENV_TOKEN) or None,
+                   round_minutes=float(minutes) if minutes else None)
 
     def env(self) -> dict[str, str]:
         out = {ENV_FEATURE: ",".join(self.featured)}
@@ -63,6 +68,8 @@ class FeedConfig(msgspec.Struct, frozen=True, kw_only=True):
             out[ENV_DELAY] = f"{self.delay.seconds:g}s"
         if self.token:
             out[ENV_TOKEN] = self.token
+        if self.round_minutes:
+            out[ENV_ROUND] = f"{self.round_minutes:g}"
         return out
 
     def features(self, match_id: str) -> bool:
@@ -129,9 +136,16 @@ class Feed:
         clocks = [api.SeatClockInfo(seat=c.seat, decisions=c.decisions, total=c.total, median=c.median,
                                     longest=c.longest)
                   for c in seat_clocks(header, match.envelopes[:cut]).values()]
+        timer = None
+        if self.config.round_minutes and header.round is not None:
+            clock = match_clock(header, match.envelopes[:cut], self.config.round_minutes, utc_stamp(now))
+            if clock is not None:
+                timer = api.RoundTimer(started=clock.started, minutes=clock.minutes, extension=clock.extension,
+                                       elapsed=clock.elapsed, remaining=clock.remaining)
         table = api.FeedTable(match_id=match_id, ruleset=header.ruleset, players=header.players, event=header.event,
                               round=header.round, table=header.table, seq=cut,
-                              status="over" if outcome is not None else "ongoing", outcome=outcome, clocks=clocks)
+                              status="over" if outcome is not None else "ongoing", outcome=outcome, clocks=clocks,
+                              timer=timer)
         release = next_release(match.envelopes, self.config.delay, cut)
         return Shown(table, events, match.seq, release, outcome is not None and cut >= match.seq), board
 
@@ -176,6 +190,11 @@ class Feed:
                                     ongoing=x.ongoing) for x in lines]
             self._standings = (time.monotonic(), out)
             return out
+
+
+def utc_stamp(when: float) -> str:
+    """POSIX seconds as a record stamps time (``kifu.store.clock``)."""
+    return datetime.fromtimestamp(when, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _check(request: Request[Any, Any, Any], config: FeedConfig) -> None:

@@ -155,3 +155,15 @@ def test_the_feed_is_in_the_openapi_document(api: TestClient[Any]) -> None:
 def test_kifu_serve_refuses_a_feed_without_a_delay_it_can_read(args: list[str], says: str) -> None:
     result = CliRunner().invoke(cli, ["--db", "memory", "serve", "--port", "0", *args])
     assert result.exit_code == 2 and says in result.output
+
+
+def test_a_round_match_on_the_feed_shows_its_round_timer() -> None:
+    with client(featured=(ALL,), delay=Delay(decisions=1), round_minutes=50) as api:
+        in_round = create(api, event="Open", round="2", table="7")
+        casual = create(api)
+        table = api.get(f"/feed/{in_round['match_id']}").json()["table"]
+        assert (table["event"], table["round"], table["table"]) == ("Open", "2", "7")
+        timer = table["timer"]
+        assert timer["minutes"] == 50 and timer["extension"] == 0 and timer["started"].endswith("Z")
+        assert 0 <= timer["elapsed"] < 600 and timer["remaining"] == pytest.approx(3000 - timer["elapsed"], abs=0.01)
+        assert api.get(f"/feed/{casual['match_id']}").json()["table"]["timer"] is None
