@@ -138,3 +138,28 @@ def test_the_viewers_data_has_each_decisions_time_and_the_seat_clocks_at_every_f
     assert sum(c["decisions"] for c in at_first.values()) == 1
     assert source.frame(0)["clocks"] == {"1": msgspec.to_builtins(SeatClock(1, 0, 0.0, 0.0, 0.0)),
                                          "2": msgspec.to_builtins(SeatClock(2, 0, 0.0, 0.0, 0.0))}
+
+
+def test_kifu_replay_shows_the_clock_line(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from kifu.cli.main import cli
+    from kifu.domain.core.record import encode_record
+
+    rules = find_ruleset("worlfard")
+    presets = rules.content.presets()
+    match = Match.create(rules, match_id="00000000-0000-4000-8000-000000000003", seed=6,
+                         decks=[rules.content.load_deck(p) for p in presets[:2]], players=("a", "b"), date=START)
+    bots = {1: RandomBot(1), 2: RandomBot(2)}
+    for n in range(6):
+        seat = min(match.awaiting)
+        match.submit(seat, bots[seat].choose(Seen(seat, match.legal(seat))), received=f"2026-11-28T10:0{n}:00.000Z")
+    path = tmp_path / "m.kifu.jsonl"
+    path.write_bytes(encode_record(match.header, match.envelopes))
+    last = [e.seq for e in match.envelopes if e.kind == "decision"][-1]
+    result = CliRunner().invoke(cli, ["replay", str(path), "--at", str(last)])
+    assert result.exit_code == 0, result.output
+    clocks = seat_clocks(match.header, match.envelopes)
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith("clock: took 1:00 · seat 1 ") and f"seat 1 {clock_text(clocks[1].total)}" in line
+    assert f"seat 2 {clock_text(clocks[2].total)} (median {clock_text(clocks[2].median)})" in line
