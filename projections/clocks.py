@@ -127,7 +127,7 @@ def round_clock(started: str, minutes: float, now: str, envelopes: Iterable[Enve
         raise ValueError(f"the round's start {started!r} is not an ISO 8601 time")
     if at is None:
         raise ValueError(f"{now!r} is not an ISO 8601 time")
-    extra = sum(extensions(envelopes).values())
+    extra = float(sum(extensions(envelopes).values()))
     elapsed = max(0.0, at - begin)
     return RoundClock(started=started, minutes=minutes, extension=extra, elapsed=round(elapsed, 3),
                       remaining=round((minutes + extra) * 60 - elapsed, 3))
