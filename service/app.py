@@ -296,18 +296,23 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         rules = match.ruleset
         seen = SeatStream(rules, rules.decider.initial_state(match.header), who)   # the scrub needs each event's states
         await run(seen.skip, match.envelopes[:sent])       # folding is CPU work: off the event loop
+        def newer(since: int) -> list[Any]:
+            # one worker-thread hop per wake-up: read what is new, then redact it for the caller
+            found = store.events(match_id, match.seq)
+            if found:
+                match.extend(found)
+            return seen.redact(match.envelopes[since:]) if match.seq > since else []
+
         wake = hub.subscribe(match_id)
         try:
             await hub.ready()
             fresh = True
             while True:
                 wake.clear()
-                newer = await run(store.events, match_id, match.seq)
-                if newer:
-                    match.extend(newer)
+                shown = await run(newer, sent)
                 wake.seen = match.seq
                 if match.seq > sent or fresh:
-                    for env in await run(seen.redact, match.envelopes[sent:]):
+                    for env in shown:
                         yield ServerSentEventMessage(event="envelope", id=env.seq,
                                                      data=msgspec.json.encode(env).decode())
                     sent = max(sent, match.seq)
