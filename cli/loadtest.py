@@ -28,12 +28,15 @@ from .names import RulesetName
               help="Stop a match after this many decisions.")
 @click.option("--deadline", default=600.0, show_default=True, type=click.FloatRange(1),
               help="Stop taking decisions after this many seconds.")
+@click.option("--cross-host", default=None, metavar="URL",
+              help="Another service host on the same database: watch every match's live stream there and "
+                   "report how long a decision sent to --server takes to reach it (p50/p99).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--compare", "baseline", metavar="FILE", default=None,
               help="A saved `kifu loadtest --json` report: print decisions/s and latencies against it.")
 def loadtest(server: str, count: int, concurrency: int, rate: float | None, processes: int,
              server_pids: tuple[int, ...], ruleset: str, seed: int, max_decisions: int,
-             deadline: float, as_json: bool, baseline: str | None) -> None:
+             deadline: float, cross_host: str | None, as_json: bool, baseline: str | None) -> None:
     """Drive bot matches through the service; report decisions/s and latency; audit every match.
 
     Exit 1 if any match failed or does not audit clean."""
@@ -57,7 +60,7 @@ def loadtest(server: str, count: int, concurrency: int, rate: float | None, proc
 
     report = run(server, matches=count, concurrency=concurrency, ruleset=ruleset, seed=seed,
                  max_decisions=max_decisions, deadline=deadline, rate=rate, processes=processes,
-                 server_pids=server_pids, progress=progress)
+                 server_pids=server_pids, cross_host=cross_host, progress=progress)
     if as_json:
         click.echo(msgspec.json.encode(report).decode())
     else:
@@ -80,6 +83,11 @@ def loadtest(server: str, count: int, concurrency: int, rate: float | None, proc
                   f"audited clean: [bold]{report.clean}/{report.played}[/]"
                   + (f" ({report.matches - report.played} not started before the deadline)"
                      if report.played < report.matches else ""))
+        cross, after = report.cross_host_ms, report.cross_host_after_ms
+        if cross is not None and after is not None:
+            con.print(f"cross-host ms (sent to {report.server}, streamed by {report.cross_host}): p50 {cross.p50}  "
+                      f"p95 {cross.p95}  p99 [bold]{cross.p99}[/]  max {cross.max}; after A's answer: p50 {after.p50}  "
+                      f"p99 {after.p99}; never delivered: {report.cross_host_missed}")
         cpu = f"; the service used {report.server_cpu_ms} ms" if server_pids else ""
         con.print(f"{report.load}; the load generator used {report.client_cpu_ms} ms of CPU per decision{cpu}",
                   style="dim")

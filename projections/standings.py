@@ -18,7 +18,7 @@ Forks and prepared positions (scenarios) are kept but left out of the standings.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -302,6 +302,15 @@ class Standings:
                       players=players, decks=decks,
                       cards=tuple(Play(card=c, deck=d, how=h, n=int(n)) for c, d, h, n in cards),
                       avg_turns=_round(turns), avg_decisions=_round(decisions), avg_events=_round(events))
+
+
+    def player_lines(self, ongoing: Collection[str] = ()) -> tuple[Line, ...]:
+        """The players' lines of ``report``, with the matches ``ongoing`` names counted as not over
+        yet: a delayed feed must not tell a featured match's result before it shows its end."""
+        rows = self.db.execute("SELECT match_id, player1, player2, winner, over FROM kifu_standings_matches "
+                               "WHERE counted = 1")
+        hide = set(ongoing)
+        return _lines([(row[1 + i], 1 + i, row[3], 0 if row[0] in hide else row[4]) for row in rows for i in (0, 1)])
 
 
 def _round(value: Any) -> float | None:

@@ -30,6 +30,7 @@ from kifu.domain.core.ruleset import Ruleset
 from kifu.domain.core.visibility import SeatStream, seat_view
 
 from .causes import _cards_in, _split, cause_chain, declaration_chain, declarer
+from .clocks import DecisionTime, clocks_of, decision_times
 from .timeline import Timeline
 
 LAYOUTS_KEPT = 256        # layouts a source remembers (stepping back and forth, why's "before" states)
@@ -56,7 +57,13 @@ class ViewSource:
         self.turns = turns if turns is not None else turns_of(ruleset, header, envelopes)
         self._layouts: dict[int, Layout] = {}
         self._spent = False
+        self._timed(envelopes)
         self._settle()
+
+    def _timed(self, envelopes: list[Envelope[Any]]) -> None:
+        """Each decision's time (``kifu.projections.clocks``): stamps are no secret of either seat."""
+        self.times: list[DecisionTime] = decision_times(self.header, envelopes)
+        self._seconds = {t.seq: t.seconds for t in self.times if t.seconds is not None}
 
     def _settle(self) -> None:
         final = self.timeline.final
@@ -74,6 +81,7 @@ class ViewSource:
         grown.seen = [*self.seen, *(new if self._stream is None else self._stream.redact(new))]
         self._spent = True
         grown._layouts = dict(self._layouts)     # a seq's layout never changes as the match grows
+        grown._timed(timeline.envelopes)
         grown._settle()
         return grown
 
@@ -96,6 +104,7 @@ class ViewSource:
             "viewer": self.seat,
             "last_seq": self.last_seq,
             "outcome": self.outcome.describe() if self.outcome else "",
+            "clocks": self.clocks(),
             "clauses": clauses,
             "catalogue": {"columns": msgspec.to_builtins(catalogue.columns),
                           "rows": msgspec.to_builtins(catalogue.rows)},
@@ -134,7 +143,17 @@ class ViewSource:
                 out[key] = value
         if cards:
             out["cards"] = cards
+        seconds = self._seconds.get(env.seq)
+        if seconds is not None:
+            out["seconds"] = seconds       # how long the seat took over this decision
         return out
+
+    def clocks(self, upto: int | None = None) -> dict[str, dict[str, Any]]:
+        """Each seat's clock up to ``upto`` (all: None): decisions timed, total, median and longest
+        seconds, keyed "1" and "2"; ``{}`` when the record has no stamps."""
+        if not self._seconds:
+            return {}
+        return {str(seat): msgspec.to_builtins(clock) for seat, clock in clocks_of(self.times, upto).items()}
 
     def card_label(self, card: Any) -> str:
         if not isinstance(card, int) or card == HIDDEN:
@@ -202,7 +221,7 @@ class ViewSource:
     def frame(self, seq: int) -> dict[str, Any]:
         seq = max(0, min(seq, self.last_seq))
         return {"seq": seq, "layout": msgspec.to_builtins(self.layout(seq)), "why": self.why(seq),
-                "declared": self.declared(seq)}
+                "declared": self.declared(seq), "clocks": self.clocks(seq)}
 
     # -- everything, for a page with no server behind it -----------------------------------------
     def bundle(self, progress: Callable[[int], None] | None = None) -> dict[str, Any]:

@@ -195,6 +195,73 @@ class NoteList(ResponseBody, frozen=True, kw_only=True):
     notes: list[NoteOut]
 
 
+# -- the delayed public feed (kifu.service.feed) --------------------------------------------------
+class SeatClockInfo(ResponseBody, frozen=True, kw_only=True):
+    """A seat's clock (``kifu.projections.clocks``) up to the seq shown: seconds."""
+
+    seat: int
+    decisions: int
+    total: float
+    median: float
+    longest: float
+
+
+class RoundTimer(ResponseBody, frozen=True, kw_only=True):
+    """An event round's timer for one match (``kifu.projections.clocks.round_clock``) at the time
+    of the answer: seconds; ``remaining`` below 0 is over time."""
+
+    started: str
+    minutes: float
+    extension: float        # minutes a judge added (TimeExtension), as far as the feed shows the match
+    elapsed: float
+    remaining: float
+
+
+class FeedTable(ResponseBody, frozen=True, kw_only=True):
+    """A featured match as the public sees it now: ``seq`` is the last event shown (the match
+    itself may be further on), ``status`` and ``outcome`` are as of that event."""
+
+    match_id: str
+    ruleset: str
+    players: tuple[str, str]
+    event: str | None = None
+    round: str | None = None
+    table: str | None = None
+    seq: int
+    status: Status
+    outcome: Outcome | None = None
+    clocks: list[SeatClockInfo] = []
+    timer: RoundTimer | None = None      # with a round length (kifu serve --round-minutes), for a match of a round
+
+
+class StandingLine(ResponseBody, frozen=True, kw_only=True):
+    name: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    ongoing: int        # a featured match counts as ongoing until the feed shows its end
+
+
+class FeedIndex(ResponseBody, frozen=True, kw_only=True):
+    """The featured tables and the standings beside them."""
+
+    delay: str                  # e.g. "10 decisions", "30 seconds", "none"
+    tables: list[FeedTable]
+    standings: list[StandingLine]
+
+
+class FeedMatch(ResponseBody, frozen=True, kw_only=True):
+    """One featured match, public and delayed: its envelopes after ``after`` up to ``table.seq``,
+    redacted for the public, and the board at ``table.seq`` as the ruleset's neutral layout."""
+
+    delay: str
+    table: FeedTable
+    after: int
+    events: list[Any]
+    layout: Any = None
+
+
 class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Every error: ``error`` is the kind (malformed, illegal, conflict, unknown_match,
     unauthorized, forbidden, match_over, too_large, unavailable, internal); ``message`` says what."""

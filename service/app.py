@@ -14,6 +14,7 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     GET  /matches/{id}/notes              the notes the caller may see               (token)
     POST /matches/{id}/notes              add a note on a seq (judge or seat token)
     GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (kifu.service.viewer)
+    GET  /feed, /feed/{id}[/stream]       featured matches, public and delayed (kifu.service.feed)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
 Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
@@ -58,6 +59,7 @@ from kifu.store.notes import NoteStore
 
 from . import api
 from .contract import finish
+from .feed import Feed, FeedConfig, feed_routes
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position, match_key
@@ -199,11 +201,13 @@ def _no_framing(response: Response[Any]) -> Response[Any]:
 
 
 def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
-               poll_interval: float | None = None, heartbeat: float = HEARTBEAT) -> Litestar:
+               poll_interval: float | None = None, heartbeat: float = HEARTBEAT,
+               feed: FeedConfig | None = None) -> Litestar:
     """The service on the store ``db`` names (as ``--db``: SQLite file, postgresql:// URL, memory).
 
     Opens the store now (so a bad database fails at start, not at the first request) and closes
-    it when the application shuts down."""
+    it when the application shuts down. ``feed``: the featured matches and their delay (default:
+    from the environment, ``kifu.service.feed.FeedConfig.from_env``)."""
     warm_rulesets()   # before any worker thread decodes: see kifu.service.warmup
     env = {**SERVICE_POOL, **(os.environ if environ is None else environ)}
     config = resolve(db, env)
@@ -222,6 +226,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
         raise
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
+    featured = Feed(store, feed if feed is not None else FeedConfig.from_env(env))
     service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered, notes=notes)
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
@@ -297,16 +302,23 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         rules = match.ruleset
         seen = SeatStream(rules, rules.decider.initial_state(match.header), who)   # the scrub needs each event's states
         await run(seen.skip, match.envelopes[:sent])       # folding is CPU work: off the event loop
+        def newer(since: int) -> list[Any]:
+            # one worker-thread hop per wake-up: read what is new, then redact it for the caller
+            found = store.events(match_id, match.seq)
+            if found:
+                match.extend(found)
+            return seen.redact(match.envelopes[since:]) if match.seq > since else []
+
         wake = hub.subscribe(match_id)
         try:
+            await hub.ready()
             fresh = True
             while True:
                 wake.clear()
-                newer = await run(store.events, match_id, match.seq)
-                if newer:
-                    match.extend(newer)
+                shown = await run(newer, sent)
+                wake.seen = match.seq
                 if match.seq > sent or fresh:
-                    for env in await run(seen.redact, match.envelopes[sent:]):
+                    for env in shown:
                         yield ServerSentEventMessage(event="envelope", id=env.seq,
                                                      data=msgspec.json.encode(env).decode())
                     sent = max(sent, match.seq)
@@ -373,7 +385,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record,
-                        list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes)],
+                        list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes),
+                        *feed_routes(featured, hub, run, heartbeat, _resume_after)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,
@@ -395,6 +408,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
             finish(plugin.provide_openapi_schema())
     app.state.service = service
     app.state.store = store
+    app.state.hub = hub
     return app
 
 

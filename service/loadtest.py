@@ -63,11 +63,15 @@ class LoadReport(msgspec.Struct, kw_only=True):
     server_cpu_ms: float = 0.0   # the service processes' CPU time per decision (given --server-pid)
 
     played: int = 0              # matches created (with --deadline, later ones may never start)
+    cross_host: str = ""         # --cross-host: the second host every match was watched on
+    cross_host_ms: Latency | None = None         # a decision's send to host A until host B streamed it
+    cross_host_after_ms: Latency | None = None   # host A's answer until host B streamed it
+    cross_host_missed: int = 0   # decisions host B's stream never delivered (a failure)
 
     @property
     def ok(self) -> bool:
         """Every match played without an error and audits clean (a capped match need not finish)."""
-        return self.clean == self.played and not any(r.error for r in self.runs)
+        return self.clean == self.played and not any(r.error for r in self.runs) and not self.cross_host_missed
 
 
 def percentiles(samples: list[float]) -> Latency:
@@ -83,7 +87,7 @@ def percentiles(samples: list[float]) -> Latency:
 
 def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "worlfard", seed: int = 1,
              max_decisions: int = 5000, deadline: float = 600.0, rate: float | None = None, processes: int = 1,
-             server_pids: tuple[int, ...] = (),
+             server_pids: tuple[int, ...] = (), cross_host: str | None = None,
              progress: Callable[[MatchRun], None] | None = None) -> LoadReport:
     warm_rulesets()   # the workers convert commands and decode records from several threads
     concurrency = max(1, min(concurrency, matches))
@@ -93,7 +97,7 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
     # thread t (of all processes) sends its first decision t/concurrency of an interval after the start
     offsets = [(interval or 0.0) * t / concurrency for t in range(concurrency)]
     shares = [_Part(runs[p::processes], list(range(p, concurrency, processes))) for p in range(processes)]
-    options: dict[str, Any] = dict(ruleset=ruleset, max_decisions=max_decisions, interval=interval)
+    options: dict[str, Any] = dict(ruleset=ruleset, max_decisions=max_decisions, interval=interval, watch=cross_host)
 
     load_before = _load()
     server_cpu = _cpu_seconds(server_pids)
@@ -129,7 +133,11 @@ def loadtest(server: str, *, matches: int, concurrency: int, ruleset: str = "wor
         clean=sum(r.audit == "clean" for r in runs), played=sum(bool(r.match_id) for r in runs), runs=runs, load=load,
         client_cpu_ms=per(cpu),
         mode="open" if rate else "closed", rate=float(rate or 0.0), processes=processes,
-        server_cpu_ms=per(server_cpu) if server_pids else 0.0)
+        server_cpu_ms=per(server_cpu) if server_pids else 0.0,
+        cross_host=cross_host or "",
+        cross_host_ms=percentiles([x for s in played for x in s.cross]) if cross_host else None,
+        cross_host_after_ms=percentiles([x for s in played for x in s.cross_after]) if cross_host else None,
+        cross_host_missed=sum(s.missed for s in played))
 
 
 class _Part(msgspec.Struct):

@@ -18,6 +18,7 @@ from typing import Any
 import uvicorn
 
 from .app import create_app
+from .feed import FeedConfig
 
 GRACE = 2  # seconds open streams get to finish when the server stops
 GC_YOUNG = 20_000   # allocations between young-generation collections in a service process
@@ -56,16 +57,18 @@ def http_protocol() -> Any:
 
 
 def serve(db: str | None, host: str = "127.0.0.1", port: int = 8080, *, workers: int = 1,
-          log_level: str = "info", access_log: bool = True) -> None:
+          log_level: str = "info", access_log: bool = True, feed: FeedConfig | None = None) -> None:
     options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, access_log=access_log,
                                    timeout_graceful_shutdown=GRACE, server_header=False, http=http_protocol())
     if workers <= 1:
-        app = create_app(db)
+        app = create_app(db, feed=feed)
         quiet_gc()
         uvicorn.run(app, **options)
         return
     if db:
         os.environ["KIFU_DB"] = db
+    if feed is not None:
+        os.environ.update(feed.env())     # each worker's create_app reads it (FeedConfig.from_env)
     bind = uvicorn.Config.bind_socket
     uvicorn.Config.bind_socket = _tcp_listener(bind)  # type: ignore[method-assign]
     try:

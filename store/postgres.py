@@ -3,7 +3,9 @@
 Appends go through ``GroupCommit``: the appends of one process that arrive together are one
 autocommitted call of a server-side function, ``kifu_append_batch``. It moves each match's index
 row (a row not at the expected seq refuses that append alone), then takes eventsourcing's table
-lock once, notifies, inserts the rows of every append that passed, and the server commits.
+lock once, notifies (eventsourcing's channel, and Kifu's live channel with the ids and seqs of the
+matches that moved: ``kifu.store.live``), inserts the rows of every append that passed, and the
+server commits.
 eventsourcing locks the events table for every insert so that notification ids are handed out
 in commit order (a reader of the log never skips a row that commits late), and the lock is held
 until the commit's log flush returns: one append per transaction capped every process on the
@@ -27,10 +29,11 @@ from eventsourcing.utils import retry
 from psycopg import Cursor
 from psycopg.errors import DuplicateObject
 from psycopg.rows import DictRow
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 
 from .group_commit import GroupCommit, Pending
 from .index import EVENTS_TABLE, MATCHES_TABLE, IndexRow, IndexWrite, conflict_message
+from .live import PAYLOAD_MAX, live_channel
 
 DDL_LOCK = 0x4B4946550001  # advisory lock key ("KIFU" 1) held while creating tables
 BATCH_FUNCTION = "kifu_append_batch"
@@ -58,12 +61,14 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
                   "matches": Identifier(matches_table_name),
                   "event": Identifier(self.stored_event_type_name),
                   "channel": Identifier(self.channel_name),
+                  "live": Literal(live_channel(self.datastore.schema, events_table_name)),
+                  "most": Literal(PAYLOAD_MAX),
                   "batch": Identifier(BATCH_FUNCTION)}
         self.sql_create_statements.append(SQL(
             "CREATE OR REPLACE FUNCTION {schema}.{batch}(events {schema}.{event}[], owners int[], m_ids text[], "
             "m_rulesets text[], m_players text[], m_expected bigint[], m_seqs bigint[], m_outcomes text[]) "
             "RETURNS SETOF int LANGUAGE plpgsql AS $BODY$ "
-            "DECLARE i int; landed int[] := '{{}}'; "
+            "DECLARE i int; landed int[] := '{{}}'; note text := ''; piece text; "
             "BEGIN "
             "  FOR i IN 1 .. coalesce(array_length(m_ids, 1), 0) LOOP "
             "    IF m_expected[i] IS NULL THEN "
@@ -80,6 +85,12 @@ class KifuPostgresRecorder(PostgresApplicationRecorder):
             "  SET LOCAL lock_timeout = '" + str(int(datastore.lock_timeout)) + "s'; "
             "  LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
             "  NOTIFY {channel}; "
+            "  FOREACH i IN ARRAY landed LOOP "          # the live channel: which matches moved, to what seq
+            "    piece := m_ids[i] || ':' || m_seqs[i]; "
+            "    IF length(note) + length(piece) >= {most} THEN PERFORM pg_notify({live}, note); note := ''; END IF; "
+            "    note := CASE WHEN note = '' THEN piece ELSE note || ',' || piece END; "
+            "  END LOOP; "
+            "  PERFORM pg_notify({live}, note); "
             "  INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
             "    SELECT u.originator_id, u.originator_version, u.topic, u.state "
             "    FROM unnest(events, owners) WITH ORDINALITY "

@@ -17,6 +17,7 @@ from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.roles import cards_named
 from kifu.domain.core.visibility import redact_between, seat_view
 from kifu.projections.causes import why as why_of
+from kifu.projections.clocks import clock_text, clocks_of, decision_times
 from kifu.projections.timeline import Timeline
 
 from .. import render
@@ -47,6 +48,7 @@ class Position:
         self.focus = 0                 # index into the named cards of the layout; 0 = the event's own card
         self.warning = integrity(timeline)
         self._decisions = timeline.decision_seqs()
+        self._times = decision_times(timeline.header, timeline.envelopes)
         self._catalogue: Any = None
 
     # -- moving ----------------------------------------------------------------------------------
@@ -140,7 +142,21 @@ class Position:
 
     def status(self) -> Text:
         t = Text(f"event {self.seq}/{self.last} · turn {self.turn_of(self.seq)} · {self.who()}")
+        clock = self.clock()
+        if clock:
+            t.append(f" · {clock}", style="cyan")
         return t
+
+    def clock(self) -> str:
+        """The clock line (``kifu.projections.clocks``): this decision's time, then each seat's total
+        and median up to here; "" for a record without ``received`` stamps."""
+        if not any(t.seconds is not None for t in self._times):
+            return ""
+        this = next((t for t in self._times if t.seq == self.seq), None)
+        took = f"took {clock_text(this.seconds)} · " if this is not None else ""
+        clocks = clocks_of(self._times, self.seq)
+        return took + " · ".join(f"seat {c.seat} {clock_text(c.total)} (median {clock_text(c.median)})"
+                                 for c in clocks.values())
 
     def event_lines(self, before: int = 4, after: int = 0) -> list[Text]:
         names = self.names()

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from httpplay import Player, create
-from litestar import Litestar
 
+from kifu.projections.feed import Delay
+from kifu.service import create_app
+from kifu.service.feed import ALL, FeedConfig
 from kifu.service.server import BackgroundServer
 
 SEED = 1
@@ -40,11 +41,12 @@ def finished_match(client: Any) -> dict[str, Any]:
 
 
 @pytest.mark.slow     # ~30 s a store
-def test_the_service_keeps_its_openapi_contract(db_url: str, make_app: Callable[[str], Litestar],
-                                                tmp_path: Path) -> None:
+def test_the_service_keeps_its_openapi_contract(db_url: str, tmp_path: Path) -> None:
     import httpx
 
-    with BackgroundServer(make_app(db_url), grace=0.2) as server:
+    app = create_app(db_url, environ={"KIFU_TEST_RULESETS": "1"}, poll_interval=0.02,    # the match is featured:
+                     feed=FeedConfig(featured=(ALL,), delay=Delay(decisions=2)))        # its feed answers 200
+    with BackgroundServer(app, grace=0.2) as server:
         with httpx.Client(base_url=server.url, timeout=30) as client:
             created = finished_match(client)
         config = tmp_path / "schemathesis.toml"
