@@ -122,7 +122,7 @@ class Notice(Protocol):
     @property
     def match_id(self) -> str: ...
     @property
-    def item(self) -> Header | Envelope[Any]: ...
+    def item(self) -> Header | Envelope[Any] | object: ...
 
 
 class Log(Protocol):
@@ -219,11 +219,13 @@ class Standings:
                 row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0], strict=True)))
         return row
 
-    def _fold(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],
+    def _fold(self, match_id: str, item: Header | Envelope[Any] | object, rows: dict[str, MatchRow],
               plays: dict[tuple[str, int, str, str], int]) -> None:
         """Fold one stored item in. Stored data may be hostile (a record imported before imports
         were re-adjudicated): a match whose events its ruleset cannot fold is kept out of the
         standings with the reason, and the rest goes on."""
+        if not isinstance(item, Header | Envelope):
+            return   # a row of a tournament's stream (kifu.domain.tournament), not of a match
         try:
             self._fold_item(match_id, item, rows, plays)
         except Exception as exc:   # a read model never crashes on stored data
