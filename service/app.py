@@ -12,6 +12,7 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     GET  /matches/{id}/stream?after=N     the same, live (server-sent events)       (token)
     GET  /matches/{id}/record             the .kifu.jsonl record                    (judge token)
     GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (kifu.service.viewer)
+    /events/…                             tournaments (kifu.service.event_routes; organiser token)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
 Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
@@ -55,6 +56,8 @@ from kifu.store.keys import signer_from
 
 from . import api
 from .contract import finish
+from .event_routes import event_routes
+from .events import EventService, UnknownEvent
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position, match_key
@@ -217,6 +220,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         raise
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
     service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered)
+    events = EventService(store, tokens, service)    # also sets the deck check on every match it creates
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
 
@@ -347,7 +351,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health,
-                        *viewer_routes(store, run, caller)],
+                        *viewer_routes(store, run, caller), *event_routes(events, run)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,
@@ -382,6 +386,8 @@ def _status_of(exc: KifuError) -> tuple[int, api.Problem]:
             return 403, api.Problem(error="forbidden", message=message)
         case UnknownMatch():
             return 404, api.Problem(error="unknown_match", message=message)
+        case UnknownEvent():
+            return 404, api.Problem(error="unknown_event", message=message)
         case Conflict(actual=actual):
             return 409, api.Problem(error="conflict", message=message, seq=actual)
         case MatchOver():

@@ -214,6 +214,11 @@ class EventService:
     def state(self, name: str) -> State:
         return self.load(name)
 
+    def ruleset_of(self, name: str) -> str:
+        created = self.load(name).created
+        assert created is not None
+        return created.ruleset
+
     # -- the deck check ------------------------------------------------------------------------
     def check_decks(self, request: api.CreateMatch, decks: list[Any]) -> None:
         """A match created for an event plays the registered lists: a deck that differs from its
