@@ -43,6 +43,8 @@ TABLES = (
     "winner INTEGER, termination TEXT, over INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS kifu_standings_plays (match_id TEXT NOT NULL, seat INTEGER NOT NULL, "
     "card TEXT NOT NULL, how TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (match_id, seat, card, how))",
+    # the header's tournament fields, for --event/--round (a store folded before it existed: --rebuild)
+    "CREATE TABLE IF NOT EXISTS kifu_standings_events (match_id TEXT PRIMARY KEY, event TEXT, round TEXT)",
 )
 _COLUMNS = ("match_id", "ruleset", "player1", "player2", "deck1", "deck2", "counted", "events", "decisions",
             "turns", "winner", "termination", "over")
@@ -62,6 +64,8 @@ class MatchRow(msgspec.Struct, kw_only=True):
     winner: int | None = None
     termination: str | None = None
     over: int = 0
+    event: str | None = None      # kept in kifu_standings_events (set when the header is folded)
+    round: str | None = None
 
     def values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, c) for c in _COLUMNS)
@@ -88,6 +92,7 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str | None = None   # the one ruleset this report covers (None: unfiltered)
     position: int
     matches: int                 # counted matches (forks and scenarios left out)
     finished: int
@@ -171,7 +176,7 @@ class Standings:
     def rebuild(self) -> int:
         self.db.begin()
         try:
-            for table in ("kifu_standings_matches", "kifu_standings_plays"):
+            for table in ("kifu_standings_matches", "kifu_standings_plays", "kifu_standings_events"):
                 self.db.execute(f"DELETE FROM {table}")
             self.db.execute("UPDATE kifu_standings_position SET position = 0 WHERE projection = %s", (NAME,))
             self.db.commit()
@@ -195,6 +200,10 @@ class Standings:
                 self.db.execute(f"INSERT INTO kifu_standings_matches ({', '.join(_COLUMNS)}) VALUES "
                                 f"({', '.join(['%s'] * len(_COLUMNS))}) ON CONFLICT (match_id) DO UPDATE SET "
                                 + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:]), row.values())
+            for row in rows.values():
+                if row.event is not None or row.round is not None:
+                    self.db.execute("INSERT INTO kifu_standings_events (match_id, event, round) VALUES (%s, %s, %s) "
+                                    "ON CONFLICT (match_id) DO NOTHING", (row.match_id, row.event, row.round))
             for (match_id, seat, card, how), n in plays.items():
                 self.db.execute("INSERT INTO kifu_standings_plays (match_id, seat, card, how, n) VALUES "
                                 "(%s, %s, %s, %s, %s) ON CONFLICT (match_id, seat, card, how) "
@@ -245,7 +254,9 @@ class Standings:
             rows[match_id] = MatchRow(match_id=match_id, ruleset=item.ruleset[:64], player1=item.players[0][:NAME_MAX],
                                       player2=item.players[1][:NAME_MAX], deck1=decks[0][:NAME_MAX],
                                       deck2=decks[1][:NAME_MAX],
-                                      counted=int(item.forked_from is None and item.start is None))
+                                      counted=int(item.forked_from is None and item.start is None),
+                                      event=(item.event or None) and item.event[:NAME_MAX],
+                                      round=(item.round or None) and item.round[:NAME_MAX])
             ruleset = find_ruleset(item.ruleset)
             self._keep(match_id, 0, ruleset.decider.initial_state(item))
             return
@@ -285,25 +296,54 @@ class Standings:
             self._states.popitem(last=False)
 
     # -- reading ----------------------------------------------------------------------------------
-    def report(self, top: int = 10) -> Report:
+    def rulesets(self, event: str | None = None, round_: str | None = None) -> list[str]:
+        """The rulesets of the counted matches (of ``event`` and ``round_`` when given), by name."""
+        where, params = _where(None, event, round_)
+        return [r[0] for r in self.db.execute(f"SELECT DISTINCT ruleset FROM kifu_standings_matches m WHERE {where} "
+                                              "ORDER BY ruleset", params)]
+
+    def report(self, top: int = 10, *, ruleset: str | None = None, event: str | None = None,
+               round_: str | None = None) -> Report:
+        """The standings of the counted matches of ``ruleset`` (of ``event``, its ``round_``, when
+        given). One ruleset a report: decks, cards and lengths of different games never mix."""
         q = self.db.execute
-        players = _lines(q("SELECT player1, 1, winner, over FROM kifu_standings_matches WHERE counted = 1 "
-                           "UNION ALL SELECT player2, 2, winner, over FROM kifu_standings_matches WHERE counted = 1"))
-        decks = _lines(q("SELECT deck1, 1, winner, over FROM kifu_standings_matches WHERE counted = 1 "
-                         "UNION ALL SELECT deck2, 2, winner, over FROM kifu_standings_matches WHERE counted = 1"))
+        where, params = _where(ruleset, event, round_)
+        sides = (f"SELECT {{0}}1, 1, winner, over FROM kifu_standings_matches m WHERE {where} "
+                 f"UNION ALL SELECT {{0}}2, 2, winner, over FROM kifu_standings_matches m WHERE {where}")
+        players = _lines(q(sides.format("player"), params + params))
+        decks = _lines(q(sides.format("deck"), params + params))
         cards = q("SELECT p.card, CASE WHEN p.seat = 1 THEN m.deck1 ELSE m.deck2 END AS deck, p.how, SUM(p.n) AS n "
-                  "FROM kifu_standings_plays p JOIN kifu_standings_matches m ON m.match_id = p.match_id "
-                  "WHERE m.counted = 1 GROUP BY p.card, deck, p.how ORDER BY n DESC, p.card, deck, p.how LIMIT %s",
-                  (top,))
+                  f"FROM kifu_standings_plays p JOIN kifu_standings_matches m ON m.match_id = p.match_id "
+                  f"WHERE {where} GROUP BY p.card, deck, p.how ORDER BY n DESC, p.card, deck, p.how LIMIT %s",
+                  (*params, top))
         count, finished, turns, decisions, events = q(
             "SELECT COUNT(*), SUM(over), AVG(CASE WHEN over = 1 THEN turns END), "
             "AVG(CASE WHEN over = 1 THEN decisions END), AVG(CASE WHEN over = 1 THEN events END) "
-            "FROM kifu_standings_matches WHERE counted = 1")[0]
-        left_out = q("SELECT COUNT(*) FROM kifu_standings_matches WHERE counted = 0")[0][0]
-        return Report(position=self.position, matches=int(count), finished=int(finished or 0), left_out=int(left_out),
-                      players=players, decks=decks,
+            f"FROM kifu_standings_matches m WHERE {where}", params)[0]
+        out_where, out_params = _where(ruleset, event, round_, counted=0)
+        left_out = q(f"SELECT COUNT(*) FROM kifu_standings_matches m WHERE {out_where}", out_params)[0][0]
+        return Report(ruleset=ruleset, position=self.position, matches=int(count), finished=int(finished or 0),
+                      left_out=int(left_out), players=players, decks=decks,
                       cards=tuple(Play(card=c, deck=d, how=h, n=int(n)) for c, d, h, n in cards),
                       avg_turns=_round(turns), avg_decisions=_round(decisions), avg_events=_round(events))
+
+
+def _where(ruleset: str | None, event: str | None, round_: str | None, counted: int = 1) -> tuple[str, tuple[Any, ...]]:
+    """The filter of a report's queries on ``kifu_standings_matches m``, and its parameters."""
+    parts, params = [f"m.counted = {counted}"], []
+    if ruleset is not None:
+        parts.append("m.ruleset = %s")
+        params.append(ruleset)
+    if event is not None or round_ is not None:
+        sub = ["e.match_id = m.match_id"]
+        if event is not None:
+            sub.append("e.event = %s")
+            params.append(event)
+        if round_ is not None:
+            sub.append("e.round = %s")
+            params.append(round_)
+        parts.append(f"EXISTS (SELECT 1 FROM kifu_standings_events e WHERE {' AND '.join(sub)})")
+    return " AND ".join(parts), tuple(params)
 
 
 def _round(value: Any) -> float | None:
