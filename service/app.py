@@ -220,7 +220,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         raise
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
     service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered)
-    events = EventService(store, tokens, service)    # also sets the deck check on every match it creates
+    tournaments = EventService(store, tokens, service)    # also sets the deck check on every match it creates
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
 
@@ -351,7 +351,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health,
-                        *viewer_routes(store, run, caller), *event_routes(events, run)],
+                        *viewer_routes(store, run, caller), *event_routes(tournaments, run)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,

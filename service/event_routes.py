@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, TypeVar
 
 import msgspec
 from litestar import Request, get, post
@@ -35,6 +35,15 @@ _EVENT = re.compile(EVENT_PATTERN)
 EventName = Annotated[str, PathParameter(description="the event's name")]
 Round = Annotated[int | None, QueryParameter(query="round", ge=1, le=100, description="after this Swiss round")]
 SECURITY: list[dict[str, list[str]]] = [{"token": []}]
+
+T = TypeVar("T")
+
+
+class Runner(Protocol):
+    """The service's worker-thread runner (``create_app``'s ``run``)."""
+
+    def __call__(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
+
 
 REQUESTS = (wire.CreateEvent, wire.Registration, wire.Correction, wire.Drop)
 _decoders = {kind: msgspec.json.Decoder(kind) for kind in REQUESTS}
@@ -60,7 +69,7 @@ def _body(body: bytes, kind: type[Any]) -> Any:
         raise Malformed(f"not JSON ({exc})", "body") from None
 
 
-def event_routes(service: EventService, run: Callable[..., Awaitable[Any]]) -> list[Any]:
+def event_routes(service: EventService, run: Runner) -> list[Any]:
     def organiser(request: Request[Any, Any, Any], name: str) -> str:
         token = _bearer(request)
         if token is None:

@@ -124,8 +124,9 @@ class EventService:
         game = len(table.games) + 1
         first, second = (table.seat1, table.seat2) if game % 2 else (table.seat2, table.seat1)
         decks = (state.players[first].deck, state.players[second].deck)
-        created = self.matches.create(api.CreateMatch(ruleset=state.created.ruleset, decks=decks, players=(first, second),
-                                                      event=name, round=str(round_number), table=str(table.table)))
+        created = self.matches.create(api.CreateMatch(ruleset=state.created.ruleset, decks=decks,
+                                                      players=(first, second), event=name, round=str(round_number),
+                                                      table=str(table.table)))
         self._apply(name, ev.StartGame(round=round_number, table=table.table, match_id=created.match_id))
         return wire.GameInfo(round=round_number, table=table.table, game=game, match_id=created.match_id,
                              players=(first, second), tokens=created.tokens)

@@ -54,7 +54,8 @@ ROUNDS = [
 #
 # Records (W-L-D, match points, games):
 #   ann: W (2-0 bob), W (2-1 cat), L (0-2 eve)   = 6 points; games won 4, lost 3: GP 12 / (3×7) = 0.5714
-#   bob: L (0-2 ann), D (1-1-1 eve), L (0-2 cat) = 1 point;  MW% 1/9 = 0.1111 → 0.33; GP (3×1 + 1) = 4 / (3×7) = 0.1905 → 0.33
+#   bob: L (0-2 ann), D (1-1-1 eve), L (0-2 cat) = 1 point;  MW% 1/9 = 0.1111 → 0.33;
+#        GP (3×1 + 1) = 4 / (3×7) = 0.1905 → 0.33
 #   cat: W (2-1 dan), L (1-2 ann), W (2-0 bob)   = 6 points; GP (5×3) = 15 / (3×8) = 0.625
 #   dan: L (1-2 cat), bye, bye                   = 6 points; GP (1 + 2 + 2 games won)×3 = 15 / (3×7) = 0.7143
 #   eve: bye, D (1-1-1 bob), W (2-0 ann)         = 7 points; GP (2 + 1 + 2)×3 + 1 = 16 / (3×7) = 0.7619
