@@ -139,6 +139,8 @@ async def _checked_body(request: Request[Any, Any, Any]) -> Response[Any] | None
         return _options(request)
     if request.method not in ("POST", "PUT", "PATCH"):
         return None
+    if "data" not in request.route_handler.parsed_fn_signature.parameters and not await request.body():
+        return None    # a POST that takes no body (pair an event's round): nothing to check
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise HTTPException(status_code=415, detail=f"the body must be application/json, not {kind[:60] or 'untyped'}")

@@ -33,7 +33,7 @@ from .matches import Unauthorized
 EVENT_PATTERN = "^[a-z0-9][a-z0-9_-]{0,47}$"
 _EVENT = re.compile(EVENT_PATTERN)
 EventName = Annotated[str, PathParameter(description="the event's name")]
-Round = Annotated[int | None, QueryParameter(query="round", ge=1, le=100, description="after this Swiss round")]
+Round = Annotated[int | None, QueryParameter(name="round", ge=1, le=100, description="after this Swiss round")]
 SECURITY: list[dict[str, list[str]]] = [{"token": []}]
 
 T = TypeVar("T")
