@@ -68,7 +68,7 @@ class TableInfo(ResponseBody, frozen=True, kw_only=True):
     seat1: str
     seat2: str | None = None
     games: list[str] = []
-    wins: tuple[int, int] | None = None
+    wins: list[int] | None = None      # games won by seat1 and seat2 (None: not recorded yet)
     draws: int = 0
     signed: bool = False
     corrected: str | None = None

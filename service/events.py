@@ -249,7 +249,8 @@ class EventService:
 
 def _table(t: TableState) -> wire.TableInfo:
     return wire.TableInfo(table=t.table, seat1=t.seat1, seat2=t.seat2, games=[g.match_id for g in t.games],
-                          wins=t.wins, draws=t.draws, signed=t.signed, corrected=t.corrected)
+                          wins=None if t.wins is None else list(t.wins), draws=t.draws, signed=t.signed,
+                          corrected=t.corrected)
 
 
 def _player(state: State, p: Any, organiser: bool) -> wire.PlayerInfo:
