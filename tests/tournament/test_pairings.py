@@ -127,3 +127,13 @@ def test_best_of_three_needs_a_majority() -> None:
     done = decide(state, Record(round=1, table=1, winners=("a", "b", "a"), games=("g1", "g2", "g3")))
     first = state.rounds[0].tables[0].seat1
     assert done == [ResultRecorded(round=1, table=1, wins=(2, 1) if first == "a" else (1, 2), games=("g1", "g2", "g3"))]
+
+
+def test_evolve_leaves_the_state_it_was_given_unchanged() -> None:
+    import msgspec
+
+    state = _play_round(_event(4, rounds=2), random.Random(5))
+    before = msgspec.json.encode(state)
+    later = _play_round(state, random.Random(6))
+    later = fold(decide(later, Drop(player="p01")), later)
+    assert msgspec.json.encode(state) == before and later.rounds[0].tables == state.rounds[0].tables
