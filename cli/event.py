@@ -168,7 +168,8 @@ def play(kifu: Kifu, name: str, round_number: int | None, server: str | None, to
                     _play_local(kifu, g.match_id, bots)
                 played += 1
         collected = service.collect(name)
-        _save_tokens(path, collected.games) if server else None
+        if server:
+            _save_tokens(path, collected.games)     # the next games of a best-of-three
         for t in collected.recorded:
             click.echo(_result_line(t))
         if not collected.games and not collected.open:
