@@ -25,7 +25,7 @@ from kifu.store.clock import utc_now
 
 from . import api
 from . import event_api as wire
-from .matches import Forbidden, MatchService, Unauthorized
+from .matches import MatchService, Unauthorized
 from .tokens import TokenStore
 
 NAMESPACE = uuid.UUID("6b1f0e5c-4a0e-4f57-9d55-6b6966750001")   # event streams: uuid5(NAMESPACE, name)
@@ -259,4 +259,4 @@ def _player(state: State, p: Any, organiser: bool) -> wire.PlayerInfo:
                            deck=p.deck if shown else None, dropped_after=p.dropped_after, missed=p.missed)
 
 
-__all__ = ["EventService", "Forbidden", "UnknownEvent", "stream_of"]
+__all__ = ["EventService", "UnknownEvent", "stream_of"]
