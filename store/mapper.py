@@ -7,7 +7,7 @@ topic is a stable tag and its state is exactly the line the portable record hold
 
 - originator_version 0: the match ``Header``, topic ``kifu.header/1``;
 - originator_version N: the ``Envelope`` with ``seq`` N, topic ``kifu.event/<ruleset>``;
-- a tournament's stream (``kifu.store.events``): originator_version N is its ``Entry`` N, topic
+- a tournament's stream (``MatchStore.append_entries``): originator_version N is its ``Entry`` N, topic
   ``kifu.tournament/1``.
 
 The ``/1`` is the layout of the header row, not the record format (the header carries that).

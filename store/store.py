@@ -174,7 +174,7 @@ class MatchStore:
         raise Conflict(match_id, expected_seq if expected_seq is not None else -1, self._actual_seq(key, match_id))
 
     def append_entries(self, stream: UUID, entries: Sequence[Entry]) -> None:
-        """Store a tournament's entries (``kifu.store.events``) in one transaction. The stream's
+        """Store a tournament's entries (``kifu.service.events``) in one transaction. The stream's
         unique (id, version) rows are its optimistic concurrency: an entry at a seq that is taken
         is a ``Conflict`` and nothing is stored. Tournaments have no row in the match index."""
         if not entries:
