@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import socket
 import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -15,10 +20,32 @@ import httpx
 import pytest
 from test_readme import _env, page_blocks
 
-from kifu.service.app import create_app
-from kifu.service.server import BackgroundServer
-
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def _served(db: Path, cwd: Path) -> Iterator[str]:
+    """``kifu serve --db DB`` in a process of its own, as the page has it in another terminal."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(["kifu", "serve", "--db", str(db), "--port", str(port), "--no-access-log"], cwd=cwd,
+                              env=_env(), text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                httpx.get(f"{url}/health", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def _sh(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -60,12 +87,11 @@ def test_the_documented_event_runs_end_to_end(tmp_path: Path) -> None:
     (_, steps), = [(n, s) for n, s in page_blocks(ROOT / "docs" / "events.md") if any("event new" in x.command
                                                                                      for x in s)]
     db = tmp_path / "spring.db"
-    app = create_app(str(db), environ={})
-    with BackgroundServer(app, grace=0.2) as server:
-        env = {**_env(), "KIFU_DB": str(db), "KIFU_SERVER": server.url}
+    with _served(db, tmp_path) as url:
+        env = {**_env(), "KIFU_DB": str(db), "KIFU_SERVER": url}
         outputs = []
         for step in steps:
-            command = step.command.replace("http://127.0.0.1:8080", server.url)
+            command = step.command.replace("http://127.0.0.1:8080", url)
             if command.startswith("export "):
                 continue
             done = _sh(command, tmp_path, env)
@@ -78,7 +104,7 @@ def test_the_documented_event_runs_end_to_end(tmp_path: Path) -> None:
         played = " ".join(d.stdout for c, d in outputs if "event play" in c)
         assert len(re.findall(r"match(?:es)? played through http", played)) == 6     # 4 Swiss rounds, 2 top rounds
         # the automatic deck check: a match for the event with another list is refused, the difference named
-        with httpx.Client(base_url=server.url) as http:
+        with httpx.Client(base_url=url) as http:
             answer = http.post("/matches", json={"ruleset": "reigeki", "decks": ["scarlet", "hakurei"],
                                                  "players": ["ann", "bob"], "event": "spring"})
             assert answer.status_code == 422, answer.text
