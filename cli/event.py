@@ -131,11 +131,14 @@ def pair(kifu: Kifu, name: str, tokens_path: str | None) -> None:
 @click.option("--server", envvar="KIFU_SERVER", default=None, metavar="URL",
               help="Play through this service with the seat tokens (kifu serve on the same store).")
 @click.option("--tokens", "tokens_path", default=None, metavar="FILE", help="Seat tokens (default EVENT.tokens.json).")
+@click.option("--organiser-token", envvar="KIFU_ORGANISER_TOKEN", default=None, metavar="TOKEN",
+              help="With --server: the service reads the end marks (signed with its key); "
+                   "env KIFU_ORGANISER_TOKEN. Without it they are read here.")
 @click.option("--bot", default="random", show_default=True, help="The bot that plays every seat.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Bots' seeds are derived from it.")
 @pass_kifu
-def play(kifu: Kifu, name: str, round_number: int | None, server: str | None, tokens_path: str | None, bot: str,
-         seed: int) -> None:
+def play(kifu: Kifu, name: str, round_number: int | None, server: str | None, tokens_path: str | None,
+         organiser_token: str | None, bot: str, seed: int) -> None:
     """Bots play every open match of the round; results are read from the matches' end marks."""
     from kifu.domain.core.errors import Malformed
     from kifu.domain.core.ruleset import find_ruleset
@@ -167,7 +170,7 @@ def play(kifu: Kifu, name: str, round_number: int | None, server: str | None, to
                 else:
                     _play_local(kifu, g.match_id, bots)
                 played += 1
-        collected = service.collect(name)
+        collected = _collect(service, name, server, organiser_token)
         if server:
             _save_tokens(path, collected.games)     # the next games of a best-of-three
         for t in collected.recorded:
@@ -176,6 +179,17 @@ def play(kifu: Kifu, name: str, round_number: int | None, server: str | None, to
             break
     via = f"through {server}" if server else f"in {kifu.store.where}"
     click.echo(f"round {current}: {plural(played, 'match', 'matches')} played {via}")
+
+
+def _collect(service: Any, name: str, server: str | None, token: str | None) -> Any:
+    """The round's end marks read into results: by the service (its key signs them) when it is
+    given with the organiser's token, else here (``$KIFU_SIGNING_KEY`` signs them)."""
+    if server is None or token is None:
+        return service.collect(name)
+    from kifu.service.client import KifuClient
+
+    with KifuClient(server) as http:
+        return http.event_results(name, token=token)
 
 
 def _result_line(t: Any) -> str:
