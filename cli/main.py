@@ -15,6 +15,7 @@ from . import (
     cards,
     client,
     dossier,
+    event,
     keys,
     loadtest,
     notes,
@@ -138,7 +139,7 @@ for command in (play.play, replay.replay, records.why, records.audit, records.ve
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
                 whatif.legal, whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards,
                 viewer.viewer, keys.keys, position.position, notes.annotate, notes.notes,
-                dossier.dossier):
+                dossier.dossier, event.event):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

@@ -43,6 +43,8 @@ TABLES = (
     "winner INTEGER, termination TEXT, over INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS kifu_standings_plays (match_id TEXT NOT NULL, seat INTEGER NOT NULL, "
     "card TEXT NOT NULL, how TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (match_id, seat, card, how))",
+    # the header's tournament fields, for --event/--round (a store folded before it existed: --rebuild)
+    "CREATE TABLE IF NOT EXISTS kifu_standings_events (match_id TEXT PRIMARY KEY, event TEXT, round TEXT)",
 )
 _COLUMNS = ("match_id", "ruleset", "player1", "player2", "deck1", "deck2", "counted", "events", "decisions",
             "turns", "winner", "termination", "over")
@@ -62,6 +64,8 @@ class MatchRow(msgspec.Struct, kw_only=True):
     winner: int | None = None
     termination: str | None = None
     over: int = 0
+    event: str | None = None      # kept in kifu_standings_events (set when the header is folded)
+    round: str | None = None
 
     def values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, c) for c in _COLUMNS)
@@ -88,6 +92,7 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str | None = None   # the one ruleset this report covers (None: unfiltered)
     position: int
     matches: int                 # counted matches (forks and scenarios left out)
     finished: int
@@ -122,7 +127,7 @@ class Notice(Protocol):
     @property
     def match_id(self) -> str: ...
     @property
-    def item(self) -> Header | Envelope[Any]: ...
+    def item(self) -> Header | Envelope[Any] | object: ...
 
 
 class Log(Protocol):
@@ -171,7 +176,7 @@ class Standings:
     def rebuild(self) -> int:
         self.db.begin()
         try:
-            for table in ("kifu_standings_matches", "kifu_standings_plays"):
+            for table in ("kifu_standings_matches", "kifu_standings_plays", "kifu_standings_events"):
                 self.db.execute(f"DELETE FROM {table}")
             self.db.execute("UPDATE kifu_standings_position SET position = 0 WHERE projection = %s", (NAME,))
             self.db.commit()
@@ -195,6 +200,10 @@ class Standings:
                 self.db.execute(f"INSERT INTO kifu_standings_matches ({', '.join(_COLUMNS)}) VALUES "
                                 f"({', '.join(['%s'] * len(_COLUMNS))}) ON CONFLICT (match_id) DO UPDATE SET "
                                 + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:]), row.values())
+            for row in rows.values():
+                if row.event is not None or row.round is not None:
+                    self.db.execute("INSERT INTO kifu_standings_events (match_id, event, round) VALUES (%s, %s, %s) "
+                                    "ON CONFLICT (match_id) DO NOTHING", (row.match_id, row.event, row.round))
             for (match_id, seat, card, how), n in plays.items():
                 self.db.execute("INSERT INTO kifu_standings_plays (match_id, seat, card, how, n) VALUES "
                                 "(%s, %s, %s, %s, %s) ON CONFLICT (match_id, seat, card, how) "
@@ -219,11 +228,13 @@ class Standings:
                 row = rows[match_id] = MatchRow(**dict(zip(_COLUMNS, found[0], strict=True)))
         return row
 
-    def _fold(self, match_id: str, item: Header | Envelope[Any], rows: dict[str, MatchRow],
+    def _fold(self, match_id: str, item: Header | Envelope[Any] | object, rows: dict[str, MatchRow],
               plays: dict[tuple[str, int, str, str], int]) -> None:
         """Fold one stored item in. Stored data may be hostile (a record imported before imports
         were re-adjudicated): a match whose events its ruleset cannot fold is kept out of the
         standings with the reason, and the rest goes on."""
+        if not isinstance(item, Header | Envelope):
+            return   # a row of a tournament's stream (kifu.domain.tournament), not of a match
         try:
             self._fold_item(match_id, item, rows, plays)
         except Exception as exc:   # a read model never crashes on stored data
@@ -243,7 +254,9 @@ class Standings:
             rows[match_id] = MatchRow(match_id=match_id, ruleset=item.ruleset[:64], player1=item.players[0][:NAME_MAX],
                                       player2=item.players[1][:NAME_MAX], deck1=decks[0][:NAME_MAX],
                                       deck2=decks[1][:NAME_MAX],
-                                      counted=int(item.forked_from is None and item.start is None))
+                                      counted=int(item.forked_from is None and item.start is None),
+                                      event=(item.event or None) and item.event[:NAME_MAX],
+                                      round=(item.round or None) and item.round[:NAME_MAX])
             ruleset = find_ruleset(item.ruleset)
             self._keep(match_id, 0, ruleset.decider.initial_state(item))
             return
@@ -283,23 +296,34 @@ class Standings:
             self._states.popitem(last=False)
 
     # -- reading ----------------------------------------------------------------------------------
-    def report(self, top: int = 10) -> Report:
+    def rulesets(self, event: str | None = None, round_: str | None = None) -> list[str]:
+        """The rulesets of the counted matches (of ``event`` and ``round_`` when given), by name."""
+        where, params = _where(None, event, round_)
+        return [r[0] for r in self.db.execute(f"SELECT DISTINCT ruleset FROM kifu_standings_matches m WHERE {where} "
+                                              "ORDER BY ruleset", params)]
+
+    def report(self, top: int = 10, *, ruleset: str | None = None, event: str | None = None,
+               round_: str | None = None) -> Report:
+        """The standings of the counted matches of ``ruleset`` (of ``event``, its ``round_``, when
+        given). One ruleset a report: decks, cards and lengths of different games never mix."""
         q = self.db.execute
-        players = _lines(q("SELECT player1, 1, winner, over FROM kifu_standings_matches WHERE counted = 1 "
-                           "UNION ALL SELECT player2, 2, winner, over FROM kifu_standings_matches WHERE counted = 1"))
-        decks = _lines(q("SELECT deck1, 1, winner, over FROM kifu_standings_matches WHERE counted = 1 "
-                         "UNION ALL SELECT deck2, 2, winner, over FROM kifu_standings_matches WHERE counted = 1"))
+        where, params = _where(ruleset, event, round_)
+        sides = (f"SELECT {{0}}1, 1, winner, over FROM kifu_standings_matches m WHERE {where} "
+                 f"UNION ALL SELECT {{0}}2, 2, winner, over FROM kifu_standings_matches m WHERE {where}")
+        players = _lines(q(sides.format("player"), params + params))
+        decks = _lines(q(sides.format("deck"), params + params))
         cards = q("SELECT p.card, CASE WHEN p.seat = 1 THEN m.deck1 ELSE m.deck2 END AS deck, p.how, SUM(p.n) AS n "
-                  "FROM kifu_standings_plays p JOIN kifu_standings_matches m ON m.match_id = p.match_id "
-                  "WHERE m.counted = 1 GROUP BY p.card, deck, p.how ORDER BY n DESC, p.card, deck, p.how LIMIT %s",
-                  (top,))
+                  f"FROM kifu_standings_plays p JOIN kifu_standings_matches m ON m.match_id = p.match_id "
+                  f"WHERE {where} GROUP BY p.card, deck, p.how ORDER BY n DESC, p.card, deck, p.how LIMIT %s",
+                  (*params, top))
         count, finished, turns, decisions, events = q(
             "SELECT COUNT(*), SUM(over), AVG(CASE WHEN over = 1 THEN turns END), "
             "AVG(CASE WHEN over = 1 THEN decisions END), AVG(CASE WHEN over = 1 THEN events END) "
-            "FROM kifu_standings_matches WHERE counted = 1")[0]
-        left_out = q("SELECT COUNT(*) FROM kifu_standings_matches WHERE counted = 0")[0][0]
-        return Report(position=self.position, matches=int(count), finished=int(finished or 0), left_out=int(left_out),
-                      players=players, decks=decks,
+            f"FROM kifu_standings_matches m WHERE {where}", params)[0]
+        out_where, out_params = _where(ruleset, event, round_, counted=0)
+        left_out = q(f"SELECT COUNT(*) FROM kifu_standings_matches m WHERE {out_where}", out_params)[0][0]
+        return Report(ruleset=ruleset, position=self.position, matches=int(count), finished=int(finished or 0),
+                      left_out=int(left_out), players=players, decks=decks,
                       cards=tuple(Play(card=c, deck=d, how=h, n=int(n)) for c, d, h, n in cards),
                       avg_turns=_round(turns), avg_decisions=_round(decisions), avg_events=_round(events))
 
@@ -311,6 +335,24 @@ class Standings:
                                "WHERE counted = 1")
         hide = set(ongoing)
         return _lines([(row[1 + i], 1 + i, row[3], 0 if row[0] in hide else row[4]) for row in rows for i in (0, 1)])
+
+
+def _where(ruleset: str | None, event: str | None, round_: str | None, counted: int = 1) -> tuple[str, tuple[Any, ...]]:
+    """The filter of a report's queries on ``kifu_standings_matches m``, and its parameters."""
+    parts, params = [f"m.counted = {counted}"], []
+    if ruleset is not None:
+        parts.append("m.ruleset = %s")
+        params.append(ruleset)
+    if event is not None or round_ is not None:
+        sub = ["e.match_id = m.match_id"]
+        if event is not None:
+            sub.append("e.event = %s")
+            params.append(event)
+        if round_ is not None:
+            sub.append("e.round = %s")
+            params.append(round_)
+        parts.append(f"EXISTS (SELECT 1 FROM kifu_standings_events e WHERE {' AND '.join(sub)})")
+    return " AND ".join(parts), tuple(params)
 
 
 def _round(value: Any) -> float | None:

@@ -15,6 +15,7 @@ Routes (JSON; the OpenAPI document is at ``/schema/openapi.json``, browsable at 
     POST /matches/{id}/notes              add a note on a seq (judge or seat token)
     GET  /matches/{id}/viewer[/data|/frame]  the web viewer and its JSON (kifu.service.viewer)
     GET  /feed, /feed/{id}[/stream]       featured matches, public and delayed (kifu.service.feed)
+    /events/…                             tournaments (kifu.service.event_routes; organiser token)
 
 Tokens travel only in ``Authorization: Bearer <token>`` (never in a URL, which access logs keep).
 Every blocking store call runs in a worker thread; the event loop only parses, routes and streams.
@@ -60,6 +61,8 @@ from kifu.store.notes import NoteStore
 from . import api
 from .contract import finish
 from .feed import Feed, FeedConfig, feed_routes
+from .event_routes import event_routes
+from .events import EventService, UnknownEvent
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position, match_key
@@ -143,6 +146,8 @@ async def _checked_body(request: Request[Any, Any, Any]) -> Response[Any] | None
         return _options(request)
     if request.method not in ("POST", "PUT", "PATCH"):
         return None
+    if "data" not in request.route_handler.parsed_fn_signature.parameters and not await request.body():
+        return None    # a POST that takes no body (pair an event's round): nothing to check
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise HTTPException(status_code=415, detail=f"the body must be application/json, not {kind[:60] or 'untyped'}")
@@ -228,6 +233,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
     featured = Feed(store, feed if feed is not None else FeedConfig.from_env(env))
     service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered, notes=notes)
+    tournaments = EventService(store, tokens, service)    # also sets the deck check on every match it creates
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
 
@@ -386,7 +392,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record,
                         list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes),
-                        *feed_routes(featured, hub, run, heartbeat, _resume_after)],
+                        *feed_routes(featured, hub, run, heartbeat, _resume_after), *event_routes(tournaments, run)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,
@@ -422,6 +428,8 @@ def _status_of(exc: KifuError) -> tuple[int, api.Problem]:
             return 403, api.Problem(error="forbidden", message=message)
         case UnknownMatch():
             return 404, api.Problem(error="unknown_match", message=message)
+        case UnknownEvent():
+            return 404, api.Problem(error="unknown_event", message=message)
         case Conflict(actual=actual):
             return 409, api.Problem(error="conflict", message=message, seq=actual)
         case MatchOver():

@@ -14,7 +14,7 @@ import msgspec
 
 from kifu.domain.core.errors import Conflict, Illegal, KifuError, Malformed, MatchOver, UnknownMatch
 
-from . import api
+from . import api, event_api
 
 TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 STREAM_TIMEOUT = httpx.Timeout(5.0, read=60.0)  # the service sends a keep-alive every 15 s
@@ -118,6 +118,14 @@ class KifuClient:
         return response
 
     # -- the API ---------------------------------------------------------------------------
+    def event_results(self, event: str, *, token: str | None = None) -> event_api.Collected:
+        """The service reads the event's current round's end marks into results (organiser token)."""
+        body = self._call("POST", f"/events/{event}/results", token=token).content
+        try:
+            return msgspec.json.decode(body, type=event_api.Collected)
+        except msgspec.DecodeError as exc:
+            raise ServiceError(200, f"an answer that is not a Collected ({exc})") from None
+
     def create(self, *, ruleset: str = "worlfard", decks: tuple[Any, Any] | None = None,
                players: tuple[str, str] = ("seat 1", "seat 2"), **tournament: str | None) -> api.MatchCreated:
         request = api.CreateMatch(ruleset=ruleset, decks=decks, players=players, **tournament)

@@ -23,7 +23,7 @@ import msgspec
 
 from kifu.domain.core.ruleset import ruleset_names
 
-from . import api
+from . import api, event_api
 from .params import MAX_SEQ
 
 PROBLEM_MEDIA = "application/problem+json"
@@ -31,8 +31,8 @@ UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 CANONICAL_UUID = re.compile(UUID_PATTERN)
 
 WHAT = {400: "malformed input (a body, parameter or match id the service cannot read)",
-        401: "no token, or not a token of this match (checked before anything else)",
-        403: "the token's role may not do or see this", 404: "no such match",
+        401: "no token, or not a token of this match or event (checked before anything else)",
+        403: "the token's role may not do or see this", 404: "no such match or event",
         409: "stale seq (the body has the current seq) or the match is over",
         413: "body too large", 415: "the body is not application/json",
         422: "the rules refuse it: the body names the clause", 503: "the database is unavailable; try again"}
@@ -50,7 +50,9 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "seq": {"type": "integer", "description": "the match's current seq (a stale decision)"},
     },
 }
-_REQUESTS = (api.CreateMatch, api.Decision)
+_REQUESTS = (api.CreateMatch, api.Decision, event_api.CreateEvent, event_api.Registration, event_api.Correction,
+             event_api.Drop)
+EVENT_PATTERN = "^[a-z0-9][a-z0-9_-]{0,47}$"
 # One server-sent event of the live stream (OpenAPI 3.1: the schema describes each event).
 SSE_EVENT: dict[str, Any] = {
     "type": "object", "required": ["event", "data"],
@@ -79,9 +81,13 @@ def _statuses(path: str, method: str, op: dict[str, Any]) -> set[int]:
         codes |= {400, 404}
         if op.get("security") or path.endswith(("/viewer/data", "/viewer/frame")):
             codes |= {401, 403}
+    if "{event}" in path:
+        codes |= {400, 404}
+        if op.get("security") or path == "/events/{event}":
+            codes.add(401)
     if method == "post":
         codes |= {413, 415, 422}
-        if "{match_id}" in path:
+        if "{match_id}" in path or path.startswith("/events"):
             codes.add(409)
     return codes
 
@@ -102,6 +108,7 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     (_, defs) = msgspec.json.schema_components(_REQUESTS, ref_template="#/components/schemas/{name}")
     defs["CreateMatch"]["properties"]["ruleset"]["enum"] = ruleset_names()
+    defs["CreateEvent"]["properties"]["ruleset"]["enum"] = ruleset_names()
     schemas.update(defs)
     schemas["Problem"] = PROBLEM_SCHEMA
     for path, item in doc.get("paths", {}).items():
@@ -110,6 +117,8 @@ def finish(doc: dict[str, Any]) -> dict[str, Any]:
                 continue
             for param in op.get("parameters", ()):
                 _exact_bounds(param.get("schema", {}))
+                if param.get("name") == "event" and param.get("in") == "path":
+                    param["schema"] = {"type": "string", "pattern": EVENT_PATTERN, "description": "the event's name"}
                 if param.get("name") == "match_id" and param.get("in") == "path":
                     param["schema"] = {"type": "string", "format": "uuid", "pattern": UUID_PATTERN,
                                        "description": "the match id: a UUID as POST /matches gives it (lowercase)"}

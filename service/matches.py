@@ -55,6 +55,8 @@ class MatchService:
         self.tokens = tokens
         self.signer = signer   # signs the end mark of a finished match's record
         self.on_change = on_change or (lambda match_id: None)
+        # a match created for a tournament plays its registered lists (kifu.service.events sets this)
+        self.deck_check: Callable[[api.CreateMatch, list[Any]], None] | None = None
 
     # -- who is asking -------------------------------------------------------------------------
     def caller(self, match_id: str, token: str | None) -> Caller:
@@ -81,6 +83,8 @@ class MatchService:
         if len(specs) != 2:
             raise Malformed(f"ruleset {rules.name} has no two preset decks; give decks", "decks")
         decks = [self._deck(rules, spec, seat) for seat, spec in enumerate(specs, start=1)]
+        if self.deck_check is not None:
+            self.deck_check(request, decks)
         seed = int.from_bytes(os.urandom(8), "big") >> 1          # drawn here: no creator chooses it
         nonce = os.urandom(16).hex()
         match = Match.create(rules, match_id=str(uuid.uuid4()), seed=seed, decks=decks, players=request.players,

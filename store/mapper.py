@@ -6,7 +6,9 @@ topic is a stable tag and its state is exactly the line the portable record hold
 (``kifu.domain.core.envelope.canonical``):
 
 - originator_version 0: the match ``Header``, topic ``kifu.header/1``;
-- originator_version N: the ``Envelope`` with ``seq`` N, topic ``kifu.event/<ruleset>``.
+- originator_version N: the ``Envelope`` with ``seq`` N, topic ``kifu.event/<ruleset>``;
+- a tournament's stream (``MatchStore.append_entries``): originator_version N is its ``Entry`` N, topic
+  ``kifu.tournament/1``.
 
 The ``/1`` is the layout of the header row, not the record format (the header carries that).
 The ruleset in event topics lets a notification reader decode a row without its header.
@@ -31,12 +33,17 @@ from kifu.domain.core.errors import Malformed
 from kifu.domain.core.header import Header
 from kifu.domain.core.record import decode_header
 from kifu.domain.core.ruleset import Ruleset, find_ruleset
+from kifu.domain.tournament.events import Entry
 
 HEADER_TOPIC = "kifu.header/1"
 EVENT_TOPIC_PREFIX = "kifu.event/"
+TOURNAMENT_TOPIC = "kifu.tournament/1"
 HEADER_VERSION = 0  # the header's originator_version; envelope seq N is version N
 
 RulesetLookup = Callable[[str], Ruleset[Any, Any, Any]]
+
+
+_entry_decoder = msgspec.json.Decoder(Entry)
 
 
 def event_topic(ruleset: str) -> str:
@@ -61,8 +68,8 @@ class StreamItem(NamedTuple):
 
     originator_id: UUID
     originator_version: int
-    payload: Header | Envelope[Any]
-    ruleset: str  # names the event topic; unused for the header
+    payload: Header | Envelope[Any] | Entry
+    ruleset: str  # names the event topic; unused for the header and a tournament's entries
 
 
 class NoTranscoder(Transcoder):
@@ -91,7 +98,8 @@ class KifuMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         item: StreamItem = domain_event
         payload = item.payload
-        topic = HEADER_TOPIC if isinstance(payload, Header) else event_topic(item.ruleset)
+        topic = HEADER_TOPIC if isinstance(payload, Header) else \
+            TOURNAMENT_TOPIC if isinstance(payload, Entry) else event_topic(item.ruleset)
         state = canonical(payload)
         if self.compressor:
             state = self.compressor.compress(state)
@@ -118,6 +126,11 @@ class KifuMapper(Mapper[UUID]):
         if topic == HEADER_TOPIC:  # the record's own reader: format checks and upcasts in one place
             header = decode_header(data, _where(stored))
             return StreamItem(originator_id, version, header, header.ruleset)
+        if topic == TOURNAMENT_TOPIC:
+            entry = _decode(_entry_decoder, data, "the tournament event", stored)
+            if entry.seq != version:
+                raise Malformed(f"entry seq {entry.seq} stored at version {version}", _where(stored))
+            return StreamItem(originator_id, version, entry, "")
         found = self._decoders.get(topic)
         decoder, ruleset = found if found is not None else self._decoder(topic, stored)
         envelope = _decode(decoder, data, f"the {ruleset} event", stored)

@@ -28,6 +28,7 @@ from kifu.domain.core.errors import Conflict, KifuError, Malformed, UnknownMatch
 from kifu.domain.core.header import Header
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import Outcome, find_ruleset
+from kifu.domain.tournament.events import Entry
 
 from .config import StoreConfig, resolve
 from .errors import MatchExists, StoreError
@@ -62,7 +63,7 @@ class Notice(NamedTuple):
     id: int
     match_id: str
     seq: int                       # 0 for the header
-    item: Header | Envelope[Any]
+    item: Header | Envelope[Any] | Entry   # an Entry: a row of a tournament's stream, not a match
 
 
 class MatchStore:
@@ -171,6 +172,29 @@ class MatchStore:
             finally:
                 self._keep(key, match)  # right at its seq even after a refusal; caught up on next use
         raise Conflict(match_id, expected_seq if expected_seq is not None else -1, self._actual_seq(key, match_id))
+
+    def append_entries(self, stream: UUID, entries: Sequence[Entry]) -> None:
+        """Store a tournament's entries (``kifu.service.events``) in one transaction. The stream's
+        unique (id, version) rows are its optimistic concurrency: an entry at a seq that is taken
+        is a ``Conflict`` and nothing is stored. Tournaments have no row in the match index."""
+        if not entries:
+            return
+        items = [StreamItem(stream, e.seq, e, "") for e in entries]
+        rows = [self._mapper.to_stored_event(item) for item in items]
+        try:
+            with self._guard():
+                self._recorder.insert_events(rows)
+        except IntegrityError:
+            raise Conflict(str(stream), entries[0].seq - 1, self._last_version(stream)) from None
+
+    def entries(self, stream: UUID, after_seq: int = 0) -> list[Entry]:
+        """A tournament's entries after ``after_seq``, in order (empty: no such tournament yet)."""
+        return [item.payload for item in self._read(stream, gt=after_seq) if isinstance(item.payload, Entry)]
+
+    def _last_version(self, key: UUID) -> int:
+        with self._guard():
+            last = self._recorder.select_events(key, desc=True, limit=1)
+        return last[0].originator_version if last else 0
 
     # -- reading ------------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:

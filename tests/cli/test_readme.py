@@ -28,6 +28,7 @@ NOT_RUN = {
     "make.py": "regenerates the corpus in place (its --check runs in tests/toolkit)",
     "--rerecord replays/": "rewrites the corpus in place",
     "python -m pytest": "the whole suite (CI runs it)",
+    "kifu event": "the event's sequence needs a served store: tests/cli/test_event_run.py runs it",
     "kifu serve": "starts the service and stays (test_readme_service_session runs one in a thread)",
     "kifu bench": "measures for minutes (tests/bench runs its --quick smoke)",
     "kifu loadtest": "measures a running service (tests/service drives the load generator)",

@@ -135,7 +135,7 @@ def test_kifu_stats_prints_and_exports_the_standings(tmp_path: Path, records: li
     assert text.exit_code == 0, text.output
     assert "player" in text.output and "cards played" in text.output and "average finished match" in text.output
     data = json.loads(runner.invoke(cli, ["stats", "--db", db, "--json"]).output)
-    assert data["folded"] == 0 and data["matches"] == 4
+    assert data["folded"] == 0 and [(r["ruleset"], r["matches"]) for r in data["reports"]] == [("worlfard", 4)]
     rebuilt = json.loads(runner.invoke(cli, ["stats", "--db", db, "--json", "--rebuild"]).output)
     assert rebuilt["folded"] > 0 and {k: v for k, v in rebuilt.items() if k != "folded"} == \
            {k: v for k, v in data.items() if k != "folded"}
