@@ -60,9 +60,9 @@ from kifu.store.notes import NoteStore
 
 from . import api
 from .contract import finish
-from .feed import Feed, FeedConfig, feed_routes
 from .event_routes import event_routes
 from .events import EventService, UnknownEvent
+from .feed import Feed, FeedConfig, feed_routes
 from .hub import Hub
 from .matches import Caller, Forbidden, MatchService, Unauthorized
 from .params import MAX_SEQ, After, MatchId, Position, match_key
