@@ -219,11 +219,11 @@ def _counters(parts: tuple[Part, ...], look: Look = Look()) -> Text:
             t.append(f"  {part.label} ", style="dim")
             t.append(f"{part.value}" + (f"/{part.max}" if part.max is not None else ""), style="bold")
     if not look.all_zones:
-        piles = [p for p in parts if isinstance(p, Zone) and (p.show == "count" or _piled(p)) and p.id != "hand"]
+        piles = [p for p in parts if isinstance(p, Zone) and _piled(p)]
         for pile in piles:
             t.append(f"  {pile.label} ", style="dim")
             t.append(str(pile.count or len(pile.cards)))
-        if any(_piled(p) for p in piles):
+        if piles:
             t.append("  (z: all cards)", style="dim")
     return t
 

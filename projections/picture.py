@@ -293,12 +293,13 @@ def png(svg_text: str, scale: float = 1.0) -> bytes:
 
 def picture_of(timeline: Any, seq: int, seat: int | None) -> str:
     """The SVG of the board after event ``seq`` as ``seat`` saw it, captioned with that event."""
-    from kifu.domain.core.visibility import redact
+    from kifu.domain.core.visibility import redact, seat_view
 
     from .viewdata import ViewSource
 
     rules = timeline.ruleset
-    layout = timeline.labelled(rules.presentation.layout(rules.decider.view(timeline.state_at(seq), seat)), seq)
+    # the seat's view with the core's scrub, as the stepper and the service show it
+    layout = timeline.labelled(rules.presentation.layout(seat_view(rules, timeline.state_at(seq), seat)), seq)
     caption: tuple[str, ...] = ()
     marked: frozenset[int] = frozenset()
     env = timeline.envelope(seq)

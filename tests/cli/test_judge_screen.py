@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
@@ -124,14 +125,17 @@ def test_novels_label_follows_the_summon_and_magic_phases() -> None:
     assert {"summon", "magic"} <= set(begun.values())
 
 
-def test_reigeki_turn_began_says_the_turns_start_not_the_mulligan() -> None:
-    path = sorted((REPLAYS / "reigeki").glob("bot-*.kifu.jsonl"))[0]
+@pytest.mark.parametrize(("ruleset", "first"), [("reigeki", "start"), ("alteil", "preparation")])
+def test_turn_began_says_the_new_turns_first_step_not_the_last_one(ruleset: str, first: str) -> None:
+    """reigeki's #11 TurnBegan said "mulligan", alteil's "opening" (and each later turn the last
+    turn's step): the label lagged one event."""
+    path = sorted((REPLAYS / ruleset).glob("bot-*.kifu.jsonl"))[0]
     rec = read_record(path)
     pos = position(path)
     turns = [env.seq for env in rec.envelopes if type(env.event).__name__ == "TurnBegan"]
     for seq in turns[:4]:
         pos.go(seq)
-        assert pos.layout().step == "start", (seq, pos.layout().step)
+        assert pos.layout().step == first, (seq, pos.layout().step)
 
 
 def test_the_clock_line_shows_each_seats_decision_times(tmp_path: Path) -> None:
