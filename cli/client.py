@@ -18,6 +18,7 @@ import msgspec
 
 from kifu.domain.core.layout import Layout
 from kifu.domain.core.ruleset import find_ruleset
+from kifu.projections.words import UNKNOWN
 
 from . import decks as deck_spec
 from . import output, render
@@ -78,7 +79,8 @@ def client(ctx: click.Context, server: str | None, match_id: str | None, token: 
         def show(envelopes: list[Any], names: dict[int, str]) -> None:
             if bot == "human" or not quiet:
                 for env in envelopes:
-                    con.print(render.event_line(env, _namer(names)))
+                    con.print(render.event_line(env, _namer(names), original=UNKNOWN,
+                                                command=rules.command_from_builtins))
 
         table = RemoteTable(http, match_id, {seat: token}, fresh_views=True, follow=True, show=show,
                             position=bot == "greedy")
@@ -142,7 +144,8 @@ def watch(ctx: click.Context, server: str | None, match_id: str | None, token: s
         for message in http.stream(match_id, 0):
             if message.event == "envelope":
                 env = rules.envelope_converter(msgspec.json.decode(message.data))
-                con.print(render.event_line(env, _namer(names)))
+                con.print(render.event_line(env, _namer(names), original=UNKNOWN if first.seat else None,
+                                            command=rules.command_from_builtins))
             elif message.event == "status":      # after each batch: names of cards that came into view
                 names = card_names(http.view(match_id).layout, names)
             elif message.event == "end":

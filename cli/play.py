@@ -192,7 +192,8 @@ def run_match(con: Any, kifu: Kifu, match: Match, seats: dict[int, Bot], *, quie
     def shown(seat: int, envelopes: list[Envelope[Any]]) -> None:
         if not quiet and humans:
             for env in envelopes:
-                con.print(render.event_line(redact(rules, env, viewer), names_of))
+                con.print(render.event_line(redact(rules, env, viewer), names_of, original=env.event,
+                                            command=rules.command_from_builtins))
 
     started = time.perf_counter()
     try:

@@ -53,7 +53,7 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
     if warning:
         con.print(Text(warning, style="bold white on red"))
     names = ruleset.presentation.card_names(timeline.final) if ruleset.presentation.card_names else None
-    _print_chain(con, both.chain, envelopes, names)
+    _print_chain(con, both.chain, envelopes, names, ruleset.command_from_builtins)
     last = both.chain[-1]
     if last.kind == "decision":
         con.print(f"⇐ decided by seat {last.seat} at #{last.seq}")
@@ -66,16 +66,16 @@ def why(kifu: Kifu, source: str, seq: int, as_json: bool) -> None:
         con.print(f"⇐ resolves #{head.seq}, declared by seat {both.declared_by}: the decision above")
         return
     con.print(f"⇐ resolves #{head.seq}, declared by seat {both.declared_by}:")
-    _print_chain(con, both.declaration, envelopes, names)
+    _print_chain(con, both.declaration, envelopes, names, ruleset.command_from_builtins)
 
 
-def _print_chain(con: Any, chain: tuple[Link, ...], envelopes: list[Any], names: Any) -> None:
+def _print_chain(con: Any, chain: tuple[Link, ...], envelopes: list[Any], names: Any, command: Any = None) -> None:
     """One chain, each link under the one it explains, with its clause and its ruling's values."""
     for depth, link in enumerate(chain):
         env = envelopes[link.seq - 1]
         prefix = "   " * depth + ("└─ " if depth else "")
         indent = "   " * depth + "   "
-        con.print(Text(prefix) + render.event_line(env, names))
+        con.print(Text(prefix) + render.event_line(env, names, command=command))
         if link.clause:
             title = f"{link.clause} {link.clause_title}".strip()
             body = render.clause_body(link.clause_title, link.clause_text).strip()
@@ -89,22 +89,8 @@ def _print_chain(con: Any, chain: tuple[Link, ...], envelopes: list[Any], names:
 
 def _print_ruling(con: Any, ruling: Any, indent: str) -> None:
     """The values the ruling used: its formula, then the cards and seats as they stood at its cause."""
-    formula = ruling.formula()
-    if formula:
-        con.print(Text(indent + "ruling: " + formula, style="bold"))
-    for card in ruling.cards:
-        values = " ".join(f"{k} {_value(v)}" for k, v in card.values.items())
-        con.print(Text(f"{indent}after #{ruling.at}: {card.name}#{card.card} at {card.where}"
-                       + (f": {values}" if values else ""), style="cyan"))
-    for seat, part in ruling.seats.items():
-        values = " ".join(f"{k} {_value(v)}" for k, v in part.items() if k != "seat")
-        con.print(Text(f"{indent}after #{ruling.at}: seat {seat}: {values}", style="cyan"))
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_value(v) for v in value)
-    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    for line in render.ruling_lines(ruling, indent):
+        con.print(line)
 
 
 @click.command()

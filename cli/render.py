@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-import msgspec
 from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -19,11 +19,10 @@ from rich.text import Text
 
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
-from kifu.domain.core.roles import HIDDEN, roles_of
+from kifu.projections.words import UNKNOWN, Command, Words
 
-_KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta"}
+_KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta", "judge": "bold magenta"}
 _TONE = {"good": "green", "bad": "red", "hot": "bold red", "dim": "dim", "": ""}
-SHOWN_CARDS = 8          # a longer list of cards (a shuffled deck) is cut after this many
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -34,80 +33,51 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def card_name(names: Callable[[int], str] | None, card: int) -> str:
-    if card == HIDDEN:
-        return "?"
-    if names is None:
-        return str(card)
-    try:
-        return f"{names(card)}#{card}"
-    except (IndexError, KeyError, TypeError):
-        return str(card)
+    return Words(names).card(card, UNKNOWN)
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "(" + " ".join(f"{k} {_value(v)}" for k, v in value.items()) + ")"
-    return str(value)
+def describe_event(event: Any, names: Callable[[int], str] | None = None, *, original: Any = None,
+                   command: Command | None = None) -> str:
+    """``TypeName key=value …`` in words (``kifu.projections.words``): card-role fields as names,
+    nested values too; ``original``: the judge's copy of a seat's event (tells a hidden card ``?``
+    from no card ``—``; ``UNKNOWN`` when there is none); ``command``: reads a sealed choice."""
+    return Words(names, command).line(event, original)
 
 
-def describe_event(event: Any, names: Callable[[int], str] | None = None) -> str:
-    """``TypeName key=value …`` with card-role fields shown as names; hidden cards as ``?``.
-
-    A nested Struct (a trigger, a battle window) is described the same way in parentheses, in
-    words, never as a Python dict; a long nested value (a whole prepared state) is summarised."""
-    if not isinstance(event, msgspec.Struct):
-        raw = msgspec.to_builtins(event)
-        return _value(raw) if not isinstance(raw, dict) else _plain(raw)
-    kind = type(event).__struct_config__.tag or type(event).__name__
-    return f"{kind} " + _fields(event, names)
-
-
-def _fields(obj: Any, names: Callable[[int], str] | None) -> str:
-    cards = {f.name for f in roles_of(type(obj)) if f.role == "card"}
-    defaults = {f.name: f.default for f in msgspec.structs.fields(obj)}
-    parts = []
-    for field in msgspec.structs.fields(obj):
-        key, value = field.name, getattr(obj, field.name)
-        if key in cards:
-            if isinstance(value, (list, tuple)):
-                shown = [card_name(names, v) for v in value]
-                more = f", … {len(shown)} cards" if len(shown) > SHOWN_CARDS else ""
-                text = "[" + ", ".join(shown[:SHOWN_CARDS]) + more + "]"
-            elif isinstance(value, int):
-                text = card_name(names, value)
-            else:
-                text = _value(msgspec.to_builtins(value))
-        elif isinstance(value, msgspec.Struct):
-            inner = _fields(value, names)
-            text = f"({inner})" if len(inner) <= 80 else "(…)"
-        else:
-            raw = msgspec.to_builtins(value)
-            if value is None and defaults.get(key) is None:
-                continue
-            text = _value(raw)
-            if len(text) > 80 and isinstance(raw, (dict, list)):
-                text = "{…}" if isinstance(raw, dict) else f"[… {len(raw)} items]"
-        parts.append(f"{field.encode_name}={text}")
-    return " ".join(parts)
-
-
-def _plain(raw: dict[str, Any]) -> str:
-    kind = raw.pop("type", "")
-    return (f"{kind} " if kind else "") + " ".join(f"{k}={_value(v)}" for k, v in raw.items())
-
-
-def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) -> Text:
+def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None, *, original: Any = None,
+               command: Command | None = None) -> Text:
     text = Text()
     text.append(f"#{env.seq:<5}", style="bold")
     text.append(f"{env.kind:<9}", style=_KIND_STYLE.get(env.kind, ""))
     text.append(f"{env.clause or '':<9}", style="green")
     text.append(f"seat {env.seat} " if env.seat else "       ")
-    text.append(describe_event(env.event, names))
+    text.append(describe_event(env.event, names, original=original, command=command))
     if env.cause:
         text.append(f"  ← #{env.cause}", style="dim")
     return text
+
+
+def ruling_lines(ruling: Any, indent: str = "") -> list[Text]:
+    """The values a ruling used (``causes.Ruling``), as ``kifu why`` and the stepper's why show
+    them: its formula, then the cards and seats as they stood just before it."""
+    lines = []
+    formula = ruling.formula()
+    if formula:
+        lines.append(Text(indent + "ruling: " + formula, style="bold"))
+    for card in ruling.cards:
+        values = " ".join(f"{k} {_ruling_value(v)}" for k, v in card.values.items())
+        lines.append(Text(f"{indent}after #{ruling.at}: {card.name}#{card.card} at {card.where}"
+                          + (f": {values}" if values else ""), style="cyan"))
+    for seat, part in ruling.seats.items():
+        values = " ".join(f"{k} {_ruling_value(v)}" for k, v in part.items() if k != "seat")
+        lines.append(Text(f"{indent}after #{ruling.at}: seat {seat}: {values}", style="cyan"))
+    return lines
+
+
+def _ruling_value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_ruling_value(v) for v in value)
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def clause_body(title: str, text: str) -> str:
@@ -135,11 +105,43 @@ def clause_text(clause: str, title: str, text: str) -> Text:
 
 
 # -- layouts --------------------------------------------------------------------------------------
-def face_text(face: Face, *, long: bool = False) -> Text:
-    """A card: its name (``?`` face down), then, in a cell, its stats and marks on lines below."""
+SEAT_STYLE = {1: "bright_blue", 2: "bright_red"}     # owners are colours as well as text
+MARK = "▸"                                           # before a card the current event names
+COMPACT_CARDS = 6        # a longer pile (a deck in the judge's view) is counted until ``z`` shows it
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a layout is drawn: the cards the current event names (marked), every zone in full
+    (``z``: the whole graveyard, the deck order) or compact piles, and the panel's seat (a
+    card another seat owns gets that seat's tag)."""
+
+    marked: frozenset[int] = frozenset()
+    all_zones: bool = False
+    seat: int | None = None
+
+    def of(self, seat: int | None) -> Look:
+        return replace(self, seat=seat)
+
+
+def seat_tag(seat: int) -> Text:
+    return Text(f"[{seat}]", style=SEAT_STYLE.get(seat, "bold"))
+
+
+def face_text(face: Face, *, long: bool = False, look: Look = Look()) -> Text:
+    """A card: its name (``?`` face down), its owner's tag where that is not the panel's seat,
+    then, in a cell, its stats and marks on lines below; ``▸`` and reversed when the current
+    event names it."""
     if face.hidden:
         return Text("?", style="dim")
-    t = Text(face.name, style="bold " + _TONE[face.tone] if face.tone else "bold")
+    marked = bool(face.id) and face.id in look.marked
+    t = Text(MARK if marked else "", style="bold yellow")
+    style = "bold " + _TONE[face.tone] if face.tone else "bold"
+    if face.owner and look.seat is None:
+        style = "bold " + SEAT_STYLE.get(face.owner, "")
+    t.append(face.name, style=style + (" reverse" if marked else ""))
+    if face.owner and face.owner != look.seat:
+        t.append_text(seat_tag(face.owner))
     if long:
         if face.stats:
             t.append("\n" + face.stats)
@@ -150,83 +152,106 @@ def face_text(face: Face, *, long: bool = False) -> Text:
     return t
 
 
-def _cell_text(cell: Cell | None) -> Text:
+def _cell_text(cell: Cell | None, look: Look) -> Text:
     if cell is None or not cell.cards:
         label = cell.label if cell is not None else ""
-        return Text(label or "·", style="dim")
+        return Text(label or "·", style="dim " + SEAT_STYLE.get(cell.owner or 0, "") if cell is not None else "dim")
     out = Text()
     if cell.label:
-        out.append(cell.label + "\n", style="dim")
+        out.append(cell.label + "\n", style="dim " + SEAT_STYLE.get(cell.owner or 0, ""))
     for i, face in enumerate(cell.cards):
         if i:
             out.append("\n+ ")
-        out.append_text(face_text(face, long=True))
+        out.append_text(face_text(face, long=True, look=look))
     return out
 
 
-def grid_table(grid: Grid) -> Table:
+def grid_table(grid: Grid, look: Look = Look()) -> Table:
+    """A grid; a long name wraps inside its cell (never cut)."""
     table = Table(show_header=bool(grid.col_labels), header_style="dim", pad_edge=False, box=box.SIMPLE_HEAD,
                   collapse_padding=True, title=None)
     table.add_column("", style="dim", no_wrap=True)
     for col in range(1, grid.cols + 1):
         label = grid.col_labels[col - 1] if len(grid.col_labels) >= col else str(col)
-        table.add_column(label, justify="center", min_width=6, max_width=14)
+        table.add_column(label, justify="center", min_width=6, max_width=14, overflow="fold")
     cells = {(c.row, c.col): c for c in grid.cells}
     for row in range(1, grid.rows + 1):
         label = grid.row_labels[row - 1] if len(grid.row_labels) >= row else str(row)
-        table.add_row(label, *[_cell_text(cells.get((row, col))) for col in range(1, grid.cols + 1)])
+        table.add_row(label, *[_cell_text(cells.get((row, col)), look) for col in range(1, grid.cols + 1)])
     return table
 
 
-def zone_text(zone: Zone) -> Text:
+def zone_text(zone: Zone, look: Look = Look()) -> Text:
+    """A zone on one line: its label and size, then its cards (``top``: the last one; a long
+    pile: its first cards and how many more, until ``z`` shows every card of every zone)."""
     t = Text(f"{zone.label} ({zone.count or len(zone.cards)}): ", style="bold")
-    if zone.show == "count" or not zone.cards:
+    if zone.show == "count" and not (look.all_zones and zone.cards) or not zone.cards:
         t.append("—" if not (zone.count or zone.cards) else "face down" if zone.show == "count" else "", style="dim")
         return t
-    shown = zone.cards[-1:] if zone.show == "top" else zone.cards
+    if look.all_zones:
+        shown = zone.cards
+    elif zone.show == "top":
+        shown = zone.cards[-1:]
+    else:
+        shown = zone.cards
     for i, face in enumerate(shown):
         if i:
             t.append(", ")
-        t.append_text(face_text(face))
+        t.append_text(face_text(face, look=look))
         if face.id:
             t.append(f"#{face.id}", style="dim")
-    if zone.show == "top" and len(zone.cards) > 1:
-        t.append(" (top)", style="dim")
+    if len(shown) < len(zone.cards):
+        t.append(" (top)" if zone.show == "top" else f", … {len(zone.cards) - len(shown)} more", style="dim")
+        t.append(" · z: all", style="dim")
     return t
 
 
-def _counters(parts: tuple[Part, ...]) -> Text:
+def _piled(zone: Zone) -> bool:
+    """A long pile (a deck's order in the judge's view, a mana row) is counted on the panel's
+    header line until ``z`` shows it whole; a hand and a graveyard's top stay drawn."""
+    return zone.id != "hand" and zone.show == "cards" and len(zone.cards) > COMPACT_CARDS
+
+
+def _counters(parts: tuple[Part, ...], look: Look = Look()) -> Text:
     t = Text()
     for part in parts:
         if isinstance(part, Counter):
             t.append(f"  {part.label} ", style="dim")
             t.append(f"{part.value}" + (f"/{part.max}" if part.max is not None else ""), style="bold")
+    if not look.all_zones:
+        piles = [p for p in parts if isinstance(p, Zone) and _piled(p)]
+        for pile in piles:
+            t.append(f"  {pile.label} ", style="dim")
+            t.append(str(pile.count or len(pile.cards)))
+        if piles:
+            t.append("  (z: all cards)", style="dim")
     return t
 
 
-def _parts(parts: tuple[Part, ...]) -> list[Any]:
+def _parts(parts: tuple[Part, ...], look: Look = Look()) -> list[Any]:
     out: list[Any] = []
     for part in parts:
         if isinstance(part, Grid):
-            out.append(grid_table(part))
-        elif isinstance(part, Zone) and part.show != "count" and (part.cards or part.id == "hand"):
-            out.append(zone_text(part))
+            out.append(grid_table(part, look))
+        elif isinstance(part, Zone):
+            if look.all_zones or (part.show != "count" and (part.cards or part.id == "hand") and not _piled(part)):
+                out.append(zone_text(part, look))
         elif isinstance(part, Note):
             out.append(Text(part.text, style=_TONE[part.tone]))
     return out
 
 
-def _panel_header(panel: SeatPanel, player: str, layout: Layout) -> Text:
+def _panel_header(panel: SeatPanel, player: str, layout: Layout, look: Look = Look()) -> Text:
     t = Text()
     t.append(f"Seat {panel.seat} {player}",
-             style="bold underline" if panel.seat == layout.active else "bold")
+             style=("bold underline " if panel.seat == layout.active else "bold ") + SEAT_STYLE.get(panel.seat, ""))
     if panel.seat in layout.awaiting:
         t.append(" ◀", style="cyan")
     if panel.seat in layout.chosen:
         t.append(" (chosen)", style="green")
     elif panel.seat in layout.choosing:
         t.append(" (choosing)", style="yellow")
-    t.append_text(_counters(panel.parts))
+    t.append_text(_counters(panel.parts, look))
     if panel.lost:
         t.append(f"  LOST: {panel.lost}", style="bold red")
     return t
@@ -243,7 +268,7 @@ def status_line(layout: Layout) -> Text:
     return status
 
 
-def board_parts(layout: Layout, players: tuple[str, ...]) -> list[tuple[int | None, Group]]:
+def board_parts(layout: Layout, players: tuple[str, ...], look: Look = Look()) -> list[tuple[int | None, Group]]:
     """The layout in drawing order, one group per seat panel (seat number) and one for the
     shared board (None): the other seat on top, the shared board, then the viewer's (or seat
     1's) panel. The stepper scrolls to the part of the seat an event concerns."""
@@ -253,16 +278,17 @@ def board_parts(layout: Layout, players: tuple[str, ...]) -> list[tuple[int | No
     for i, panel in enumerate(order):
         player = players[panel.seat - 1] if 0 < panel.seat <= len(players) else ""
         if i == len(order) - 1 and layout.board:
-            out.append((None, Group(*_parts(layout.board))))
-        out.append((panel.seat, Group(_panel_header(panel, player, layout), *_parts(panel.parts))))
+            out.append((None, Group(*_parts(layout.board, look.of(None)))))
+        header = _panel_header(panel, player, layout, look)
+        out.append((panel.seat, Group(header, *_parts(panel.parts, look.of(panel.seat)))))
     if not layout.seats:
-        out.append((None, Group(*_parts(layout.board))))
+        out.append((None, Group(*_parts(layout.board, look.of(None)))))
     return out
 
 
-def board(layout: Layout, players: tuple[str, ...]) -> Group:
+def board(layout: Layout, players: tuple[str, ...], look: Look = Look()) -> Group:
     """The whole layout (``board_parts`` in order), then the status line."""
-    return Group(*[group for _, group in board_parts(layout, players)], status_line(layout))
+    return Group(*[group for _, group in board_parts(layout, players, look)], status_line(layout))
 
 
 def console(err: bool = False) -> Console:

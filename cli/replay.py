@@ -36,8 +36,8 @@ def screen(position: Position) -> Any:
     if clause:
         parts.append(clause)
     parts.append(Text(f"event {position.seq}/{position.last} · {position.who()}", style="dim"))
-    if position.clock():
-        parts.append(Text(f"clock: {position.clock()}", style="dim"))
+    if summary := position.clock_summary():
+        parts.append(Text(f"clock: {summary}", style="dim"))
     return Group(*parts)
 
 

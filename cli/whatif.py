@@ -159,7 +159,7 @@ def fork(kifu: Kifu, source: str, at: int | None, position_text: str | None, the
         if not quiet:
             names = ruleset.presentation.card_names(match.state) if ruleset.presentation.card_names else None
             for env in envelopes_then:
-                con.print(render.event_line(env, names))
+                con.print(render.event_line(env, names, command=ruleset.command_from_builtins))
     if stop:
         outcome = match.outcome
         con.print(f"{outcome.describe() if outcome else 'in progress'}: stored as match "
@@ -243,7 +243,7 @@ def _print_diff(result: Any, sides: list[Side], show_all: bool) -> None:
             env = side.envelopes[(part.a_seq if label == "A" else part.b_seq) - 1]
             card_names = side.ruleset.presentation.card_names
             names = card_names(side.ruleset.decider.initial_state(side.header)) if card_names else None
-            con.print(Text(f"  {label}: ") + render.event_line(env, names))
+            con.print(Text(f"  {label}: ") + render.event_line(env, names, command=side.ruleset.command_from_builtins))
     _print_steps(con, result)
     rows = []
     hidden = 0

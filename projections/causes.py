@@ -21,12 +21,15 @@ from typing import Any
 
 import msgspec
 
+from kifu.domain.core.commit import CORE_EVENTS
 from kifu.domain.core.envelope import DECISION, Envelope
 from kifu.domain.core.layout import Counter, Layout, faces
-from kifu.domain.core.roles import cards_named, roles_of
+from kifu.domain.core.roles import roles_of
 from kifu.domain.core.ruleset import ClauseEntry, Ruleset
+from kifu.domain.core.visibility import seat_view
 
 from .timeline import Timeline
+from .words import Words
 
 
 class CardAt(msgspec.Struct, frozen=True, kw_only=True):
@@ -148,14 +151,15 @@ def links(ruleset: Ruleset[Any, Any, Any], chain: list[Envelope[Any]], timeline:
     return out
 
 
-def ruling_of(timeline: Timeline, env: Envelope[Any]) -> Ruling:
-    """The values ``env``'s ruling used: its own fields and the state just before it."""
+def ruling_of(timeline: Timeline, env: Envelope[Any], seat: int | None = None) -> Ruling:
+    """The values ``env``'s ruling used: its own fields and the state just before it; ``seat``:
+    as that seat saw that state (``env`` then is the seat's copy of the event)."""
     subject, inputs, results = _split(env.event)
     at = env.seq - 1
     rules = timeline.ruleset
-    layout = rules.presentation.layout(rules.decider.view(timeline.state_at(at), None))
+    layout = rules.presentation.layout(seat_view(rules, timeline.state_at(at), seat))
     found = _cards_in(layout)
-    cards = tuple(found[c] for c in dict.fromkeys(cards_named(env.event)) if c in found)
+    cards = tuple(found[c] for c in Words().cards(env.event) if c in found)
     seats = {}
     for f in roles_of(type(env.event)):
         number = getattr(env.event, f.name, None)
@@ -168,8 +172,8 @@ def ruling_of(timeline: Timeline, env: Envelope[Any]) -> Ruling:
 
 def _split(event: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The event's fields by role: subject (seats, cards, places), results (amounts), inputs."""
-    if not isinstance(event, msgspec.Struct):
-        return {}, {}, {}
+    if not isinstance(event, msgspec.Struct) or isinstance(event, CORE_EVENTS):
+        return {}, {}, {}         # a seal, a reveal, the seed: the core's records, no ruling's values
     raw = {f.name: msgspec.to_builtins(getattr(event, f.name)) for f in msgspec.structs.fields(event)}
     roles = {f.name: f.role for f in roles_of(type(event))}
     subject = {k: v for k, v in raw.items() if roles.get(k) in ("seat", "card", "place")}

@@ -4,8 +4,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import msgspec
+
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
+from kifu.domain.core.layout import Layout
 from kifu.domain.core.match import record_evolve
 from kifu.domain.core.ruleset import Ruleset
 
@@ -95,3 +98,22 @@ class Timeline:
             if env.kind == "decision":
                 return env.seq
         return 0
+
+    def step_at(self, seq: int) -> str | None:
+        """The step label after ``seq`` where the ruleset names steps by events
+        (``Presentation.step_begun``): the step the last such event at or before ``seq`` began;
+        None where the ruleset's layout names it from the state alone."""
+        begun = self.ruleset.presentation.step_begun
+        if begun is None:
+            return None
+        env: Envelope[Any]
+        for env in reversed(self.envelopes[: max(0, min(seq, self.last_seq))]):
+            step = begun(env.event)
+            if step is not None:
+                return step
+        return None
+
+    def labelled(self, layout: Layout, seq: int) -> Layout:
+        """``layout`` (after ``seq``) with the step ``step_at`` names, where it names one."""
+        step = self.step_at(seq)
+        return layout if step is None or step == layout.step else msgspec.structs.replace(layout, step=step)

@@ -25,16 +25,16 @@ from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
 from kifu.domain.core.layout import Counter, Layout
 from kifu.domain.core.match import record_evolve
-from kifu.domain.core.roles import HIDDEN, roles_of
+from kifu.domain.core.roles import roles_of
 from kifu.domain.core.ruleset import Ruleset
 from kifu.domain.core.visibility import SeatStream, seat_view
 
 from .causes import _cards_in, _split, cause_chain, declaration_chain, declarer
 from .clocks import DecisionTime, clocks_of, decision_times
 from .timeline import Timeline
+from .words import UNKNOWN, words_of
 
 LAYOUTS_KEPT = 256        # layouts a source remembers (stepping back and forth, why's "before" states)
-SHOWN_CARDS = 8           # a longer list of cards in an event (a shuffled deck) is cut after this many
 LONG_VALUE = 80           # a nested value (a whole prepared state) longer than this is summarised
 
 
@@ -67,7 +67,7 @@ class ViewSource:
 
     def _settle(self) -> None:
         final = self.timeline.final
-        self._names = self.ruleset.presentation.card_names(final) if self.ruleset.presentation.card_names else None
+        self.words = words_of(self.ruleset, final)
         self.outcome = self.ruleset.decider.outcome(final)
 
     def extended(self, timeline: Timeline, turns: list[int]) -> ViewSource:
@@ -117,26 +117,17 @@ class ViewSource:
                 for env in self.seen[after:]]
 
     def describe(self, env: Envelope[Any], turn: int) -> dict[str, Any]:
+        """One envelope in words (``kifu.projections.words``): each field ``[key, text, role]``,
+        nested values and sealed choices with card names, and every card it names."""
         event = env.event
-        raw = msgspec.to_builtins(event)
-        kind = raw.pop("type", type(event).__name__) if isinstance(raw, dict) else type(event).__name__
-        roles = {f.key or f.name: f.role for f in roles_of(type(event))}
-        fields = []
-        cards: list[int] = []
-        for key, value in (raw.items() if isinstance(raw, dict) else ()):
-            role = roles.get(key, "")
-            if role == "card":
-                many = isinstance(value, (list, tuple))
-                ids = list(value) if many else [value]
-                cards.extend(v for v in ids if isinstance(v, int) and v != HIDDEN)
-                shown = ", ".join(self.card_label(v) for v in ids[:SHOWN_CARDS])
-                if len(ids) > SHOWN_CARDS:
-                    shown += f", … {len(ids)} cards"
-                text = f"[{shown}]" if many else shown
-            else:
-                text = _short(value)
-            fields.append([key, text, role])
-        out: dict[str, Any] = {"seq": env.seq, "kind": env.kind, "type": kind, "fields": fields, "turn": turn}
+        kind = type(event).__struct_config__.tag if isinstance(event, msgspec.Struct) else None
+        whole = self.timeline.envelopes
+        original = whole[env.seq - 1].event if self.seat is not None and 1 <= env.seq <= len(whole) else None
+        described = self.words.fields(event, original) if isinstance(event, msgspec.Struct) else []
+        fields = [[f.key, f.text, f.role] for f in described]
+        cards = list(dict.fromkeys(c for f in described for c in f.cards))
+        out: dict[str, Any] = {"seq": env.seq, "kind": env.kind, "type": kind if isinstance(kind, str) else
+                               type(event).__name__, "fields": fields, "turn": turn}
         for key in ("seat", "clause", "cause"):
             value = getattr(env, key)
             if value is not None:
@@ -156,14 +147,7 @@ class ViewSource:
         return {str(seat): msgspec.to_builtins(clock) for seat, clock in clocks_of(self.times, upto).items()}
 
     def card_label(self, card: Any) -> str:
-        if not isinstance(card, int) or card == HIDDEN:
-            return "?"
-        if self._names is None:
-            return str(card)
-        try:
-            return f"{self._names(card)}#{card}"
-        except (IndexError, KeyError, TypeError):
-            return str(card)
+        return self.words.card(card, UNKNOWN)
 
     # -- one position -----------------------------------------------------------------------------
     def layout(self, seq: int) -> Layout:
@@ -171,7 +155,8 @@ class ViewSource:
         found = self._layouts.get(seq)
         if found is None:
             rules = self.ruleset
-            found = rules.presentation.layout(seat_view(rules, self.timeline.state_at(seq), self.seat))
+            found = self.timeline.labelled(rules.presentation.layout(seat_view(rules, self.timeline.state_at(seq),
+                                                                               self.seat)), seq)
             if len(self._layouts) >= LAYOUTS_KEPT:
                 self._layouts.pop(next(iter(self._layouts)))
             self._layouts[seq] = found
@@ -196,12 +181,11 @@ class ViewSource:
 
     def _link(self, env: Envelope[Any]) -> dict[str, Any]:
         """One link: the values its ruling used, read from the viewer's layout just before it."""
-        subject, inputs, results = _split(env.event)
+        _, inputs, results = _split(env.event)
         before = self.layout(env.seq - 1)
         found = _cards_in(before)
-        named = [c for v in subject.values() for c in (v if isinstance(v, (list, tuple)) else [v])
-                 if isinstance(c, int)]
-        cards = [msgspec.to_builtins(found[c]) for c in dict.fromkeys(named) if c in found]
+        # the cards the event names (by their roles, nested values too): never a seat or a place
+        cards = [msgspec.to_builtins(found[c]) for c in self.words.cards(env.event) if c in found]
         seats = {}
         for f in roles_of(type(env.event)):
             number = getattr(env.event, f.name, None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, cast
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -67,13 +68,14 @@ class ReplayApp(App[None]):
     #info { height: 4; border-top: solid $accent; border-title-color: $text-muted; }
     #events > Static, #info > Static { width: 100%; }
     #events-body { text-wrap: nowrap; text-overflow: ellipsis; }
+    .wide #events-body { text-wrap: wrap; }
     #status { height: 1; background: $panel; }
     #notes { height: auto; max-height: 3; background: $boost; display: none; }
     #jump { height: 3; display: none; }
     #jump.shown { display: block; }
     .wide #main { layout: horizontal; }
     .wide #board { width: 1fr; height: 100%; }
-    .wide #side { width: 64; height: 100%; }
+    .wide #side { width: 1fr; min-width: 64; max-width: 120; height: 100%; }
     .wide #events { height: 1fr; }
     .wide #info { height: 1fr; }
     """
@@ -115,12 +117,14 @@ class ReplayApp(App[None]):
         if self.position.warning:
             banner.update(self.position.warning)
             banner.add_class("shown")
-        self.query_one("#events").border_title = "events"
         self._wide(self.size.width)
         self.refresh_panes()
 
     def on_resize(self, event: Any) -> None:
+        """A new size redraws every pane at once (not at the next key): the split, the events'
+        cut, the board's scroll."""
         self._wide(event.size.width)
+        self.refresh_panes()
 
     def _wide(self, width: int) -> None:
         self.screen.set_class(width >= WIDE, "wide")
@@ -141,11 +145,18 @@ class ReplayApp(App[None]):
                     target = widget
             else:
                 widget.display = False
-        if target is not None:     # the panel of the seat this event concerns stays in view
-            self.call_after_refresh(self.query_one("#board", Board).scroll_to_widget, target, animate=False, top=True)
-        events = Text("\n").join(pos.event_lines(before=3 if not self.screen.has_class("wide") else 20))
-        events.no_wrap, events.overflow = True, "ellipsis"     # one line per event: the current one stays in view
-        self.query_one("#events-body", Static).update(events)
+        if target is not None:     # the panel of the seat this event concerns stays in view, with the
+            # shared board above it where there is room (scrolled no further than needed)
+            self.call_after_refresh(self.query_one("#board", Board).scroll_to_widget, target, animate=False)
+        wide = self.screen.has_class("wide")
+        lines = pos.event_lines(before=3 if not wide else 20)
+        if not wide:       # one line per event, the current one last and whole (wrapped, not cut)
+            for line in lines[:-1]:
+                line.no_wrap, line.overflow = True, "ellipsis"
+        self.query_one("#events-body", Static).update(Group(*lines))
+        events_pane = self.query_one("#events", VerticalScroll)
+        events_pane.border_title = "events · " + pos.clock().plain
+        self.call_after_refresh(events_pane.scroll_end, animate=False)
         info = self.query_one("#info")
         if self.pane == "card":
             info.border_title, body = "card text (c: back to the clause; Tab: next card)", pos.card_text()
@@ -199,6 +210,10 @@ class ReplayApp(App[None]):
 
     def action_pane(self, pane: str) -> None:
         self.pane = "clause" if self.pane == pane else pane
+        self._moved()
+
+    def action_zones(self) -> None:
+        self.position.toggle_zones()
         self._moved()
 
     def action_scroll_board(self, n: int) -> None:

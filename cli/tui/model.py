@@ -16,9 +16,11 @@ from kifu.domain.core.layout import faces
 from kifu.domain.core.record import first_broken_link, first_broken_seal
 from kifu.domain.core.roles import cards_named
 from kifu.domain.core.visibility import redact_between, seat_view
+from kifu.projections.causes import ruling_of
 from kifu.projections.causes import why as why_of
 from kifu.projections.clocks import clock_text, clocks_of, decision_times
 from kifu.projections.timeline import Timeline
+from kifu.projections.words import Words
 
 from .. import render
 
@@ -50,6 +52,7 @@ class Position:
         self._decisions = timeline.decision_seqs()
         self._times = decision_times(timeline.header, timeline.envelopes)
         self._catalogue: Any = None
+        self.all_zones = False         # ``z``: every zone in full (the whole graveyard, a deck's order)
 
     # -- moving ----------------------------------------------------------------------------------
     @property
@@ -99,6 +102,9 @@ class Position:
                 lo = mid + 1
         return lo
 
+    def toggle_zones(self) -> None:
+        self.all_zones = not self.all_zones
+
     def toggle_seat(self) -> None:
         self.seat = SEATS[(SEATS.index(self.seat) + 1) % len(SEATS)]
         self.focus = 0
@@ -106,7 +112,8 @@ class Position:
     # -- what is shown ---------------------------------------------------------------------------
     def layout(self) -> Any:
         rules = self.rules
-        return rules.presentation.layout(seat_view(rules, self.timeline.state_at(self.seq), self.seat))
+        return self.timeline.labelled(rules.presentation.layout(seat_view(rules, self.timeline.state_at(self.seq),
+                                                                          self.seat)), self.seq)
 
     def shown(self, env: Any) -> Any:
         """An event as the chosen seat saw it: the scrub the service and the web viewer apply."""
@@ -115,17 +122,57 @@ class Position:
         tl = self.timeline
         return redact_between(self.rules, env, self.seat, tl.state_at(env.seq - 1), tl.state_at(env.seq))
 
+    @property
+    def command(self) -> Any:
+        return self.rules.command_from_builtins
+
     def names(self) -> Any:
         rules = self.rules
         return rules.presentation.card_names(self.timeline.final) if rules.presentation.card_names else None
 
+    def marked(self) -> frozenset[int]:
+        """The cards the current event names (as this view saw it), marked on the board."""
+        env = self.timeline.envelope(self.seq)
+        if env is None:
+            return frozenset()
+        return frozenset(Words().cards(self.shown(env).event))
+
+    def look(self) -> render.Look:
+        return render.Look(marked=self.marked(), all_zones=self.all_zones)
+
     def board(self) -> Group:
-        return render.board(self.layout(), self.timeline.header.players)
+        return render.board(self.layout(), self.timeline.header.players, self.look())
 
     def board_parts(self) -> tuple[list[tuple[int | None, Any]], Text]:
         """The board by part (seat panels, the shared board) and its status line."""
         layout = self.layout()
-        return render.board_parts(layout, self.timeline.header.players), render.status_line(layout)
+        return render.board_parts(layout, self.timeline.header.players, self.look()), render.status_line(layout)
+
+    def clock(self) -> Text:
+        """Each seat's decisions so far and the time they took (the records' ``received`` stamps)."""
+        per: dict[int, list[float]] = {}
+        unstamped = 0
+        for t in self._times:
+            if t.seq > self.seq:
+                break
+            if t.seconds is None:
+                unstamped += 1
+            else:
+                per.setdefault(t.seat, []).append(t.seconds)
+        line = Text("clock ", style="dim")
+        if not per:
+            line.append("no decision times recorded" if unstamped else "no decision yet", style="dim")
+            return line
+        for i, (seat, times) in enumerate(sorted(per.items())):
+            if i:
+                line.append(" · ", style="dim")
+            line.append(f"seat {seat} ", style=render.SEAT_STYLE.get(seat, ""))
+            line.append(f"{_duration(sum(times))} over {render.plural(len(times), 'decision')}, "
+                        f"longest {_duration(max(times))}")
+        last = next((t for t in reversed(self._times) if t.seq <= self.seq), None)
+        if last is not None and last.seconds is not None:
+            line.append(f" · #{last.seq} took {_duration(last.seconds)}", style="dim")
+        return line
 
     def seat_in_focus(self) -> int | None:
         """The seat the current event concerns (who decided, else the first seat it names)."""
@@ -141,15 +188,12 @@ class Position:
         return "judge view" if self.seat is None else f"seat {self.seat}'s view"
 
     def status(self) -> Text:
-        t = Text(f"event {self.seq}/{self.last} · turn {self.turn_of(self.seq)} · {self.who()}")
-        clock = self.clock()
-        if clock:
-            t.append(f" · {clock}", style="cyan")
-        return t
+        return Text(f"event {self.seq}/{self.last} · turn {self.turn_of(self.seq)} · {self.who()}")
 
-    def clock(self) -> str:
+    def clock_summary(self) -> str:
         """The clock line (``kifu.projections.clocks``): this decision's time, then each seat's total
-        and median up to here; "" for a record without ``received`` stamps."""
+        and median up to here; "" for a record without ``received`` stamps (``kifu replay --at``'s
+        printed form; the stepper's events pane shows ``clock``)."""
         if not any(t.seconds is not None for t in self._times):
             return ""
         this = next((t for t in self._times if t.seq == self.seq), None)
@@ -165,7 +209,7 @@ class Position:
             env = self.timeline.envelope(seq)
             if env is None:
                 continue
-            line = render.event_line(self.shown(env), names)
+            line = render.event_line(self.shown(env), names, original=env.event, command=self.command)
             if seq == self.seq:
                 line.stylize("reverse")
             lines.append(line)
@@ -229,24 +273,39 @@ class Position:
         return t
 
     def why(self) -> Text:
-        """The cause chain of the current event back to its decision, one line per link, then the
-        declaration the ruling resolves when it lies before that decision."""
+        """The cause chain of the current event back to its decision, one line per link with the
+        values its ruling used (as ``kifu why`` shows them, from this view's own board just before
+        it), then the declaration the ruling resolves when it lies before that decision."""
         if self.seq == 0:
             return Text("before the first event: nothing to explain", style="dim")
         names = self.names()
         t = Text()
         both = why_of(self.rules, self.timeline.envelopes, self.seq)
         for depth, link in enumerate(both.chain):
-            env = self.shown(self.timeline.envelopes[link.seq - 1])
+            whole = self.timeline.envelopes[link.seq - 1]
+            shown = self.shown(whole)
             if depth:
                 t.append("\n" + "  " * (depth - 1) + "└ ")
-            t.append_text(render.event_line(env, names))
+            t.append_text(render.event_line(shown, names, original=whole.event, command=self.command))
             if link.clause_title:
                 t.append(f"  {link.clause_title}", style="green")
+            for line in render.ruling_lines(ruling_of(self.timeline, shown, self.seat), "  " * depth + "  "):
+                t.append("\n")
+                t.append_text(line)
         if both.declaration and both.declaration[0].seq != both.chain[-1].seq:
             t.append(f"\nresolves #{both.declaration[0].seq}, declared by seat {both.declared_by}:", style="bold")
             for depth, link in enumerate(both.declaration):
-                env = self.shown(self.timeline.envelopes[link.seq - 1])
+                whole = self.timeline.envelopes[link.seq - 1]
                 t.append("\n" + "  " * depth + ("└ " if depth else ""))
-                t.append_text(render.event_line(env, names))
+                t.append_text(render.event_line(self.shown(whole), names, original=whole.event, command=self.command))
         return t
+
+
+def _duration(seconds: float) -> str:
+    """``4.2s``, ``3m05s``, ``1h02m``."""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, sec = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{sec:02d}s"
+    return f"{minutes // 60}h{minutes % 60:02d}m"

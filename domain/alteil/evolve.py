@@ -11,7 +11,7 @@ from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .state import Pending, State, Unit
-from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, SOUL, TIE, WINDOW, other, owner
+from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, PREPARATION, SOUL, TIE, WINDOW, other, owner
 
 
 def _side(state: State, seat: int, **fields: Any) -> State:
@@ -87,7 +87,9 @@ def _soul_out(s: State, e: ev.SoulPaid | ev.SoulReduced) -> State:
 
 
 def _turn(s: State, e: ev.TurnBegan) -> State:
-    return replace(s, turn=e.turn, turn_seat=e.seat)
+    # a turn begins with its preparation (PhaseBegan follows at once, in the same decision):
+    # the new turn's label is never the last turn's step or the opening
+    return replace(s, turn=e.turn, turn_seat=e.seat, step=PREPARATION, sub="")
 
 
 def _phase(s: State, e: ev.PhaseBegan) -> State:

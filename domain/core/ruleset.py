@@ -188,6 +188,8 @@ class Presentation:
     #   offer, never in ``legal`` (a random bot would take it)
     declaration: Declaration = no_declaration            # (envelopes, seq) -> the declaration a ruling
     #   resolves (the skill on the stack, the attack, the sealed pick): ``why``'s second chain (``declared.py``)
+    step_begun: Callable[[Any], str | None] | None = None  # the step an event begins, for the label of
+    #   every event up to the next one, where the state keeps no word for it (novel's summon and magic phases)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ def build() -> Ruleset[State, Command, Event]:
             load_deck=decks.load, presets=decks.preset_names, catalogue=cards.catalogue,
             bots={"random": bots.RandomBot, "greedy": bots.GreedyBot}),
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
-                                  declaration=replay.declaration),
+                                  declaration=replay.declaration, step_begun=view.step_begun),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=evolve_run),
         bench=Bench(long_match=long_match),

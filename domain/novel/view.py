@@ -250,3 +250,9 @@ def hidden_cards(state: State, seat: int) -> set[int]:
     other = 3 - seat
     return {c.id for c in state.cards
             if c.owner == other and (c.zone == "deck" or (c.zone == "magic" and c.face_down))}
+
+
+def step_begun(event: object) -> str | None:
+    """N-5.2: the phase an event begins. The state keeps only the selection phases (what the
+    rules ask of it); the summon, magic and end phases are named by their PhaseBegun events."""
+    return event.phase if isinstance(event, ev.PhaseBegun) else None

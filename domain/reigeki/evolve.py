@@ -61,7 +61,9 @@ def _kept(s: State, ev: e.HandKept) -> State:
 
 
 def _turn(s: State, ev: e.TurnBegan) -> State:
-    return replace(s, active=ev.seat, turn=ev.turn, moved=())
+    # a turn begins with its start phase (PhaseBegan "start" follows at once, in the same
+    # decision): the turn's label is never the last turn's phase or the mulligan
+    return replace(s, active=ev.seat, turn=ev.turn, moved=(), phase="start")
 
 
 def _phase(s: State, ev: e.PhaseBegan) -> State:

@@ -384,7 +384,7 @@ class EffectAdded(Ev, frozen=True):
 
 
 class EffectsEnded(Ev, frozen=True):
-    ids: tuple[CardId, ...]
+    ids: tuple[SeqRef, ...]          # the effects (by the seq that created each), not cards
     reason: str
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 
 from kifu.domain.core.clauses import implements
-from kifu.domain.core.roles import OptionRef, TargetRef
+from kifu.domain.core.roles import Amount, CardId, OptionRef, Place, SeatNo, SeqRef, TargetRef
 from kifu.domain.core.ruleset import Outcome
 
 from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
@@ -47,31 +47,31 @@ class Effect(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     "combat" to the end of the combat; "turn:N" to the end of turn N.
     """
 
-    id: int                        # the seq that created it: later sets win (W-14.3)
+    id: SeqRef                     # the seq that created it: later sets win (W-14.3)
     target: TargetRef
     op: str                        # add | set | grant | negate
     stat: str | None = None
-    value: int = 0
+    value: Amount = 0
     skill: str | None = None
     until: str = "stage"
-    source: int = 0
+    source: CardId = 0
 
 
 class Trigger(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A triggered skill waiting to resolve, in order of occurrence (W-13.2, W-Q8)."""
 
-    seat: int                      # its controller
-    card: int                      # the source card
+    seat: SeatNo                   # its controller
+    card: CardId                   # the source card
     skill: int                     # index of the skill on the card
-    line: int = 0                  # where the source stood when it fired
-    other: int = 0                 # the combat opponent's card, for "相手の戦闘ユニット"
-    spell_line: int = 0            # an instantly cast spell resolving from this table spot
+    line: Place = 0                # where the source stood when it fired
+    other: CardId = 0              # the combat opponent's card, for "相手の戦闘ユニット"
+    spell_line: Place = 0          # an instantly cast spell resolving from this table spot
 
 
 class Choice(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A decision the rules wait for mid-resolution: targets for a triggered skill, or may/may not."""
 
-    seat: int
+    seat: SeatNo
     trigger: Trigger
     options: tuple[OptionRef, ...] = ()    # a card, a card*10+line, a seat or a seat*10+line
     optional: bool = False
@@ -81,7 +81,7 @@ class Window(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A reaction window (W-13): who has the right, how many passes in a row, the chain so far."""
 
     step: int                      # 1 after target declaration, 2 after defense declaration
-    seat: int                      # the player with the right to cast or pass
+    seat: SeatNo                   # the player with the right to cast or pass
     passes: int = 0
     chain: tuple[int, ...] = ()    # seat*10+line of each waiting SS, oldest first
     resolving: bool = False
