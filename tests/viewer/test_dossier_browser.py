@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from kifu.cli.main import cli
 from kifu.projections.recordfile import read_record
 
+from .test_browser import until
+
 
 def kifu(*args: str) -> str:
     result = CliRunner().invoke(cli, list(args), env={"KIFU_AUTHOR": "head judge"})
@@ -70,10 +72,9 @@ def test_the_exported_viewer_shows_each_views_notes_at_their_event(page_for: Any
     notes = page.inner_text("#notes")
     assert "!? head judge: judge only: both hands seen" in notes and "for everyone" in notes
     page.select_option("#as", "1")
-    page.wait_for_function("document.querySelector('#title').textContent.includes(\"seat 1's view\")",
-                           timeout=20_000)
+    until(page, "document.querySelector('#title').textContent.includes(\"seat 1's view\")")
     page.wait_for_selector("body[data-seq='4']", timeout=20_000)
-    page.wait_for_function("!document.querySelector('#notes').innerText.includes('judge only')", timeout=20_000)
+    until(page, "!document.querySelector('#notes').innerText.includes('judge only')")
     assert "for everyone" in page.inner_text("#notes")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("body[data-seq='5']", timeout=20_000)
