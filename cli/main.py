@@ -14,6 +14,7 @@ from . import (
     bench,
     cards,
     client,
+    judge,
     keys,
     loadtest,
     play,
@@ -135,7 +136,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 for command in (play.play, replay.replay, records.why, records.audit, records.verify, records.export,
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
                 whatif.legal, whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards,
-                viewer.viewer, keys.keys, position.position):
+                viewer.viewer, keys.keys, position.position, judge.judge, judge.penalties):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

@@ -18,10 +18,11 @@ from rich.table import Table
 from rich.text import Text
 
 from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.judging import is_judge, words
 from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
 from kifu.domain.core.roles import HIDDEN, roles_of
 
-_KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta"}
+_KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta", "judge": "bold magenta"}
 _TONE = {"good": "green", "bad": "red", "hot": "bold red", "dim": "dim", "": ""}
 SHOWN_CARDS = 8          # a longer list of cards (a shuffled deck) is cut after this many
 
@@ -57,6 +58,8 @@ def describe_event(event: Any, names: Callable[[int], str] | None = None) -> str
 
     A nested Struct (a trigger, a battle window) is described the same way in parentheses, in
     words, never as a Python dict; a long nested value (a whole prepared state) is summarised."""
+    if is_judge(event):          # a judge's act reads as a sentence: who, what, about which seq
+        return words(event)
     if not isinstance(event, msgspec.Struct):
         raw = msgspec.to_builtins(event)
         return _value(raw) if not isinstance(raw, dict) else _plain(raw)
@@ -102,7 +105,8 @@ def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None) ->
     text = Text()
     text.append(f"#{env.seq:<5}", style="bold")
     text.append(f"{env.kind:<9}", style=_KIND_STYLE.get(env.kind, ""))
-    text.append(f"{env.clause or '':<9}", style="green")
+    clause = env.clause or ""
+    text.append(f"{clause:<9}" if len(clause) < 9 else clause + " ", style="green")
     text.append(f"seat {env.seat} " if env.seat else "       ")
     text.append(describe_event(env.event, names))
     if env.cause:

@@ -23,6 +23,7 @@ import msgspec
 
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
+from kifu.domain.core.judging import is_judge, words
 from kifu.domain.core.layout import Counter, Layout
 from kifu.domain.core.match import record_evolve
 from kifu.domain.core.roles import HIDDEN, roles_of
@@ -128,6 +129,9 @@ class ViewSource:
                 text = _short(value)
             fields.append([key, text, role])
         out: dict[str, Any] = {"seq": env.seq, "kind": env.kind, "type": kind, "fields": fields, "turn": turn}
+        if is_judge(event):      # a judge's act in words (a backup's whole state is not listed field by field)
+            out["words"] = words(event)
+            out["fields"] = [f for f in fields if f[0] != "state"]
         for key in ("seat", "clause", "cause"):
             value = getattr(env, key)
             if value is not None:

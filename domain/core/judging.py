@@ -35,7 +35,7 @@ import msgspec
 from .clauses import implements
 from .commit import ChoiceRevealed, ChoiceSealed
 from .envelope import Envelope, canonical
-from .errors import KifuError
+from .errors import Illegal, Malformed
 from .roles import Amount, SeatNo, SeqRef
 
 S = TypeVar("S")
@@ -63,13 +63,19 @@ JUDGE_CLAUSES = {
 }
 
 
-class Refused(KifuError):
-    """A judge event the record cannot take (a backup across a seal, an unknown clause, a bad seat)."""
+class Refused(Illegal):
+    """A judge's act the record cannot take (a backup across a seal, an unknown clause, a bad seat):
+    like an illegal decision (HTTP 422, exit 3), it names the clause of the act refused."""
 
     def __init__(self, what: str, reason: str) -> None:
         self.what = what
+        self.clause = _CLAUSE_OF_VERB.get(what, "K-call")
         self.reason = reason
-        super().__init__(f"{what} refused: {reason}")
+        Exception.__init__(self, f"{what} refused ({self.clause}): {reason}")
+
+
+_CLAUSE_OF_VERB = {"call": CALL_CLAUSE, "ruling": RULING_CLAUSE, "backup": BACKUP_CLAUSE,
+                   "penalty": PENALTY_CLAUSE, "extension": EXTEND_CLAUSE, "result": RESULT_CLAUSE}
 
 
 # -- the payloads ---------------------------------------------------------------------------------
@@ -99,7 +105,8 @@ class JudgeRuling(msgspec.Struct, frozen=True, tag=True, omit_defaults=True, kw_
 class JudgeBackup(msgspec.Struct, Generic[S], frozen=True, tag=True, omit_defaults=True, kw_only=True):
     judge: str
     to: SeqRef                        # the decision taken again: the match goes on from the state before it
-    state: S                          # that state, decks reshuffled (judge only: a seat sees its mask)
+    state: S | None = None            # that state, decks reshuffled (judge only: a seat sees its mask); the
+    #                                   engine fills it in (``judged.act``), never the judge
     reason: str = ""
     reshuffled: bool = False          # the random part was reshuffled (the ruleset has hidden information)
     time: str | None = None
@@ -158,6 +165,26 @@ ACTS = {"call": JudgeCall, "ruling": JudgeRuling, "backup": JudgeBackup, "penalt
 """The verb of each act (``kifu judge MATCH call …``, the HTTP body's ``act``)."""
 
 
+_FILLED = frozenset({"time", "state", "reshuffled"})    # written by the engine or the store, never given
+
+
+def act_of(verb: str, given: dict[str, Any]) -> Any:
+    """The act ``verb`` (``ACTS``) made of the fields ``given`` (None values are left out):
+    ``Malformed`` names a missing field, one the act does not take, or a wrong type."""
+    kind = ACTS.get(verb)
+    if kind is None:
+        raise Malformed(f"no judge act {verb!r}; acts: {', '.join(ACTS)}", "act")
+    fields = {k: v for k, v in given.items() if v is not None}
+    takes = set(kind.__struct_fields__) - _FILLED
+    extra = sorted(set(fields) - takes)
+    if extra:
+        raise Malformed(f"a {verb} takes no {', '.join(extra)} (it takes {', '.join(sorted(takes))})", verb)
+    try:
+        return msgspec.convert(fields, kind)
+    except msgspec.ValidationError as exc:
+        raise Malformed(f"not a {verb}: {exc}", verb) from None
+
+
 def is_judge(event: Any) -> bool:
     return type(event) in CLAUSE_OF
 
@@ -205,13 +232,13 @@ def _named(given: str, known: Sequence[str], what: str) -> str:
     for name in known:
         if name.casefold() == given.strip().casefold():
             return name
-    raise Refused("penalty", f"{given!r} is not a {what} of the penalty list; known: {', '.join(known)}")
+    raise Refused("penalty", f"{given!r} is not {what} of the penalty list; known: {', '.join(known)}")
 
 
 def checked_penalty(event: JudgePenalty, penalties: PenaltyList) -> JudgePenalty:
     """The penalty with its infraction and penalty spelt as the list spells them (refused if absent)."""
-    return msgspec.structs.replace(event, infraction=_named(event.infraction, penalties.infractions, "infraction"),
-                                   penalty=_named(event.penalty, penalties.penalties, "penalty"))
+    return msgspec.structs.replace(event, infraction=_named(event.infraction, penalties.infractions, "an infraction"),
+                                   penalty=_named(event.penalty, penalties.penalties, "a penalty"))
 
 
 # -- checks on the record -------------------------------------------------------------------------
@@ -222,7 +249,7 @@ def refuse_seat(what: str, seat: int | None) -> None:
 
 def refuse_seq(what: str, seq: int, envelopes: Sequence[Envelope[Any]]) -> None:
     if not 1 <= seq <= len(envelopes):
-        raise Refused(what, f"seq {seq} is not in the record (it has seq 1 to {len(envelopes)})")
+        raise Malformed(f"seq {seq} is not in the record (it has seq 1 to {len(envelopes)})", what)
 
 
 def last_backup(envelopes: Sequence[Envelope[Any]]) -> int:
@@ -317,8 +344,12 @@ def termination(event: JudgeResult) -> str:
 
 # -- signatures -----------------------------------------------------------------------------------
 def signed_bytes(match_id: str, event: Any) -> bytes:
-    """What a judge signs: the match id and the act's canonical JSON without its signature."""
-    unsigned = msgspec.structs.replace(event, signature=None)
+    """What a judge signs: the match id and the act's canonical JSON without its signature, its time
+    (stamped by whoever stores it, after the judge signed) and a backup's state (worked out by the
+    engine from the record and the seed: the audit recomputes it). The chain covers all three."""
+    unsigned = msgspec.structs.replace(event, signature=None, time=None)
+    if isinstance(unsigned, JudgeBackup):
+        unsigned = msgspec.structs.replace(unsigned, state=None)
     return b"kifu-judge\0" + match_id.encode() + b"\0" + canonical(unsigned)
 
 
