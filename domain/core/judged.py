@@ -9,8 +9,8 @@ recomputed from the record, the seed and today's engine, never taken on trust.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
@@ -22,9 +22,9 @@ from .draft import seal as stamp_digest
 from .envelope import JUDGE, RULE, Envelope, link, state_digest
 from .errors import MatchOver
 from .header import Header
+from .judgefold import judge_cases
 from .judging import (
     CLAUSE_OF,
-    RESULT_CLAUSE,
     JudgeBackup,
     JudgeCall,
     JudgePenalty,
@@ -36,42 +36,16 @@ from .judging import (
     cause_of,
     checked_penalty,
     concerns,
-    judge_folds,
     refuse_backup,
     refuse_call,
     refuse_clause,
     refuse_seat,
     refuse_seq,
     signed_bytes,
-    termination,
 )
+from .match import Match
 from .rng import Rng
-from .ruleset import Outcome, Ruleset
 from .signing import Signer
-
-if TYPE_CHECKING:
-    from .match import Match
-
-
-def judge_outcome(event: JudgeResult) -> Outcome:
-    """The outcome a judge's result gives: the other seat wins a game loss; a draw has no winner."""
-    winner = 3 - event.seat if event.result == "game loss" and event.seat in (1, 2) else None
-    return Outcome(termination=termination(event), winner=winner, clause=RESULT_CLAUSE)
-
-
-def _cannot_end(state: Any, outcome: Outcome) -> Any:
-    raise Refused("result", "this ruleset does not say how a judge's result ends its state (Judging.end)")
-
-
-def judge_cases(ruleset: Ruleset[Any, Any, Any]) -> dict[type, Callable[[Any, Any], Any]]:
-    """The folds of the judge events for ``ruleset`` (its backup's state type, its ``Judging.end``)."""
-    end = ruleset.judging.ender(ruleset.decider.state_type) or _cannot_end
-    return judge_folds(end, judge_outcome)
-
-
-def moves_bases(event: Any) -> bool:
-    """Does this act change the state under the seats' feet (a pending decision becomes stale)?"""
-    return isinstance(event, (JudgeBackup, JudgeResult))
 
 
 # -- signatures -----------------------------------------------------------------------------------
@@ -166,9 +140,13 @@ def rerun(match: Match, recorded: Envelope[Any]) -> tuple[list[Envelope[Any]], A
     return act(match, recorded.event)
 
 
+_VERBS: dict[type, str] = {JudgeCall: "call", JudgeRuling: "ruling", JudgeBackup: "backup",
+                           JudgePenalty: "penalty", TimeExtension: "extension", JudgeResult: "result"}
+
+
 def _verb(event: Any) -> str:
-    return {JudgeCall: "call", JudgeRuling: "ruling", JudgeBackup: "backup", JudgePenalty: "penalty",
-            TimeExtension: "extension", JudgeResult: "result"}.get(type(event), "judge act")
+    kind: type = type(event)
+    return _VERBS.get(kind, "judge act")
 
 
 def _checked(match: Match, event: Any, seq: int, penalties: PenaltyList | None) -> Any:
@@ -211,11 +189,9 @@ def _checked(match: Match, event: Any, seq: int, penalties: PenaltyList | None) 
 def _backed_up(match: Match, event: JudgeBackup[Any], seq: int) -> JudgeBackup[Any]:
     """The backup with the state it goes back to: the state before ``to``, and, where the game
     hides information, its random part reshuffled with the randomness of the backup's own seq."""
-    from .match import Match as Folded
-
     ruleset, envelopes = match.ruleset, match.envelopes
     refuse_backup(ruleset, envelopes, event.to)
-    state = Folded.fold(ruleset, match.header, envelopes[:event.to - 1]).state
+    state = Match.fold(ruleset, match.header, envelopes[:event.to - 1]).state
     reshuffle = ruleset.judging.reshuffle
     hidden = ruleset.visibility.mask is not None and reshuffle is not None
     if hidden and reshuffle is not None:

@@ -256,7 +256,8 @@ def last_backup(envelopes: Sequence[Envelope[Any]]) -> int:
     """The seq of the last backup in the record (0 for none): earlier decisions were undone."""
     for env in reversed(envelopes):
         if type(env.event) is JudgeBackup:
-            return env.seq
+            seq: int = env.seq
+            return seq
     return 0
 
 

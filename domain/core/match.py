@@ -39,7 +39,7 @@ from .draft import seal as stamp_digest
 from .envelope import DECISION, JUDGE, Envelope, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
 from .header import Header, header_bytes
-from .judged import judge_cases, moves_bases
+from .judgefold import judge_cases, moves_bases
 from .rng import Rng
 from .ruleset import Outcome, Ruleset
 

@@ -46,8 +46,8 @@ def test_K_penalty_acts_recorded_locally_and_listed_across_matches(stored: tuple
     assert backup.exit_code == 0 and "decks reshuffled" in backup.output, backup.output
     key = tmp_path / "hana.key"
     key.write_bytes(private_pem(new_signer("hana")))
-    penalty = runner.invoke(cli, ["--db", db, "judge", "--key", str(key), match_id, "penalty", "--seat", "1", "--infraction",
-                                  "game rule violation", "--penalty", "warning"])
+    penalty = runner.invoke(cli, ["--db", db, "judge", "--key", str(key), match_id, "penalty", "--seat", "1",
+                                  "--infraction", "game rule violation", "--penalty", "warning"])
     assert penalty.exit_code == 0 and "Game Rule Violation — Warning (signed by hana)" in penalty.output
     extend = runner.invoke(cli, [*base, "extend", "--seat", "2", "--minutes", "3"])
     assert extend.exit_code == 0, extend.output

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from httpplay import RULES, Player, bearer, create
 
 from kifu.cli.main import cli
-from kifu.projections.recordfile import read_record
 from kifu.domain.core.roles import HIDDEN
+from kifu.projections.recordfile import read_record
 
 
 def judge(client: Any, created: dict[str, Any], token: str | None = None, **body: Any) -> Any:
