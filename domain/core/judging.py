@@ -340,7 +340,9 @@ def judge_folds(end: Callable[[Any, Any], Any],
 
 
 def termination(event: JudgeResult) -> str:
-    return f"judge: {event.result}" + (f" ({event.reason})" if event.reason else "")
+    """How the outcome names a judge's result: "judge: game loss for seat 2: slow play", "judge: time"."""
+    lost = f"game loss for seat {event.seat}: " if event.result == "game loss" else ""
+    return f"judge: {lost}{event.reason}"
 
 
 # -- signatures -----------------------------------------------------------------------------------
