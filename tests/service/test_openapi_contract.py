@@ -6,9 +6,11 @@ undocumented status or media type, a body that does not match its schema, a sche
 request refused or a schema-invalid one accepted, a missing ``Authorization`` not answered 401
 (before anything else), an ``OPTIONS`` whose ``Allow`` is wrong.
 
-One expectation is configured, not generated: ``POST /matches`` may refuse a schema-valid body
+Two expectations are configured, not generated: ``POST /matches`` may refuse a schema-valid body
 with 400 or 422, because a deck (a preset name or a deck list) is judged by the chosen ruleset,
-and a JSON schema cannot pair them (another ruleset's preset, a deck the rules forbid).
+and a JSON schema cannot pair them (another ruleset's preset, a deck the rules forbid); and
+``POST /matches/{id}/judge`` may refuse one with 400 (the fields an act needs depend on ``act``),
+409 (the match the judge token belongs to is over) or 422 (an act the record cannot take).
 """
 from __future__ import annotations
 
@@ -49,7 +51,9 @@ def test_the_service_keeps_its_openapi_contract(db_url: str, make_app: Callable[
             f'headers = {{ Authorization = "Bearer {created["tokens"]["judge"]}" }}\n'
             f'[parameters]\n"path.match_id" = "{created["match_id"]}"\n'
             '[[operations]]\ninclude-name = "POST /matches"\n'
-            'checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 422]\n')
+            'checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 422]\n'
+            '[[operations]]\ninclude-name = "POST /matches/{match_id}/judge"\n'
+            'checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 409, 422]\n')
         result = subprocess.run(
             [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "--no-color", "run",
              f"{server.url}/schema/openapi.json", "--checks", "all", "--seed", str(SEED),
