@@ -100,7 +100,27 @@ def test_K_backup_refused_in_a_ruleset_without_reshuffle(tmp_path: Path) -> None
     assert played.exit_code == 1, played.output
     (row,) = json.loads(runner.invoke(cli, ["--db", db, "matches", "--json"]).output)
     decisions = [e for e in events(runner, db, row["match_id"]) if e["kind"] == "decision"]
-    refused = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(decisions[-1]["seq"])])
+    first_of_pair = decisions[-2]["seq"]      # seat 1's seal of the last round: nothing open before it
+    refused = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(first_of_pair)])
     assert refused.exit_code == 3, refused.output
-    assert "backup refused (K-backup)" in refused.output
-    assert "no reshuffle hook" in refused.output or "sealed choice" in refused.output
+    assert "backup refused (K-backup): novel has hidden information but no reshuffle hook" in refused.output
+
+
+def test_K_backup_refused_across_a_sealed_choice_and_without_a_reshuffle(tmp_path: Path) -> None:
+    """secretbid (the test ruleset): sealed bids, a hidden pile and no reshuffle hook."""
+    db = str(tmp_path / "s.db")
+    runner = CliRunner(env=ENV)
+    played = runner.invoke(cli, ["--db", db, "play", "secretbid", "--p1", "human", "--seed", "3", "-q"],
+                           input="1\n" * 3)
+    assert played.exit_code == 1, played.output
+    (row,) = json.loads(runner.invoke(cli, ["--db", db, "matches", "--json"]).output)
+    recorded = events(runner, db, row["match_id"])
+    seals = [e["seq"] for e in recorded if e["kind"] == "decision" and e["event"]["type"] == "ChoiceSealed"]
+    second = seals[-1]          # seat 2's seal: seat 1's, just before it, was revealed after it
+    across = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(second)])
+    assert across.exit_code == 3, across.output
+    assert f"seat 1's sealed choice at seq {second - 1} was revealed after seq {second}" in across.output
+    claim = [e["seq"] for e in recorded if e["kind"] == "decision" and e["event"]["type"] == "Claimed"][-1]
+    plain = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(claim)])
+    assert plain.exit_code == 3 and "secretbid has hidden information but no reshuffle hook" in plain.output
+    assert events(runner, db, row["match_id"]) == recorded
