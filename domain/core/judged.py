@@ -164,7 +164,11 @@ def _checked(match: Match, event: Any, seq: int, penalties: PenaltyList | None) 
     elif isinstance(event, JudgePenalty):
         refuse_seat("penalty", event.seat)
         if penalties is not None:
-            event = checked_penalty(event, penalties)
+            spelt = checked_penalty(event, penalties)
+            if event.signature is not None and spelt != event:    # renaming would break the judge's signature
+                raise Refused("penalty", f"a signed penalty spells its infraction and penalty as the list does: "
+                                         f"{spelt.infraction!r}, {spelt.penalty!r}")
+            event = spelt
     elif isinstance(event, TimeExtension):
         refuse_seat("extension", event.seat)
         if event.minutes <= 0:

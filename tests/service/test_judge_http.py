@@ -114,3 +114,26 @@ def test_K_result_over_http_ends_the_match(api: Any) -> None:
     again = judge(api, created, act="call", seat=1, at=1, question="?")
     assert again.status_code == 409
     assert RULES.name == "worlfard"
+
+
+def test_K_penalty_signed_by_the_judge_is_checked_by_the_service(api: Any) -> None:
+    from kifu.domain.core.judged import sign
+    from kifu.domain.core.judging import act_of
+    from kifu.domain.core.signing import new_signer
+
+    created = create(api)
+    Player(api, created, seed=2).play(3)
+    hana = new_signer("hana")
+    fields = {"judge": "hana", "seat": 2, "infraction": "Slow Play", "penalty": "Warning", "signer": "hana",
+              "key": hana.public}
+    signed = sign(created["match_id"], act_of("penalty", fields), hana)
+    body = {"act": "penalty", **fields, "signature": signed.signature}
+    recorded = api.post(f"/matches/{created['match_id']}/judge", json=body,
+                        headers=bearer(created["tokens"]["judge"]))
+    assert recorded.status_code == 200, recorded.text
+    assert recorded.json()["events"][0]["event"]["signature"] == signed.signature
+    forged = api.post(f"/matches/{created['match_id']}/judge", json={**body, "seat": 1},
+                      headers=bearer(created["tokens"]["judge"]))
+    assert forged.status_code == 422 and "does not verify" in forged.json()["detail"]
+    record = Player(api, created).record().decode()
+    assert '"type":"JudgePenalty"' in record and record.count('"signature"') == 1
