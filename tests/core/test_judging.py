@@ -235,3 +235,19 @@ def test_acts_from_a_verb_and_fields_refuse_what_the_act_does_not_take() -> None
         act_of("call", {"judge": "hana", "seat": 1, "at": 2, "question": "?", "clause": "M-1"})
     with pytest.raises(Malformed, match="not a ruling"):
         act_of("ruling", {"judge": "hana", "call": 2})
+
+
+def test_K_ruling_in_words_for_the_viewer_and_the_terminal() -> None:
+    from kifu.cli.render import describe_event
+    from kifu.domain.core.record import decode_record, encode_record
+    from kifu.projections.viewdata import ViewSource
+
+    match = new_match()
+    (call,) = record(match, JudgeCall(judge="hana", seat=2, at=5, question="was that a pass?"))
+    record(match, JudgeRuling(judge="hana", call=call.seq, clause="M-2.1", text="it was", decision="upheld"))
+    record(match, JudgeBackup(judge="hana", to=decisions(match)[-1]))
+    assert describe_event(call.event) == "judge hana: seat 2 called about #5: was that a pass?"
+    header, envelopes, rules = decode_record(encode_record(match.header, match.envelopes, None), "judged")
+    shown = ViewSource(rules, header, envelopes, 1).events()[-3:]
+    assert [e["words"].split(":")[0] for e in shown] == ["judge hana"] * 3
+    assert "ruling on the call" in shown[1]["words"] and "state" not in [f[0] for f in shown[2]["fields"]]
