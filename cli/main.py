@@ -16,6 +16,7 @@ from . import (
     client,
     dossier,
     event,
+    judge,
     keys,
     loadtest,
     notes,
@@ -139,7 +140,7 @@ for command in (play.play, replay.replay, records.why, records.audit, records.ve
                 records.import_, records.matches, records.rules, serve.serve, client.client, loadtest.loadtest,
                 whatif.legal, whatif.fork, whatif.diff, stats.stats, bench.bench, selfplay.selfplay, cards.cards,
                 viewer.viewer, keys.keys, position.position, notes.annotate, notes.notes,
-                dossier.dossier, event.event):
+                dossier.dossier, event.event, judge.judge, judge.penalties):
     cli.add_command(command)
     targets = command.commands.values() if isinstance(command, click.Group) else (command,)
     for target in (command, *targets):

@@ -221,12 +221,14 @@ _IN_PROGRESS_HELP = ("Accept a record without an end mark (an ongoing match); wi
 @click.option("--in-progress", is_flag=True, help=_IN_PROGRESS_HELP)
 def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: bool) -> None:
     """Check a record's hash chain, its commitments (every sealed choice, and a served match's
-    seed, which its finished record must reveal) and its end mark and signature; an edited line
+    seed, which its finished record must reveal), its judges' acts (each signed act's signature)
+    and its end mark and signature; an edited line
     or a reveal that does not open its commitment is reported by its seq, a cut record as
     "record ends at seq N of M" (exit 1). A record without an end mark is "no end mark: in
     progress or cut at seq N" (exit 1 unless --in-progress): a finished record's prefix is never
     ok. Without --key or --trusted a signature is checked but no signer is trusted; an unsigned
     finished record verifies as "unsigned"."""
+    from kifu.domain.core.judged import acts_line, first_bad_act
     from kifu.domain.core.signing import check
 
     accepted = _accepted_keys(keys, trusted)
@@ -241,6 +243,11 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: b
         seq, reason = sealed
         click.echo(f"{file}: commitment broken at seq {seq}: {reason}", err=True)
         raise SystemExit(1)
+    acted = first_bad_act(record.header, record.envelopes)
+    if acted is not None:
+        seq, reason = acted
+        click.echo(f"{file}: judge's act broken at seq {seq}: {reason}", err=True)
+        raise SystemExit(1)
     verdict = check(record.header, record.envelopes, record.end, accepted, in_progress)
     if not verdict.ok:
         click.echo(f"{file}: {verdict.text}", err=True)
@@ -248,6 +255,7 @@ def verify(file: str, keys: tuple[str, ...], trusted: str | None, in_progress: b
     reveals = sum(1 for env in record.envelopes if isinstance(env.event, (ChoiceRevealed, SeedRevealed)))
     opened = f", {reveals} reveals open their commitments" if reveals else ""
     noted = _check_notes(file, record)
+    opened += acts_line(record.envelopes)
     if record.end is None:      # never "ok": nothing vouches for where an unfinished record ends
         click.echo(f"{file}: {len(record.envelopes)} events, hash chain intact{opened}; {verdict.text}{noted}")
         return

@@ -49,7 +49,8 @@ def event_line(env: Envelope[Any], names: Callable[[int], str] | None = None, *,
     text = Text()
     text.append(f"#{env.seq:<5}", style="bold")
     text.append(f"{env.kind:<9}", style=_KIND_STYLE.get(env.kind, ""))
-    text.append(f"{env.clause or '':<9}", style="green")
+    clause = env.clause or ""
+    text.append(f"{clause:<9}" if len(clause) < 9 else clause + " ", style="green")
     text.append(f"seat {env.seat} " if env.seat else "       ")
     text.append(describe_event(env.event, names, original=original, command=command))
     if env.cause:

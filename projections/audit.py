@@ -2,7 +2,9 @@
 
 The setup is re-run from the recorded header (seed, decks), then each recorded decision is
 turned back into its command and decided again; every produced event is compared with the
-recorded one (event, kind, seat, clause, cause, state digest, chain).
+recorded one (event, kind, seat, clause, cause, state digest, chain). A judge's act is re-run
+too (``kifu.domain.core.judged.rerun``): its signature checked, a backup's state folded again
+from the record and reshuffled with the seed's randomness at its seq, a result's end applied.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import msgspec
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import KifuError
 from kifu.domain.core.header import Header
+from kifu.domain.core.judged import first_bad_act, rerun
 from kifu.domain.core.match import Match, command_of
 from kifu.domain.core.record import first_broken_seal
 from kifu.domain.core.ruleset import Ruleset
@@ -74,7 +77,7 @@ def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelo
         return AuditResult(match_id=header.match_id, events=len(recorded), decisions=decisions,
                            divergence=div, notes=tuple(notes))
 
-    broken = first_broken_seal(header, recorded)
+    broken = first_broken_seal(header, recorded) or first_bad_act(header, recorded)
     if broken is not None:
         seq, why = broken
         env = recorded[seq - 1]
@@ -97,6 +100,14 @@ def audit(ruleset: Ruleset[Any, Any, Any], header: Header, recorded: list[Envelo
         if position >= len(recorded):
             return result(None)
         decision = recorded[position]
+        if decision.kind == "judge":
+            try:
+                produced, state = rerun(match, decision)
+            except KifuError as exc:
+                return result(Divergence(seq=decision.seq, reason=f"today's engine refuses this judge's act: {exc}",
+                                         clause=decision.clause, recorded=_fields(decision)))
+            match.accept(produced, state)
+            continue
         if decision.kind != "decision":
             return result(Divergence(seq=decision.seq, reason="the record has an event today's engine does not produce",
                                      clause=decision.clause, recorded=_fields(decision)))

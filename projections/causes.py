@@ -147,7 +147,8 @@ def links(ruleset: Ruleset[Any, Any, Any], chain: list[Envelope[Any]], timeline:
         out.append(Link(seq=env.seq, kind=env.kind, seat=env.seat, clause=env.clause,
                         clause_title=entry.title if entry else "", clause_text=entry.text if entry else "",
                         event=event, values=values,
-                        ruling=ruling_of(timeline, env) if timeline is not None else None))
+                        # a judge's act is its own words (event_line): no formula of values, no whole backup state
+                        ruling=ruling_of(timeline, env) if timeline is not None and env.kind != "judge" else None))
     return out
 
 

@@ -23,6 +23,8 @@ import msgspec
 
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
+from kifu.domain.core.judging import is_judge
+from kifu.domain.core.judging import words as judge_words
 from kifu.domain.core.layout import Counter, Layout
 from kifu.domain.core.match import record_evolve
 from kifu.domain.core.roles import roles_of
@@ -128,6 +130,9 @@ class ViewSource:
         cards = list(dict.fromkeys(c for f in described for c in f.cards))
         out: dict[str, Any] = {"seq": env.seq, "kind": env.kind, "type": kind if isinstance(kind, str) else
                                type(event).__name__, "fields": fields, "turn": turn}
+        if is_judge(event):      # a judge's act in words (a backup's whole state is not listed field by field)
+            out["words"] = judge_words(event)
+            out["fields"] = [f for f in fields if f[0] != "state"]
         for key in ("seat", "clause", "cause"):
             value = getattr(env, key)
             if value is not None:

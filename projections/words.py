@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 import msgspec
 
 from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
+from kifu.domain.core.judging import is_judge
+from kifu.domain.core.judging import words as judge_words
 from kifu.domain.core.roles import HIDDEN, roles_of, target_cards
 
 NONE = "—"                  # a card field that names no card
@@ -83,7 +85,9 @@ class Words:
 
     # -- a whole event ----------------------------------------------------------------------------
     def line(self, event: Any, original: Any = None) -> str:
-        """``TypeName key=value …``."""
+        """``TypeName key=value …``; a judge's act reads as a sentence (who, what, about which seq)."""
+        if is_judge(event):
+            return judge_words(event)
         if not isinstance(event, msgspec.Struct):
             raw = msgspec.to_builtins(event)
             return _value(raw) if not isinstance(raw, dict) else _plain(raw)

@@ -71,6 +71,45 @@ class NewNote(RequestBody, frozen=True, kw_only=True):
     public: bool = False
 
 
+Text = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
+SeqNo = Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
+
+
+class JudgeAct(RequestBody, frozen=True, kw_only=True):
+    """A judge's act (judge token only): ``act`` says which, and the fields it needs are given.
+
+    - ``call``: ``seat`` (who called), ``at`` (the seq it is about), ``question``;
+    - ``ruling``: ``call`` (the call's seq), ``clause`` (a clause id of the ruleset), ``text``,
+      ``decision`` (``upheld`` or ``changed``);
+    - ``backup``: ``to`` (the seq of the decision taken again), optional ``reason``;
+    - ``penalty``: ``seat``, ``infraction``, ``penalty`` (from the service's penalty list), optional ``note``;
+    - ``extend``: ``seat``, ``minutes``, optional ``reason``;
+    - ``result``: ``result`` (``game loss`` with the ``seat`` that loses, or ``draw``), ``reason``.
+
+    ``signer``, ``key`` and ``signature`` (base64 Ed25519) sign the act as the judge's own
+    (``docs/judging.md`` says what bytes); the service stamps the time."""
+
+    act: Literal["call", "ruling", "backup", "penalty", "extend", "result"]
+    judge: Name
+    seat: Annotated[int, msgspec.Meta(ge=0, le=9)] | None = None
+    at: SeqNo | None = None
+    call: SeqNo | None = None
+    to: SeqNo | None = None
+    question: Text | None = None
+    clause: Name | None = None
+    text: Text | None = None
+    decision: Literal["upheld", "changed"] | None = None
+    reason: Text | None = None
+    infraction: Name | None = None
+    penalty: Name | None = None
+    note: Text | None = None
+    minutes: Annotated[int, msgspec.Meta(ge=1, le=600)] | None = None
+    result: Literal["game loss", "draw"] | None = None
+    signer: Name | None = None
+    key: Annotated[str, msgspec.Meta(max_length=100)] | None = None
+    signature: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
 # -- responses ----------------------------------------------------------------------------------
 class MatchTokens(ResponseBody, frozen=True, kw_only=True):
     """Shown once, at creation; the service keeps only their SHA-256 digests."""
@@ -134,6 +173,16 @@ class DecisionResult(ResponseBody, frozen=True, kw_only=True):
     outcome: Outcome | None
     events: list[Any]
     legal: list[Any]          # the caller's decisions now (empty unless it is awaited again)
+
+
+class JudgeRecorded(ResponseBody, frozen=True, kw_only=True):
+    """The judge's act as recorded (and the seed's reveal when a result ends the match)."""
+
+    match_id: str
+    seq: int
+    awaiting: list[int]
+    outcome: Outcome | None
+    events: list[Any]
 
 
 class EventsPage(ResponseBody, frozen=True, kw_only=True):

@@ -57,6 +57,7 @@ from kifu.domain.version import ENGINE_VERSION
 from kifu.store import MatchStore, StoreError, resolve
 from kifu.store.keys import signer_from
 from kifu.store.notes import NoteStore
+from kifu.store.penalties import penalties_from
 
 from . import api
 from .contract import finish
@@ -90,11 +91,13 @@ T = TypeVar("T")
 CreateBody = Annotated[api.CreateMatch, Body(media_type=RequestEncodingType.JSON)]
 DecisionBody = Annotated[api.Decision, Body(media_type=RequestEncodingType.JSON)]
 NoteBody = Annotated[api.NewNote, Body(media_type=RequestEncodingType.JSON)]
+JudgeBody = Annotated[api.JudgeAct, Body(media_type=RequestEncodingType.JSON)]
 
 
 _create_decoder = msgspec.json.Decoder(api.CreateMatch)
 _decision_decoder = msgspec.json.Decoder(api.Decision)
 _note_decoder = msgspec.json.Decoder(api.NewNote)
+_judge_decoder = msgspec.json.Decoder(api.JudgeAct)
 
 
 async def _strict(request: Request[Any, Any, Any], decoder: msgspec.json.Decoder[T]) -> T:
@@ -231,8 +234,15 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
         raise
     offered = offered_rulesets(env)      # test rulesets only with KIFU_TEST_RULESETS=1
+    try:
+        penalties = penalties_from(env)
+    except BaseException:
+        tokens.close()
+        store.close()
+        raise
     featured = Feed(store, feed if feed is not None else FeedConfig.from_env(env))
-    service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered, notes=notes)
+    service = MatchService(store, tokens, on_change=hub.poke, signer=signer, rulesets=offered, notes=notes,
+                           penalties=penalties)
     tournaments = EventService(store, tokens, service)    # also sets the deck check on every match it creates
 
     workers = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="kifu-store")
@@ -282,6 +292,17 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         body = await request.body()
         # one worker-thread hop per decision: the token check, then the body, then the decision
         return await run(lambda: service.decide(key, service.caller(key, token), _decision(body)))
+
+    @post("/matches/{match_id:str}/judge", summary="Record a judge's act (judge token only)", tags=["judge"],
+          security=SECURITY, responses=_problems(400, 401, 403, 404, 409, 413, 422), status_code=200,
+          description="A call, ruling, backup, penalty, time extension or result, recorded in the match's own "
+                      "stream with the service's time. 422 if the record cannot take it (the body says why and "
+                      "names the act's clause: a backup across a sealed choice, an unknown clause id, a bad "
+                      "seat); 409 once the match is over. Nothing is stored in either case.")
+    async def judge(request: Request[Any, Any, Any], match_id: MatchId, data: JudgeBody) -> api.JudgeRecorded:
+        key, token = _token_then_key(request, match_id)
+        body = await request.body()
+        return await run(lambda: service.judge(key, service.caller(key, token), _decoded(body, _judge_decoder)))
 
     @get("/matches/{match_id:str}/events", summary="Envelopes after a seq, as the caller may see them",
          tags=["play"], security=SECURITY, responses=_problems(400, 401, 404))
@@ -390,7 +411,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
         store.close()
 
     app = Litestar(
-        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record,
+        route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, judge, events, stream, record,
                         list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes),
                         *feed_routes(featured, hub, run, heartbeat, _resume_after), *event_routes(tournaments, run)],
         on_startup=[hub.start], on_shutdown=[shutdown],

@@ -16,6 +16,7 @@ import msgspec
 from kifu.domain.core.commit import seed_commitment
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import KifuError, Malformed, UnknownMatch, UnknownRuleset
+from kifu.domain.core.judging import IPG, PenaltyList, act_of
 from kifu.domain.core.match import Match
 from kifu.domain.core.notes import Note, for_role, make
 from kifu.domain.core.record import encode_record
@@ -48,9 +49,11 @@ class Forbidden(KifuError):
 class MatchService:
     def __init__(self, store: MatchStore, tokens: TokenStore, *,
                  on_change: Callable[[str], None] | None = None, signer: Signer | None = None,
-                 rulesets: list[str] | None = None, notes: NoteStore | None = None) -> None:
+                 rulesets: list[str] | None = None, notes: NoteStore | None = None,
+                 penalties: PenaltyList = IPG) -> None:
         self.store = store
         self.notes = notes or NoteStore.open(store.config)
+        self.penalties = penalties   # the list a judge's penalty must come from
         self.rulesets = rulesets     # the rulesets matches may be created in (None: every one registered)
         self.tokens = tokens
         self.signer = signer   # signs the end mark of a finished match's record
@@ -190,6 +193,19 @@ class MatchService:
         if caller is not None:
             raw["chain"] = ""
         return msgspec.convert(raw, api.NoteOut)
+
+
+    # -- judging -------------------------------------------------------------------------------
+    def judge(self, match_id: str, caller: Caller, body: api.JudgeAct) -> api.JudgeRecorded:
+        """A judge's act, recorded in the match's stream (judge token only); refused: nothing stored."""
+        if caller is not None:
+            raise Forbidden(f"a judge's act is for the judge token only; seat {caller} may not record one")
+        given = msgspec.structs.asdict(body)
+        verb = given.pop("act")
+        match, envelopes = self.store.judge(match_id, act_of(verb, given), time=utc_now(), penalties=self.penalties)
+        self.on_change(match_id)
+        return api.JudgeRecorded(match_id=match_id, seq=match.seq, awaiting=sorted(match.awaiting),
+                                 outcome=match.outcome, events=list(envelopes))
 
     # -- deciding ------------------------------------------------------------------------------
     def decide(self, match_id: str, caller: Caller, decision: api.Decision) -> api.DecisionResult:

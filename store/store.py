@@ -26,8 +26,11 @@ from eventsourcing.persistence import (
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.errors import Conflict, KifuError, Malformed, UnknownMatch
 from kifu.domain.core.header import Header
+from kifu.domain.core.judged import act
+from kifu.domain.core.judging import PenaltyList
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import Outcome, find_ruleset
+from kifu.domain.core.signing import Signer
 from kifu.domain.tournament.events import Entry
 
 from .config import StoreConfig, resolve
@@ -195,6 +198,28 @@ class MatchStore:
         with self._guard():
             last = self._recorder.select_events(key, desc=True, limit=1)
         return last[0].originator_version if last else 0
+
+
+    def judge(self, match_id: str, event: Any, *, time: str | None = None, signer: Signer | None = None,
+              penalties: PenaltyList | None = None) -> tuple[Match, list[Envelope[Any]]]:
+        """Record a judge's act (``kifu.domain.core.judged.act``) on the stored match: refused acts
+        (``Refused``, ``MatchOver``) store nothing; returns the match after it and the new envelopes."""
+        key = _key(match_id)
+        for _ in range(SUBMIT_ATTEMPTS):
+            match = self._take(key, match_id)
+            try:
+                envelopes, state = act(match, event, time=time, signer=signer, penalties=penalties)
+                try:
+                    self._append(key, match.header.ruleset, match_id, match.seq, envelopes,
+                                 match.ruleset.decider.outcome(state))
+                except Conflict:
+                    self._catch_up(key, match)
+                    continue       # a decision landed in between: the act is checked again on the newer state
+                match.accept(envelopes, state)
+                return Match(match.ruleset, match.header, match.state, list(match.envelopes), match.head), envelopes
+            finally:
+                self._keep(key, match)
+        raise Conflict(match_id, -1, self._actual_seq(key, match_id))
 
     # -- reading ------------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:

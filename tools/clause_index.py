@@ -27,6 +27,7 @@ import msgspec
 
 from kifu.domain.core.clauses import declared
 from kifu.domain.core.commit import CORE_CLAUSES
+from kifu.domain.core.judging import JUDGE_CLAUSES
 from kifu.domain.core.reference import CORE_PACKAGE, TESTED_INDEX, RulesReference, coverage
 from kifu.domain.core.ruleset import ClauseEntry, find_ruleset, ruleset_names
 
@@ -44,7 +45,8 @@ class Index:
 
 def indexes() -> list[Index]:
     """The core's index and every registered ruleset's whose clauses come from a ``RulesReference``."""
-    found = [Index("K", list(CORE_CLAUSES), Path(str(resources.files(CORE_PACKAGE).joinpath(TESTED_INDEX))))]
+    core = [*CORE_CLAUSES, *JUDGE_CLAUSES]
+    found = [Index("K", core, Path(str(resources.files(CORE_PACKAGE).joinpath(TESTED_INDEX))))]
     for name in ruleset_names():
         ref = reference_of(name)
         if ref is not None:

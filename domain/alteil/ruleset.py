@@ -3,7 +3,16 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import (
+    Content,
+    Decider,
+    Judging,
+    Presentation,
+    Ruleset,
+    SpeedUps,
+    Visibility,
+    shuffle_decks,
+)
 
 from . import bots, cards, decide, decks, legal, position, reference, replay, setup, view
 from .commands import Command, Concede
@@ -32,4 +41,5 @@ def build() -> Ruleset[State, Command, Event]:
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
         notation=position.NOTATION,
+        judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)
     )

@@ -17,10 +17,11 @@ import msgspec
 
 E = TypeVar("E")
 
-Kind = Literal["setup", "decision", "rule"]
+Kind = Literal["setup", "decision", "rule", "judge"]
 SETUP: Kind = "setup"
 DECISION: Kind = "decision"
 RULE: Kind = "rule"
+JUDGE: Kind = "judge"          # a judge's act (``judging.py``): a call, ruling, backup, penalty, extension, result
 
 
 # gc=False: an envelope is a frozen tree of numbers, strings and an event that never points back

@@ -36,9 +36,10 @@ from .commit import (
 )
 from .draft import Draft
 from .draft import seal as stamp_digest
-from .envelope import DECISION, Envelope, genesis, link, state_digest
+from .envelope import DECISION, JUDGE, Envelope, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
 from .header import Header, header_bytes
+from .judgefold import judge_cases, moves_bases
 from .rng import Rng
 from .ruleset import Outcome, Ruleset
 
@@ -54,7 +55,7 @@ def _record_evolve(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Any], Any]
     evolve = ruleset.decider.evolve
     # one lookup per event (every event of every record comes here): the core's own events, and the
     # ruleset's where it declares its cases; anything else goes to its evolve
-    cases = {**(ruleset.speedups.evolve_cases or {}), **_CORE_FOLDS}.get
+    cases = {**(ruleset.speedups.evolve_cases or {}), **_CORE_FOLDS, **judge_cases(ruleset)}.get
 
     def fold(state: Any, event: Any) -> Any:
         case = cases(type(event))
@@ -401,7 +402,7 @@ class Match:
         evolve = self._evolve
         group: list[Envelope[Any]] = []
         for env in envelopes:
-            if env.kind is DECISION or env.kind == DECISION:
+            if env.kind is DECISION or env.kind == DECISION or env.kind == JUDGE:   # a judge's act: its own group
                 if group:
                     self._absorb(group, state, before)
                     before = self.awaiting
@@ -435,6 +436,9 @@ class Match:
         decided_by = first.seat if first.kind == DECISION else None
         after = self.awaiting
         since = self._since
+        if first.kind == JUDGE and moves_bases(first.event):   # a backup: every pending decision is stale
+            since.clear()
+            before = NOBODY
         for seat in tuple(since):
             if seat not in after:
                 del since[seat]

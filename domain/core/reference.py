@@ -18,6 +18,7 @@ import msgspec
 
 from .clauses import Declaration, declared
 from .commit import CORE_CLAUSES
+from .judging import JUDGE_CLAUSES
 from .ruleset import ClauseEntry
 
 TESTED_INDEX = "tested.json"
@@ -57,7 +58,7 @@ def core_clauses() -> dict[str, ClauseEntry]:
     decls = declared(CORE_PACKAGE)
     tests = read_index(resources.files(CORE_PACKAGE))
     return {cid: _entry(_Stated(id=cid, title=title, text=text), decls.get(cid, ()), tests.get(cid, ()))
-            for cid, (title, text) in CORE_CLAUSES.items()}
+            for cid, (title, text) in {**CORE_CLAUSES, **JUDGE_CLAUSES}.items()}
 
 
 class RulesReference:

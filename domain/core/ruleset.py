@@ -24,6 +24,10 @@ a game without that concern:
 - ``Bench``: what only ``kifu bench`` asks for (a long match). Default: none.
 - ``Notation``: the position notation's version and the checks that refuse an impossible position
   (``kifu.domain.core.position`` writes and reads the text). Default: ``<name>-pos/1``, no checks.
+- ``Judging``: what a judge's backup and result need of the game (``judging.py``): the reshuffle
+  that returns the random part to random, and how a judge's result is written into the state.
+  Default: no reshuffle (a backup is refused where there is hidden information), the result in
+  the state's ``outcome`` field where it has one.
 
 The core names no game: the CLI, store, service and projections reach a game only through these
 hooks. ``docs/adding-a-ruleset.md`` walks through writing one; ``tests/secretbid`` is the
@@ -50,8 +54,10 @@ from .declared import Declaration, no_declaration
 from .draft import Draft
 from .envelope import Envelope
 from .errors import UnknownRuleset
+from .judging import judge_event_types
 from .layout import Layout
 from .notation import Notation
+from .rng import Rng
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -227,6 +233,36 @@ class Bench:
     #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)
 
 
+def _outcome_field(state: Any, outcome: Outcome) -> Any:
+    """A judge's result written into the state's ``outcome`` field (most games keep it there)."""
+    return msgspec.structs.replace(state, outcome=outcome)
+
+
+def shuffle_decks(state: Any, rng: Rng) -> Any:
+    """Each seat's deck shuffled (a state with ``sides``, each with a ``deck``): the reshuffle of a
+    judge's backup in games whose random part is the decks (MTG's IPG: what was drawn or seen
+    after the backup point goes back and the library is shuffled)."""
+    sides = tuple(msgspec.structs.replace(side, deck=rng.shuffled(side.deck)) for side in state.sides)
+    return msgspec.structs.replace(state, sides=sides)
+
+
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """What a judge's acts need of the game (``kifu.domain.core.judging``)."""
+
+    reshuffle: Callable[[Any, Rng], Any] | None = None   # (state backed up to, rng drawn at the backup's seq)
+    #   -> the state with what one seat came to know returned to the random part; None: a game with hidden
+    #   information refuses backups (one without any backs up as it is)
+    end: Callable[[Any, Outcome], Any] | None = None      # (state, outcome) -> the state ended by a judge's
+    #   result; None: the state's ``outcome`` field, where it has one (else a judge's result is refused)
+
+    def ender(self, state_type: Any) -> Callable[[Any, Outcome], Any] | None:
+        if self.end is not None:
+            return self.end
+        fields = getattr(state_type, "__struct_fields__", ())
+        return _outcome_field if "outcome" in fields else None
+
+
 @dataclass(frozen=True)
 class Ruleset(Generic[S, C, E]):
     """A game: its name, its ``Decider`` and the optional groups. Data plus pure functions; the
@@ -241,6 +277,7 @@ class Ruleset(Generic[S, C, E]):
     speedups: SpeedUps = field(default_factory=SpeedUps)
     bench: Bench = field(default_factory=Bench)
     notation: Notation = field(default_factory=Notation)
+    judging: Judging = field(default_factory=Judging)
     test_only: bool = False       # a ruleset for Kifu's own tests: not offered to users (``offered_rulesets``)
     _memo: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
@@ -262,6 +299,7 @@ class Ruleset(Generic[S, C, E]):
         # a type built from run-time values (the game's state and event types): no static type has it
         core = tuple(PositionPrepared[state_type] if e is PositionPrepared else e  # type: ignore[valid-type]
                      for e in CORE_EVENTS)
+        core += judge_event_types(state_type)
         return Union[_union_members(self.decider.event_type) + core]  # noqa: UP007
 
     def command_decoder(self) -> msgspec.json.Decoder[Any]:

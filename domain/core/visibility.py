@@ -30,7 +30,8 @@ import msgspec
 from msgspec.structs import replace
 
 from .commit import ChoiceSealed, PositionPrepared, redact_sealed
-from .envelope import Envelope
+from .envelope import JUDGE, Envelope
+from .judging import JudgeBackup
 from .match import record_evolve
 from .memo import Memo
 from .roles import HIDDEN, roles_of, target_cards
@@ -59,12 +60,25 @@ def redact(ruleset: Ruleset[Any, Any, Any], envelope: Envelope[Any], seat: int |
             return replace(envelope, event=PositionPrepared(state=ruleset.decider.initial_state(None)))
         masked = scrub(mask(event.state, seat), hidden_cards(ruleset, event.state, seat), ruleset.visibility.card_refs)
         return replace(envelope, event=PositionPrepared(state=masked))
+    if envelope.kind == JUDGE:       # a judge's act is the table's: only a backup's state holds anything hidden
+        if isinstance(event, JudgeBackup):
+            return replace(envelope, event=replace(event, state=masked_state(ruleset, event.state, seat)))
+        return envelope
     envelope = ruleset.visibility.redact(envelope, seat)
     if hidden:
         scrubbed = scrub(envelope.event, hidden, ruleset.visibility.card_refs)
         if scrubbed is not envelope.event:
             envelope = replace(envelope, event=scrubbed)
     return envelope
+
+
+def masked_state(ruleset: Ruleset[Any, Any, Any], state: Any, seat: int) -> Any:
+    """A whole state (a prepared position, a judge's backup) as ``seat`` may know it: the ruleset's
+    mask of it, scrubbed (a game without a mask hides nothing)."""
+    mask = ruleset.visibility.mask
+    if mask is None:
+        return state
+    return scrub(mask(state, seat), hidden_cards(ruleset, state, seat), ruleset.visibility.card_refs)
 
 
 # -- which cards a seat may not see -------------------------------------------------------------

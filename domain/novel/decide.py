@@ -57,6 +57,12 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(termination=e.termination, winner=e.winner or None, clause=clause)
 
 
+def judged_result(state: State, outcome: Outcome) -> State:
+    """A judge's result (game loss, draw) written as the match's end."""
+    return msgspec.structs.replace(state, ended=ev.MatchEnded(termination=outcome.termination,
+                                                              winner=outcome.winner or 0))
+
+
 # -- setup --------------------------------------------------------------------------------------
 @implements("N-5.1")
 def begin(header: Any, state: State, draft: D) -> None:

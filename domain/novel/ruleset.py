@@ -1,11 +1,11 @@
 """The novel ruleset (seed 004): its parts assembled and registered under "novel"."""
 from __future__ import annotations
 
-from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import Bench, Content, Decider, Judging, Presentation, Ruleset, SpeedUps, Visibility
 
 from . import bots, cards, decks, position, reference, replay, view
 from .commands import Command
-from .decide import awaiting, begin, decide, outcome, sealed, waiting_clause
+from .decide import awaiting, begin, decide, judged_result, outcome, sealed, waiting_clause
 from .events import Event
 from .evolve import HANDLERS, evolve, evolve_run
 from .legal import legal
@@ -35,4 +35,5 @@ def build() -> Ruleset[State, Command, Event]:
         speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=evolve_run),
         bench=Bench(long_match=long_match),
         notation=position.NOTATION,
+        judging=Judging(end=judged_result),   # no reshuffle: a backup is refused (the deck is the cards' order)
     )

@@ -1,13 +1,22 @@
 """Reigeki (seed 001) as a ruleset: its parts assembled and registered under "reigeki"."""
 from __future__ import annotations
 
-from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import (
+    Content,
+    Decider,
+    Judging,
+    Presentation,
+    Ruleset,
+    SpeedUps,
+    Visibility,
+    shuffle_decks,
+)
 
 from . import bots, cards, decide, decks, legal, position, reference, replay, view
 from .commands import Command
 from .events import Event
 from .evolve import HANDLERS, evolve
-from .state import State, initial_state, outcome
+from .state import State, initial_state, judged_result, outcome
 
 NAME = "reigeki"
 RULES_VERSION = "1.0.0-kifu.1"   # the seed has no version; our interpretation revision after the dash
@@ -30,4 +39,5 @@ def build() -> Ruleset[State, Command, Event]:
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(evolve_cases=HANDLERS),
         notation=position.NOTATION,
+        judging=Judging(reshuffle=shuffle_decks, end=judged_result),   # IPG: the decks reshuffled
     )

@@ -101,6 +101,12 @@ def outcome(state: State) -> Outcome | None:
     return None if r is None else Outcome(termination=r.termination, winner=r.winner, clause=r.clause)
 
 
+def judged_result(state: State, outcome: Outcome) -> State:
+    """A judge's result (game loss, draw) written as the match's result."""
+    return msgspec.structs.replace(state, result=Result(termination=outcome.termination, winner=outcome.winner,
+                                                        clause=outcome.clause))
+
+
 def other(seat: int) -> int:
     return 3 - seat
 

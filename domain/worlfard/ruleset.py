@@ -4,7 +4,17 @@ from __future__ import annotations
 from operator import attrgetter
 
 from kifu.domain.core.roles import target_cards
-from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import (
+    Bench,
+    Content,
+    Decider,
+    Judging,
+    Presentation,
+    Ruleset,
+    SpeedUps,
+    Visibility,
+    shuffle_decks,
+)
 
 from . import bots, cards, decks, layout, legal, position, reference, replay, setup, view
 from .commands import Command
@@ -40,4 +50,5 @@ def build() -> Ruleset[State, Command, Event]:
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),
         notation=position.NOTATION,
+        judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)
     )

@@ -134,7 +134,7 @@ def test_readme_session(steps: list[Step], scratch: Path) -> None:
     for step in steps:
         if _skipped(step):
             continue
-        if re.fullmatch(r"\w+=\S+", step.command):
+        if re.fullmatch(r"\w+=(\S+|\$\(.*\))", step.command):     # NAME=value, NAME=$(command)
             prelude.append(step.command)
             continue
         done = run(step.command, scratch, prelude)

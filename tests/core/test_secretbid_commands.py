@@ -84,7 +84,7 @@ def test_cards_rules_selfplay_bench() -> None:
     code, text = kifu("cards", "secretbid", "--where", "colour=red")
     assert code == 2 and "not a column" in text
     code, text = kifu("rules", "secretbid", "--coverage")
-    assert code == 0 and "declared on code   11/11" in text and "tested by name     11/11" in text
+    assert code == 0 and "declared on code   17/17" in text and "tested by name     17/17" in text
     code, text = kifu("selfplay", "secretbid", "--p1", "greedy", "--seeds", "1-20")
     assert code == 0 and "card coverage: 5/5" in text
     code, text = kifu("bench", "--quick", "--ruleset", "secretbid", "--json")

@@ -12,6 +12,8 @@ and a JSON schema cannot pair them (another ruleset's preset, a deck the rules f
 ``POST /matches/{id}/notes`` may refuse one with 400, because its ``seq`` must be an event the
 match has, its variation a match forked from it, and a note must say something (a text, a glyph,
 an arrow or a variation), none of which a schema states.
+``POST /matches/{id}/judge`` may refuse one with 400 (the fields an act needs depend on ``act``),
+409 (the match the judge token belongs to is over) or 422 (an act the record cannot take).
 """
 from __future__ import annotations
 
@@ -65,7 +67,9 @@ def test_the_service_keeps_its_openapi_contract(db_url: str, tmp_path: Path) -> 
             # the event's rules (422: a round before the last has its results, a preset of another ruleset)
             '[[operations]]\ninclude-path-regex = "^/events"\n'
             f'headers = {{ Authorization = "Bearer {organiser["organiser_token"]}" }}\n'
-            'checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 404, 422]\n')
+            'checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 404, 422]\n'
+            '[[operations]]\ninclude-name = "POST /matches/{match_id}/judge"\n'
+            'checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 409, 422]\n')
         result = subprocess.run(
             [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "--no-color", "run",
              f"{server.url}/schema/openapi.json", "--checks", "all", "--seed", str(SEED),
