@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.envelope import Envelope, at_rest
 from kifu.domain.core.header import Header
 from kifu.domain.core.layout import Cell, Counter, Grid, Part, Zone
 from kifu.domain.core.roles import roles_of
@@ -201,7 +201,7 @@ def _label(cell: Cell | None) -> str:
 
 def settled_points(envelopes: list[Envelope[Any]], start: int) -> list[int]:
     """``start`` (a point at rest) and the last seq of each decision after it: where the rules rest."""
-    return [start] + [e.seq for e in envelopes[start:] if e.digest is not None]
+    return [start] + [e.seq for e in envelopes[start:] if at_rest(envelopes, e.seq)]
 
 
 def steps(a: Side, b: Side, a_at: int, b_at: int,

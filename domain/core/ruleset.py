@@ -48,7 +48,7 @@ from .commit import CORE_EVENTS, PREPARED_CLAUSE, PositionPrepared
 from .decks import LoadDeck, as_given
 from .declared import Declaration, no_declaration
 from .draft import Draft
-from .envelope import Envelope
+from .envelope import Envelope, sorted_state
 from .errors import UnknownRuleset
 from .layout import Layout
 from .notation import Notation
@@ -157,6 +157,9 @@ class Decider(Generic[S, C, E]):
     prepared_clause: str = PREPARED_CLAUSE               # clause a prepared position (scenario, fork) cites
     decide_clause: str = ""                              # clause cited when a decision has no effect
     waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
+    canonical_state: Callable[[S], bytes] = sorted_state  # the bytes a format-2 state digest is of: owned by
+    #   the ruleset and versioned with its rules (a changed encoding is a new ``rules_version``); the default,
+    #   sorted-field JSON under wire names, keeps records through any reordering or ``rename`` of fields
 
 
 @dataclass(frozen=True, slots=True)
