@@ -2,7 +2,8 @@
 
 The payload is the ruleset's own tagged event; ``Envelope[E]`` is generic so each ruleset has
 one decoder built once. ``digest`` (state after the event) is set on the last event of the setup
-and of decisions: every decision in record format 1, the checkpoints in format 2 (``checkpoint``); ``received`` is when a decision arrived (stamped by whoever stores it, never by
+and of decisions: every decision in record format 1, the checkpoints in format 2
+(``checkpoint``); ``received`` is when a decision arrived (stamped by whoever stores it, never by
 ``decide``: audit re-runs with the recorded stamp), ``by`` who took it when that is not who
 the header seats there (a takeover); ``chain`` hash-links the record so an edited
 line (a changed time included) is caught at its seq. The clock itself is read outside the rules

@@ -357,8 +357,8 @@ class Match:
         if keyed:     # format 2: the salt is derived again at the reveal, written nowhere before it
             sealed = msgspec.structs.replace(seal(command, self.salt(draft.next_seq, seat)), seat=seat, salt=None)
         else:         # format 1: two draws of the decision's generator, kept in the judge's copy
-            salt = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"
-            sealed = msgspec.structs.replace(seal(command, salt), seat=seat)
+            drawn = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"
+            sealed = msgspec.structs.replace(seal(command, drawn), seat=seat)
         seq = draft.decision(seat, sealed, SEAL_CLAUSE)
         pending = {**self.seals, seat: (seq, sealed)}
         if rules.awaiting(draft.state):
@@ -366,9 +366,9 @@ class Match:
         reveals = {}
         for chooser in sorted(pending):          # all at once: every choice is open before any is applied
             seal_seq, chosen = pending[chooser]
-            salt = self.salt(seal_seq, chooser) if keyed else chosen.salt
-            assert chosen.choice is not None and salt is not None
-            revealed = ChoiceRevealed(seat=chooser, choice=chosen.choice, salt=salt)
+            opened = self.salt(seal_seq, chooser) if keyed else chosen.salt
+            assert chosen.choice is not None and opened is not None
+            revealed = ChoiceRevealed(seat=chooser, choice=chosen.choice, salt=opened)
             reveals[chooser] = draft.rule(REVEAL_CLAUSE, seal_seq, revealed, seat=chooser)
         for chooser, reveal_seq in reveals.items():
             draft.revealing = reveal_seq

@@ -30,9 +30,9 @@ from kifu.domain.version import FORMAT_VERSION
 from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, commitment, opens, seed_commitment
 from .endmark import EndMark, decode_end, end_bytes, is_end
 from .envelope import COMPACT_FORMAT, RULE_KIND, Envelope, canonical, envelope_line, genesis, link
-from .rng import KEYED_FORMAT, match_key, seal_salt
 from .errors import Malformed
 from .header import Header, header_bytes
+from .rng import KEYED_FORMAT, match_key, seal_salt
 from .ruleset import Ruleset, find_ruleset
 
 _header_decoder = msgspec.json.Decoder(Header)
