@@ -88,6 +88,8 @@ def test_corpus_records_in_format_2_keep_their_digests_through_a_relaid_state(na
     """The corpus once it is re-recorded in format 2 (format-1 records digest the struct as declared)."""
     paths = sorted((CORPUS / name).glob("*.kifu.jsonl"))[:3]
     records = [r for r in map(read_record, paths) if r.header.format >= 2]
+    if not paths:
+        pytest.skip(f"no corpus for {name}")
     if not records:
         pytest.skip(f"replays/{name} is still in record format 1: re-record it (replays/{name}/make.py)")
     for record in records:
