@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.envelope import Envelope, at_rest
 from kifu.domain.core.header import Header
 from kifu.domain.core.layout import Cell, Counter, Grid, Part, Zone
 from kifu.domain.core.roles import roles_of
@@ -140,8 +140,10 @@ def _content(env: Envelope[Any], shift: int) -> dict[str, Any]:
     return raw
 
 
-def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from: int) -> tuple[int, Parting | None]:
-    """(number of equal aligned events, the first pair that differs or None)."""
+def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from: int,
+            digests: bool = True) -> tuple[int, Parting | None]:
+    """(number of equal aligned events, the first pair that differs or None); ``digests`` False:
+    the records digest differently (two record formats), so their digests are not compared."""
     shift_a, shift_b = -a_from, -b_from   # causes compared relative to the alignment point
     common = 0
     i, j = a_from, b_from
@@ -152,7 +154,7 @@ def parting(a: list[Envelope[Any]], b: list[Envelope[Any]], a_from: int, b_from:
             return common, Parting(a_seq=i, b_seq=j, differ=("length",), a=ea, b=eb)
         # a state digest covers the seqs the state remembers (a declaration a later ruling traces
         # back to), numbered anew in a fork: digests compare only between records aligned as they are
-        compared = _COMPARED if a_from == b_from else _COMPARED[:-1]
+        compared = _COMPARED if a_from == b_from and digests else _COMPARED[:-1]
         differ = tuple(k for k in compared if ea.get(k) != eb.get(k))
         if differ:
             return common, Parting(a_seq=i, b_seq=j, differ=differ, a=ea, b=eb)
@@ -201,7 +203,7 @@ def _label(cell: Cell | None) -> str:
 
 def settled_points(envelopes: list[Envelope[Any]], start: int) -> list[int]:
     """``start`` (a point at rest) and the last seq of each decision after it: where the rules rest."""
-    return [start] + [e.seq for e in envelopes[start:] if e.digest is not None]
+    return [start] + [e.seq for e in envelopes[start:] if at_rest(envelopes, e.seq)]
 
 
 def steps(a: Side, b: Side, a_at: int, b_at: int,
@@ -231,7 +233,7 @@ def _rows(rows_a: dict[str, Any], rows_b: dict[str, Any]) -> tuple[Row, ...]:
 
 def diff(a: Side, b: Side) -> Diff:
     relation, a_from, b_from = _alignment(a.header, b.header)
-    common, part = parting(a.envelopes, b.envelopes, a_from, b_from)
+    common, part = parting(a.envelopes, b.envelopes, a_from, b_from, a.header.format == b.header.format)
     ta, tb = Timeline(a.ruleset, a.header, a.envelopes), Timeline(b.ruleset, b.header, b.envelopes)
     rows = _rows(board_rows(a.ruleset, ta.final), board_rows(b.ruleset, tb.final))
     return Diff(a=_source(a), b=_source(b), relation=relation, a_from=a_from, b_from=b_from, common=common,

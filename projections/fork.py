@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed
-from kifu.domain.core.envelope import Envelope
+from kifu.domain.core.envelope import Envelope, at_rest
 from kifu.domain.core.errors import KifuError
 from kifu.domain.core.header import Header
 from kifu.domain.core.match import Match
@@ -24,18 +24,17 @@ class ForkError(KifuError):
 
 
 def settled(envelopes: list[Envelope[Any]], seq: int) -> bool:
-    """After ``seq`` the rules are at rest: it is the last event of the setup or of a decision
-    (the one that carries the state digest)."""
-    return 1 <= seq <= len(envelopes) and envelopes[seq - 1].digest is not None
+    """After ``seq`` the rules are at rest: it is the last event of the setup or of a decision."""
+    return at_rest(envelopes, seq)
 
 
 def decision_span(envelopes: list[Envelope[Any]], seq: int) -> tuple[int, int]:
     """The first and last seq of the decision (or setup) whose consequences include ``seq``."""
     start = seq
-    while start > 1 and envelopes[start - 2].digest is None:
+    while start > 1 and not at_rest(envelopes, start - 1):
         start -= 1
     end = seq
-    while end < len(envelopes) and envelopes[end - 1].digest is None:
+    while end < len(envelopes) and not at_rest(envelopes, end):
         end += 1
     return start, end
 

@@ -11,33 +11,34 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from .envelope import DECISION, RULE, SETUP, Envelope, Kind
-from .rng import Rng
+from .rng import Draws, Rng
 
 S = TypeVar("S")
 E = TypeVar("E")
 
 
 class Draft(Generic[S, E]):
-    __slots__ = ("state", "envelopes", "next_seq", "_rng", "_seed", "_first", "_evolve", "revealing")
+    __slots__ = ("state", "envelopes", "next_seq", "_rng", "_source", "_first", "_evolve", "revealing")
 
-    def __init__(self, state: S, next_seq: int, rng: Rng | None, evolve: Callable[[S, E], S],
-                 seed: int = 0) -> None:
-        """``rng`` None: the decision's generator, ``Rng.for_seq(seed, next_seq)``, made when
-        first drawn from (most decisions draw nothing)."""
+    def __init__(self, state: S, next_seq: int, rng: Draws | None, evolve: Callable[[S, E], S],
+                 source: Callable[[int], Draws] | None = None) -> None:
+        """``rng`` None: the decision's generator, ``source(next_seq)`` (the match's, for its record
+        format), made when first drawn from (most decisions draw nothing)."""
         self.state = state
         self.envelopes: list[Envelope[E]] = []
         self.next_seq = next_seq
         self._rng = rng
-        self._seed = seed
+        self._source = source
         self._first = next_seq
         self._evolve = evolve
         self.revealing: int | None = None    # seq of the reveal a sealed decision is being decided under
 
     @property
-    def rng(self) -> Rng:
+    def rng(self) -> Draws:
         rng = self._rng
         if rng is None:
-            rng = self._rng = Rng.for_seq(self._seed, self._first)
+            source = self._source
+            rng = self._rng = Rng.for_seq(0, self._first) if source is None else source(self._first)
         return rng
 
     def _emit(self, kind: Kind, event: E, seat: int | None, clause: str | None, cause: int | None) -> int:

@@ -1,8 +1,9 @@
 """The envelope every stored event travels in: position, kind, who, which clause, what caused it.
 
 The payload is the ruleset's own tagged event; ``Envelope[E]`` is generic so each ruleset has
-one decoder built once. ``digest`` (state after the event) is set at least on the last event of
-every decision; ``received`` is when a decision arrived (stamped by whoever stores it, never by
+one decoder built once. ``digest`` (state after the event) is set on the last event of the setup
+and of decisions: every decision in record format 1, the checkpoints in format 2
+(``checkpoint``); ``received`` is when a decision arrived (stamped by whoever stores it, never by
 ``decide``: audit re-runs with the recorded stamp), ``by`` who took it when that is not who
 the header seats there (a takeover); ``chain`` hash-links the record so an edited
 line (a changed time included) is caught at its seq. The clock itself is read outside the rules
@@ -42,6 +43,11 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=F
 
 
 _encoder = msgspec.json.Encoder()
+_sorted = msgspec.json.Encoder(order="sorted")
+
+COMPACT_FORMAT = 2            # the first record format whose rule events leave ``kind`` out
+CHECKPOINT = 64               # format 2: a decision crossing a multiple of this many events is digested
+RULE_KIND = b',"kind":"rule"'
 
 
 def canonical(obj: Any) -> bytes:
@@ -49,9 +55,21 @@ def canonical(obj: Any) -> bytes:
     return _encoder.encode(obj)
 
 
-def link(previous: str, envelope: Envelope[Any]) -> str:
-    """Chain hash of ``envelope`` given the previous link (the header's hash for seq 1)."""
-    body = canonical(msgspec.structs.replace(envelope, chain="")) if envelope.chain else canonical(envelope)
+def envelope_line(envelope: Envelope[Any], fmt: int) -> bytes:
+    """The envelope's line in a record of format ``fmt``: its canonical JSON, and from format 2 on
+    without ``"kind":"rule"`` (most events are the rules' own: the kind a line without one has).
+
+    ``seq`` is an integer written first, so the first ``,"kind":"rule"`` is the envelope's own."""
+    body = _encoder.encode(envelope)
+    if fmt >= COMPACT_FORMAT and envelope.kind == RULE:
+        return body.replace(RULE_KIND, b"", 1)
+    return body
+
+
+def link(previous: str, envelope: Envelope[Any], fmt: int = COMPACT_FORMAT) -> str:
+    """Chain hash of ``envelope`` given the previous link (the header's hash for seq 1): of its line
+    in a record of format ``fmt``, its chain left out."""
+    body = envelope_line(msgspec.structs.replace(envelope, chain="") if envelope.chain else envelope, fmt)
     return _hashed(previous.encode() + body, 16)
 
 
@@ -61,8 +79,37 @@ def genesis(header_bytes: bytes) -> str:
 
 
 def state_digest(state: Any) -> str:
-    """Short digest of a whole state: a changed fold shows up even when rulings agree."""
+    """Format 1's short digest of a whole state: of the State struct's JSON in declaration order,
+    so a reordered or renamed field changes it (format 2 digests ``sorted_state`` or the
+    ruleset's own encoding: ``digest_of``)."""
     return _hashed(canonical(state), 8)
+
+
+def sorted_state(state: Any) -> bytes:
+    """The default canonical encoding of a state (``Decider.canonical_state``): JSON with every
+    struct's fields and every dict's keys sorted by their wire names, defaults omitted where the
+    struct says so. Independent of the declaration order and of the Python names of fields (a
+    ``msgspec`` ``rename`` keeps the wire name)."""
+    return _sorted.encode(state)
+
+
+def digest_of(encoded: bytes) -> str:
+    """Format 2's short state digest, of a state's canonical encoding."""
+    return _hashed(encoded, 8)
+
+
+def checkpoint(first: int, last: int, over: bool) -> bool:
+    """Format 2: is the decision spanning seqs ``first``..``last`` digested? When it crosses a
+    multiple of ``CHECKPOINT`` events, or ends the match (``over``); the setup always is."""
+    return over or last // CHECKPOINT != (first - 1) // CHECKPOINT
+
+
+def at_rest(envelopes: list[Envelope[Any]], seq: int) -> bool:
+    """After ``seq`` the rules are at rest: it is the last event of the setup or of a decision (the
+    next event is not a rule's consequence of it). Any format: digests no longer mark it."""
+    if not 1 <= seq <= len(envelopes):
+        return False
+    return seq == len(envelopes) or envelopes[seq].kind not in (RULE, SETUP)
 
 
 # hashlib lets go of the interpreter lock while it hashes 2,048 bytes or more in one call; a state

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from .clauses import implements
 from .commit import SEED_CLAUSE, SeedRevealed
 from .draft import seal as stamp_digest
-from .envelope import JUDGE, RULE, Envelope, link, state_digest
+from .envelope import JUDGE, RULE, Envelope, link
 from .errors import MatchOver
 from .header import Header
 from .judgefold import judge_cases
@@ -43,8 +43,7 @@ from .judging import (
     refuse_seq,
     signed_bytes,
 )
-from .match import Match
-from .rng import Rng
+from .match import Match, state_digest_for
 from .signing import Signer
 
 
@@ -126,10 +125,10 @@ def act(match: Match, event: Any, *, time: str | None = None, signer: Signer | N
     if isinstance(event, JudgeResult) and match.header.seed_nonce is not None:
         made.append(Envelope(seq + 1, RULE, SeedRevealed(seed=match.header.seed, nonce=match.header.seed_nonce),
                              None, SEED_CLAUSE, seq))
-    made = stamp_digest(made, state_digest(state))
+    made = stamp_digest(made, state_digest_for(match.ruleset, match.header.format, state))
     head, chained = match.head, []
     for env in made:
-        head = link(head, env)
+        head = link(head, env, match.header.format)
         chained.append(msgspec.structs.replace(env, chain=head))
     return chained, state
 
@@ -199,6 +198,6 @@ def _backed_up(match: Match, event: JudgeBackup[Any], seq: int) -> JudgeBackup[A
     reshuffle = ruleset.judging.reshuffle
     hidden = ruleset.visibility.mask is not None and reshuffle is not None
     if hidden and reshuffle is not None:
-        state = reshuffle(state, Rng.for_seq(match.header.seed, seq))
+        state = reshuffle(state, match.draws(seq))
     return JudgeBackup(judge=event.judge, to=event.to, state=state, reason=event.reason, reshuffled=hidden,
                        time=event.time, signer=event.signer, key=event.key, signature=event.signature)

@@ -9,7 +9,11 @@ itself owns across rulesets:
   land, in either order;
 - sealed decisions (``commit.py``): each awaited seat's secret choice is recorded as a
   commitment, and revealed once every awaited seat has chosen;
-- the committed seed, revealed when the match ends.
+- the committed seed, revealed when the match ends;
+- the record's format (``Header.format``): format 2 draws from the keyed generator, derives
+  seal salts instead of writing them, and digests the ruleset's canonical state at checkpoints;
+  format 1 (records written before it, re-run by an audit) draws from SplitMix64, keeps each
+  salt in its seal and digests the State struct at every decision.
 
 A match played in memory whose record is read once, at the end (self-play, the bench), may
 ``seal_later``: its decisions' digests and chain links are then worked out when the record is
@@ -36,11 +40,11 @@ from .commit import (
 )
 from .draft import Draft
 from .draft import seal as stamp_digest
-from .envelope import DECISION, JUDGE, Envelope, genesis, link, state_digest
+from .envelope import DECISION, JUDGE, Envelope, checkpoint, digest_of, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
 from .header import Header, header_bytes
 from .judgefold import judge_cases, moves_bases
-from .rng import Rng
+from .rng import KEYED_FORMAT, Draws, Rng, for_decision, match_key, seal_salt
 from .ruleset import Outcome, Ruleset
 
 NOBODY: frozenset[int] = frozenset()
@@ -84,10 +88,24 @@ def command_of(ruleset: Ruleset[Any, Any, Any], event: Any) -> Any:
     return ruleset.decider.command_of(event)
 
 
+def _digester(ruleset: Ruleset[Any, Any, Any], fmt: int) -> Callable[[Any], str]:
+    """The state digest of a record of format ``fmt``: format 1's of the State struct, format 2's of
+    the ruleset's canonical encoding (``Decider.canonical_state``)."""
+    if fmt < KEYED_FORMAT:
+        return state_digest
+    encode = ruleset.decider.canonical_state
+    return lambda state: digest_of(encode(state))
+
+
+def state_digest_for(ruleset: Ruleset[Any, Any, Any], fmt: int, state: Any) -> str:
+    """The digest a record of format ``fmt`` writes for ``state``."""
+    return _digester(ruleset, fmt)(state)
+
+
 class Match:
     __slots__ = ("ruleset", "decider", "_options", "header", "_state",
                  "_awaited", "_envelopes", "_head", "_since", "_seals", "_tracked",
-                 "_evolve", "_later", "_open")
+                 "_evolve", "_later", "_open", "_fmt", "_key", "_digest")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
                  envelopes: list[Envelope[Any]], head: str) -> None:
@@ -106,6 +124,10 @@ class Match:
         self._later = False                                    # seal_later: digests and links when read
         self._open: tuple[int, Any, list[int]] | None = None   # unsealed: (first index, state before it,
         #                                                        index of each decision's last envelope)
+        self._fmt = header.format
+        keyed = header.format >= KEYED_FORMAT
+        self._key = match_key(header.seed, header.seed_nonce) if keyed else b""
+        self._digest = _digester(ruleset, header.format)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -134,7 +156,7 @@ class Match:
     def start(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> Match:
         """Run the setup of ``header`` through today's engine (also how an audit starts)."""
         match = cls.empty(ruleset, header)
-        draft: Draft[Any, Any] = Draft(match.state, 1, Rng.for_seq(header.seed, 0), match._evolve)
+        draft: Draft[Any, Any] = Draft(match.state, 1, match.draws(0), match._evolve)
         decider = ruleset.decider
         if header.start is not None:
             start = msgspec.convert(header.start, decider.state_type) if isinstance(header.start, dict) \
@@ -142,7 +164,7 @@ class Match:
             draft.setup(decider.prepared_clause, PositionPrepared(state=start))
         else:
             decider.begin(header, match.state, draft)
-        envelopes = stamp_digest(draft.envelopes, state_digest(draft.state))
+        envelopes = stamp_digest(draft.envelopes, match._digest(draft.state))
         match._absorb(match._chain(envelopes), draft.state, NOBODY)
         return match
 
@@ -158,6 +180,19 @@ class Match:
         match._tracked = False     # bases and seals wait until a decision needs them (``_track``)
         match.extend(list(envelopes))
         return match
+
+    def draws(self, seq: int) -> Draws:
+        """The generator of the decision starting at ``seq`` (the setup's at 0), for the record's format."""
+        return for_decision(self._fmt, self.header.seed, self._key, seq)
+
+    def salt(self, seq: int, seat: int) -> str:
+        """Format 2: the salt of ``seat``'s seal at ``seq``, derived from the match key (never written
+        before its reveal)."""
+        return seal_salt(self._key, seq, seat)
+
+    def _checkpoint(self, first: int, last: int, state: Any) -> bool:
+        """Is the decision spanning ``first``..``last`` digested? Every one in format 1."""
+        return self._fmt < KEYED_FORMAT or checkpoint(first, last, self.decider.outcome(state) is not None)
 
     def seal_later(self) -> Match:
         """Seal the decisions submitted from now on when the record is first read, not one by one."""
@@ -198,14 +233,17 @@ class Match:
             return
         start, state, ends = self._open
         self._open = None
-        envelopes, evolve, head = self._envelopes, self._evolve, self._head
+        envelopes, evolve, head, fmt = self._envelopes, self._evolve, self._head, self._fmt
         last = set(ends)
+        first = start
         for index in range(start, len(envelopes)):
             env = envelopes[index]
             state = evolve(state, env.event)
             if index in last:
-                env = msgspec.structs.replace(env, digest=state_digest(state))
-            head = link(head, env)
+                if self._checkpoint(envelopes[first].seq, env.seq, state):
+                    env = msgspec.structs.replace(env, digest=self._digest(state))
+                first = index + 1
+            head = link(head, env, fmt)
             envelopes[index] = msgspec.structs.replace(env, chain=head)
         self._head = head
 
@@ -283,7 +321,7 @@ class Match:
         """The events of a decision checked to be this seat's, not yet digested or chained."""
         rules = self.decider
         next_seq = len(self._envelopes) + 1
-        draft: Draft[Any, Any] = Draft(self._state, next_seq, None, self._evolve, self.header.seed)
+        draft: Draft[Any, Any] = Draft(self._state, next_seq, None, self._evolve, self.draws)
         if rules.sealed(self._state):
             self._seal(seat, command, draft)
         else:
@@ -300,9 +338,11 @@ class Match:
         return envelopes, draft.state
 
     def _stamped(self, decided: tuple[list[Envelope[Any]], Any]) -> tuple[list[Envelope[Any]], Any]:
-        """A decision's events sealed: the state digest on the last, each chained to the record."""
+        """A decision's events sealed: the state digest on the last (at a checkpoint), each chained."""
         envelopes, state = decided
-        return self._chain(stamp_digest(envelopes, state_digest(state))), state
+        if envelopes and self._checkpoint(envelopes[0].seq, envelopes[-1].seq, state):
+            stamp_digest(envelopes, self._digest(state))
+        return self._chain(envelopes), state
 
     @implements("K-seal", "K-reveal")
     def _seal(self, seat: int, command: Any, draft: Draft[Any, Any]) -> None:
@@ -310,12 +350,16 @@ class Match:
         rules = self.decider
         if command not in rules.legal(self.state, seat):
             # the ruleset's own decide says which clause forbids it (on a scratch draft, thrown away)
-            scratch: Draft[Any, Any] = Draft(self.state, draft.next_seq, Rng.for_seq(self.header.seed, 0), self._evolve)
+            scratch: Draft[Any, Any] = Draft(self.state, draft.next_seq, Rng(0), self._evolve)
             rules.decide(self.state, seat, command, scratch)
             clause = rules.waiting_clause(self.state) if rules.waiting_clause else ""
             raise Illegal(clause or SEAL_CLAUSE, f"{command!r} is not one of seat {seat}'s choices now")
-        salt = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"
-        sealed = msgspec.structs.replace(seal(command, salt), seat=seat)
+        keyed = self._fmt >= KEYED_FORMAT
+        if keyed:     # format 2: the salt is derived again at the reveal, written nowhere before it
+            sealed = msgspec.structs.replace(seal(command, self.salt(draft.next_seq, seat)), seat=seat, salt=None)
+        else:         # format 1: two draws of the decision's generator, kept in the judge's copy
+            drawn = f"{draft.rng.next_u64():016x}{draft.rng.next_u64():016x}"
+            sealed = msgspec.structs.replace(seal(command, drawn), seat=seat)
         seq = draft.decision(seat, sealed, SEAL_CLAUSE)
         pending = {**self.seals, seat: (seq, sealed)}
         if rules.awaiting(draft.state):
@@ -323,8 +367,9 @@ class Match:
         reveals = {}
         for chooser in sorted(pending):          # all at once: every choice is open before any is applied
             seal_seq, chosen = pending[chooser]
-            assert chosen.choice is not None and chosen.salt is not None
-            revealed = ChoiceRevealed(seat=chooser, choice=chosen.choice, salt=chosen.salt)
+            opened = self.salt(seal_seq, chooser) if keyed else chosen.salt
+            assert chosen.choice is not None and opened is not None
+            revealed = ChoiceRevealed(seat=chooser, choice=chosen.choice, salt=opened)
             reveals[chooser] = draft.rule(REVEAL_CLAUSE, seal_seq, revealed, seat=chooser)
         for chooser, reveal_seq in reveals.items():
             draft.revealing = reveal_seq
@@ -447,9 +492,9 @@ class Match:
                 since[seat] = len(mine)
 
     def _chain(self, envelopes: list[Envelope[Any]]) -> list[Envelope[Any]]:
-        head = self.head
+        head, fmt = self.head, self._fmt
         out = []
         for env in envelopes:
-            head = link(head, env)
+            head = link(head, env, fmt)
             out.append(msgspec.structs.replace(env, chain=head))
         return out

@@ -4,11 +4,17 @@ Pure bytes in, structs out: file handling belongs to the callers. Gzip-compresse
 read transparently. Errors name the line and field, never a traceback.
 
 Format versions (``Header.format``) are the layout of the record, independent of any ruleset's
-rules version. A record in an older format is upcast on read, line by line, by the upcasters
-registered under the format they read (``UPCASTERS[n]`` turns format n into n + 1), so the rest
-of Kifu only ever sees the current format. Its hash chain is checked as written, then re-derived
-for the upcast lines: a break in the old chain stays a break at the same seq. A newer or unknown
-format fails with a message saying which formats this Kifu reads.
+rules version (docs/record-format.md). Formats 1 and 2 are read as they are written (``NATIVE``):
+a format-1 record keeps its header's ``format``, and the core re-runs, digests, chains and
+encodes it as format 1 (SplitMix64, salts kept in seals, struct digests at every decision, every
+line with its ``kind``), so its bytes, chain, end mark and signature stay valid. Format 2 leaves
+``kind`` out of rule events' lines (``envelope_line``).
+
+A record in a format older than 1 is upcast on read, line by line, by the upcasters registered
+under the format they read (``UPCASTERS[n]`` turns format n into n + 1) up to format 1. Its hash
+chain is checked as written, then re-derived for the upcast lines: a break in the old chain stays
+a break at the same seq. A newer or unknown format fails with a message saying which formats this
+Kifu reads.
 """
 from __future__ import annotations
 
@@ -23,10 +29,11 @@ from kifu.domain.version import FORMAT_VERSION
 
 from .commit import ChoiceRevealed, ChoiceSealed, SeedRevealed, commitment, opens, seed_commitment
 from .endmark import EndMark, decode_end, end_bytes, is_end
-from .envelope import Envelope, canonical, genesis, link
+from .envelope import COMPACT_FORMAT, RULE_KIND, Envelope, canonical, envelope_line, genesis, link
 from .errors import Malformed
 from .header import Header, header_bytes
 from .notes import Note, decode_note, note_bytes, split_notes
+from .rng import KEYED_FORMAT, match_key, seal_salt
 from .ruleset import Ruleset, find_ruleset
 
 _header_decoder = msgspec.json.Decoder(Header)
@@ -45,18 +52,20 @@ class Upcaster(NamedTuple):
 
 
 UPCASTERS: dict[int, Upcaster] = {}
+OLDEST_NATIVE = 1          # formats OLDEST_NATIVE..FORMAT_VERSION are read as written; older ones upcast to it
+NATIVE = tuple(range(OLDEST_NATIVE, FORMAT_VERSION + 1))
 
 
 def register_upcaster(upcaster: Upcaster) -> Upcaster:
-    if upcaster.source >= FORMAT_VERSION:
-        raise ValueError(f"an upcaster reads an older format than {FORMAT_VERSION}, not {upcaster.source}")
+    if upcaster.source >= OLDEST_NATIVE:
+        raise ValueError(f"an upcaster reads an older format than {OLDEST_NATIVE}, not {upcaster.source}")
     UPCASTERS[upcaster.source] = upcaster
     return upcaster
 
 
 def readable_formats() -> list[int]:
-    """The current format and every older one with a chain of upcasters up to it."""
-    out = [FORMAT_VERSION]
+    """The formats read as written and every older one with a chain of upcasters up to them."""
+    out = list(NATIVE)
     while out[0] - 1 in UPCASTERS:
         out.insert(0, out[0] - 1)
     return out
@@ -95,7 +104,7 @@ def _check_format(raw: RawLine, where: str) -> int:
 
 
 def _upcast(line: RawLine, fmt: int, part: str) -> RawLine:
-    for source in range(fmt, FORMAT_VERSION):
+    for source in range(fmt, OLDEST_NATIVE):
         step = getattr(UPCASTERS[source], part)
         if step is not None:
             line = step(line)
@@ -119,8 +128,9 @@ def encode_record(header: Header, envelopes: Iterable[Envelope[Any]], end: EndMa
                   notes: Iterable[Note] = ()) -> bytes:
     """The record's bytes; ``notes`` (``kifu.domain.core.notes``) as its notes section after the end
     mark (or after the last event of an unfinished record), outside the hash chain."""
+    fmt = header.format
     lines = [header_bytes(header)]
-    lines.extend(canonical(env) for env in envelopes)
+    lines.extend(envelope_line(env, fmt) for env in envelopes)
     if end is not None:
         lines.append(end_bytes(end))
     lines.extend(note_bytes(note) for note in notes)
@@ -290,7 +300,7 @@ def decode_header(line: bytes, where: str = "line 1") -> Header:
     if not isinstance(raw, dict) or raw.get("kifu") != "match":
         raise Malformed('not a Kifu record (the header has no "kifu": "match")', where)
     fmt = _check_format(raw, where)
-    if fmt < FORMAT_VERSION:
+    if fmt < OLDEST_NATIVE:
         raw = _upcast(raw, fmt, "header")
     try:
         return msgspec.convert(raw, Header)
@@ -320,13 +330,14 @@ def decode_lines(lines: list[bytes], source: str = "record"
         end = decode_end(lines[-1], f"{source}: line {len(lines)}")
         lines = lines[:-1]
     fmt = source_format(lines[0])
-    if fmt is not None and fmt < FORMAT_VERSION:
+    if fmt is not None and fmt < OLDEST_NATIVE:
         return (header, _upcast_envelopes(header, lines, fmt, ruleset, source), ruleset, end)
     decoder = ruleset.envelope_decoder()
+    compact = header.format >= COMPACT_FORMAT
     envelopes: list[Envelope[Any]] = []
     for number, line in enumerate(lines[1:], start=2):
         try:
-            env = decoder.decode(line)
+            env = _decode_compact(decoder, ruleset, line) if compact else decoder.decode(line)
         except msgspec.ValidationError as exc:
             raise Malformed(f"event does not match the {ruleset.name} schema: {exc}",
                             f"{source}: line {number}") from None
@@ -345,13 +356,30 @@ def decode_notes(lines: list[bytes], source: str = "record") -> list[Note]:
     return [decode_note(line, f"{source}: line {number}") for number, line in enumerate(notes, start=len(kept) + 1)]
 
 
+def _decode_compact(decoder: msgspec.json.Decoder[Any], ruleset: Ruleset[Any, Any, Any], line: bytes) -> Any:
+    """A format-2 line, whose ``kind`` is left out for rule events: put back where it was left out
+    (right after the seq that opens every line Kifu writes), else decoded as JSON and filled in."""
+    if line.startswith(b'{"seq":'):
+        comma = line.find(b",", 7)
+        if line.startswith(b',"event":', comma):
+            line = line[:comma] + RULE_KIND + line[comma:]
+        try:
+            return decoder.decode(line)
+        except msgspec.ValidationError:
+            pass           # not as Kifu writes it: read it as JSON below
+    raw = _raw_decoder.decode(line)
+    if isinstance(raw, dict) and "kind" not in raw:
+        raw["kind"] = "rule"
+    return ruleset.envelope_converter(raw)
+
+
 def _check_seq(seq: int, expected: int, where: str) -> None:
     if seq != expected:
         raise Malformed(f"seq {seq} where seq {expected} was expected", where)
 
 
 def _raw_link(previous: str, line: RawLine) -> str:
-    """``envelope.link`` over a line as written (what every format so far has chained)."""
+    """``envelope.link`` over a line as written (what formats 0 and 1 chained)."""
     body = canonical({k: v for k, v in line.items() if k != "chain"})
     return hashlib.blake2b(previous.encode() + body, digest_size=16).hexdigest()
 
@@ -380,7 +408,7 @@ def _upcast_envelopes(header: Header, lines: list[bytes], fmt: int, ruleset: Rul
                             where) from None
         _check_seq(env.seq, len(envelopes) + 1, where)
         if intact:  # past the first broken link the old chain values stay, and stay broken
-            new_head = link(new_head, env)
+            new_head = link(new_head, env, header.format)
             env = msgspec.structs.replace(env, chain=new_head)
         envelopes.append(env)
     return envelopes
@@ -389,10 +417,33 @@ def _upcast_envelopes(header: Header, lines: list[bytes], fmt: int, ruleset: Rul
 def first_broken_link(header: Header, envelopes: list[Envelope[Any]]) -> int | None:
     """The seq of the first envelope whose chain hash does not match, or None if intact."""
     head = genesis(header_bytes(header))
+    fmt = header.format
     for env in envelopes:
-        head = link(head, env)
+        head = link(head, env, fmt)
         if env.chain != head:
             return env.seq
+    return None
+
+
+def seal_key(header: Header, envelopes: list[Envelope[Any]]) -> bytes | None:
+    """Format 2: the match key every salt derives from, where the record lets a reader know it: from
+    the revealed seed (``SeedRevealed``), else from the header when it commits to no seed (a local
+    match) or holds the seed and nonce its commitment opens (a served match's judge copy); None for a
+    seat's copy before the reveal."""
+    for env in reversed(envelopes):
+        if isinstance(env.event, SeedRevealed):
+            try:
+                return match_key(env.event.seed, env.event.nonce)
+            except ValueError:         # a nonce that is not hex keys nothing
+                return None
+    if header.seed_commitment is None:
+        return match_key(header.seed, None)
+    if header.seed_nonce is not None:
+        try:
+            if seed_commitment(header.seed, header.seed_nonce) == header.seed_commitment:
+                return match_key(header.seed, header.seed_nonce)
+        except ValueError:
+            return None
     return None
 
 
@@ -400,22 +451,23 @@ def first_broken_seal(header: Header, envelopes: list[Envelope[Any]],
                       finished: bool = False) -> tuple[int, str] | None:
     """The first reveal that does not open its commitment (seq, why), or None.
 
-    A ``ChoiceSealed``'s judge copy (its choice and salt) must open its own commitment, and a
-    ``ChoiceRevealed`` the ``ChoiceSealed`` it cites as its cause (same seat, digest of choice
-    and salt, the judge copy's choice); a ``SeedRevealed`` must open the header's
-    ``seed_commitment`` and be the seed the match was played with. ``finished`` (the record has
-    its end mark): a served match (its header commits to a seed) must have revealed its seed."""
+    Format 1: a ``ChoiceSealed``'s judge copy (its choice and salt) must open its own commitment.
+    Format 2: a seal carries no salt; where the key is known (``seal_key``) every salt is derived
+    again and the judge copy's choice must open the commitment with it, and a reveal's salt must be
+    the derived one. Both: a ``ChoiceRevealed`` must open the ``ChoiceSealed`` it cites as its cause
+    (same seat, digest of choice and salt, the judge copy's choice); a ``SeedRevealed`` must open
+    the header's ``seed_commitment`` and be the seed the match was played with. ``finished`` (the
+    record has its end mark): a served match (its header commits to a seed) must have revealed its
+    seed."""
     revealed_seed = False
+    keyed = header.format >= KEYED_FORMAT
+    key = seal_key(header, envelopes) if keyed else None
     for env in envelopes:
         event = env.event
-        if isinstance(event, ChoiceSealed) and event.choice is not None and event.salt is not None:
-            try:
-                own = commitment(event.choice, event.salt) == event.commitment
-            except ValueError:       # a salt that is not hex opens nothing
-                own = False
-            if not own:
-                return env.seq, (f"seat {event.seat}'s sealed choice (the judge's copy) does not open its own "
-                                 "commitment: its choice or salt was changed")
+        if isinstance(event, ChoiceSealed):
+            broken = _broken_judge_copy(env.seq, event, key, keyed)
+            if broken is not None:
+                return env.seq, broken
         elif isinstance(event, ChoiceRevealed):
             sealed = envelopes[env.cause - 1].event if env.cause and 0 < env.cause <= len(envelopes) else None
             if not isinstance(sealed, ChoiceSealed):
@@ -423,6 +475,9 @@ def first_broken_seal(header: Header, envelopes: list[Envelope[Any]],
             if not opens(sealed, event):
                 return env.seq, (f"the reveal of seat {event.seat} does not open the commitment sealed at "
                                  f"#{env.cause}")
+            if key is not None and env.cause is not None and event.salt != seal_salt(key, env.cause, event.seat):
+                return env.seq, (f"the reveal of seat {event.seat} carries a salt the match key does not derive "
+                                 f"for the seal at #{env.cause}")
             if sealed.choice is not None and canonical(sealed.choice) != canonical(event.choice):
                 return env.seq, (f"the reveal of seat {event.seat} is not the choice sealed at #{env.cause} "
                                  "(the judge's copy)")
@@ -430,7 +485,11 @@ def first_broken_seal(header: Header, envelopes: list[Envelope[Any]],
             revealed_seed = True
             if header.seed_commitment is None:
                 return env.seq, "a seed is revealed but the header committed to none"
-            if seed_commitment(event.seed, event.nonce) != header.seed_commitment:
+            try:
+                opened = seed_commitment(event.seed, event.nonce) == header.seed_commitment
+            except ValueError:       # a nonce that is not hex opens nothing
+                opened = False
+            if not opened:
                 return env.seq, "the revealed seed does not open the header's seed commitment"
             if event.seed != header.seed:
                 return env.seq, "the revealed seed is not the seed the match was played with"
@@ -438,3 +497,21 @@ def first_broken_seal(header: Header, envelopes: list[Envelope[Any]],
         return len(envelopes), ("the match is over but its seed was never revealed: the header's seed "
                                 "commitment is not opened (a SeedRevealed event is missing)")
     return None
+
+
+def _broken_judge_copy(seq: int, event: ChoiceSealed, key: bytes | None, keyed: bool) -> str | None:
+    """Why a seal's judge copy does not open its own commitment, or None (also None for a copy
+    without its choice, which has nothing to open)."""
+    if keyed and event.salt is not None:
+        return f"seat {event.seat}'s sealed choice carries a salt: record format 2 writes none before the reveal"
+    salt = event.salt if not keyed else (seal_salt(key, seq, event.seat) if key is not None else None)
+    if event.choice is None or salt is None:
+        return None
+    try:
+        own = commitment(event.choice, salt) == event.commitment
+    except ValueError:       # a salt that is not hex opens nothing
+        own = False
+    if own:
+        return None
+    return (f"seat {event.seat}'s sealed choice (the judge's copy) does not open its own commitment: "
+            f"its choice{'' if keyed else ' or salt'} was changed")

@@ -52,12 +52,12 @@ from .commit import CORE_EVENTS, PREPARED_CLAUSE, PositionPrepared
 from .decks import LoadDeck, as_given
 from .declared import Declaration, no_declaration
 from .draft import Draft
-from .envelope import Envelope
+from .envelope import Envelope, sorted_state
 from .errors import UnknownRuleset
 from .judging import judge_event_types
 from .layout import Layout
 from .notation import Notation
-from .rng import Rng
+from .rng import Draws
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -163,6 +163,9 @@ class Decider(Generic[S, C, E]):
     prepared_clause: str = PREPARED_CLAUSE               # clause a prepared position (scenario, fork) cites
     decide_clause: str = ""                              # clause cited when a decision has no effect
     waiting_clause: Callable[[S], str] | None = None     # the clause that says whose decision it is now
+    canonical_state: Callable[[S], bytes] = sorted_state  # the bytes a format-2 state digest is of: owned by
+    #   the ruleset and versioned with its rules (a changed encoding is a new ``rules_version``); the default,
+    #   sorted-field JSON under wire names, keeps records through any reordering or ``rename`` of fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,7 @@ def _outcome_field(state: Any, outcome: Outcome) -> Any:
     return msgspec.structs.replace(state, outcome=outcome)
 
 
-def shuffle_decks(state: Any, rng: Rng) -> Any:
+def shuffle_decks(state: Any, rng: Draws) -> Any:
     """Each seat's deck shuffled (a state with ``sides``, each with a ``deck``): the reshuffle of a
     judge's backup in games whose random part is the decks (MTG's IPG: what was drawn or seen
     after the backup point goes back and the library is shuffled)."""
@@ -250,7 +253,7 @@ def shuffle_decks(state: Any, rng: Rng) -> Any:
 class Judging:
     """What a judge's acts need of the game (``kifu.domain.core.judging``)."""
 
-    reshuffle: Callable[[Any, Rng], Any] | None = None   # (state backed up to, rng drawn at the backup's seq)
+    reshuffle: Callable[[Any, Draws], Any] | None = None   # (state backed up to, rng drawn at the backup's seq)
     #   -> the state with what one seat came to know returned to the random part; None: a game with hidden
     #   information refuses backups (one without any backs up as it is)
     end: Callable[[Any, Outcome], Any] | None = None      # (state, outcome) -> the state ended by a judge's

@@ -10,12 +10,22 @@ from click.testing import CliRunner
 
 from kifu.cli.main import cli
 from kifu.domain.core import position
+from kifu.domain.core.envelope import at_rest
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.projections.recordfile import read_record
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 RECORD = REPLAYS / "worlfard" / "bot-dawn-dusk-vs-dawn-dusk-s1.kifu.jsonl"
-AT = "40"        # settled: the last event of a decision
+
+
+def _settled(path: Path, near: int = 40) -> str:
+    """The first seq from ``near`` on where the rules rest (the last event of a decision): the
+    corpus's random stream depends on its record format, so the seq is found, not fixed."""
+    envelopes = read_record(path).envelopes
+    return str(next(s for s in range(near, len(envelopes)) if at_rest(envelopes, s)))
+
+
+AT = _settled(RECORD)
 
 
 def invoke(*args: str) -> tuple[int, str, str]:

@@ -14,7 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu.cli.main import cli
-from kifu.domain.core.commit import ChoiceRevealed, ChoiceSealed, PositionPrepared, SeedRevealed, opens, seed_commitment
+from kifu.domain.core.commit import (
+    ChoiceRevealed,
+    ChoiceSealed,
+    PositionPrepared,
+    SeedRevealed,
+    commitment,
+    opens,
+    seed_commitment,
+)
 from kifu.domain.core.driver import drive
 from kifu.domain.core.envelope import link
 from kifu.domain.core.errors import Conflict, Illegal, InvalidDeck
@@ -122,7 +130,10 @@ def test_K_seal_a_bid_is_recorded_as_a_commitment_the_other_seat_cannot_open() -
     match = new_match()
     (seal,) = match.submit(1, Bid(chips=4))
     assert seal.kind == "decision" and seal.clause == "K-seal" and isinstance(seal.event, ChoiceSealed)
-    assert seal.event.choice is not None and len(bytes.fromhex(seal.event.salt)) == 16    # 128-bit salt
+    # format 2: the judge's copy keeps the choice, and no salt: it is derived again at the reveal
+    assert seal.event.choice is not None and seal.event.salt is None
+    assert len(bytes.fromhex(match.salt(seal.seq, 1))) == 16                              # a 128-bit salt
+    assert commitment(seal.event.choice, match.salt(seal.seq, 1)) == seal.event.commitment
     other = redact(RULES, seal, 2)
     assert other.event.choice is None and other.event.salt is None and other.event.commitment == seal.event.commitment
     assert not other.chain and other.digest is None
@@ -149,7 +160,7 @@ def test_K_seal_each_seats_basis_is_its_own_so_both_land_in_either_order() -> No
     assert after[0] == after[1]
     opened = [{e.event.seat: e.event.choice for e in m.envelopes if isinstance(e.event, ChoiceRevealed)}
               for m in records]
-    assert opened[0] == opened[1]     # the same choices; only the salts differ (drawn at each seal's seq)
+    assert opened[0] == opened[1]     # the same choices; only the salts differ (derived at each seal's seq)
 
 
 def test_K_seal_a_decision_on_a_view_that_moved_is_a_conflict() -> None:
@@ -294,6 +305,7 @@ def test_K_seal_no_seat_payload_holds_the_other_seats_pending_choice(seed: int, 
         view = RULES.decider.view(match.state, other)
         seen = json.dumps(msgspec.to_builtins([view, RULES.presentation.layout(view),
                                                RULES.visibility.mask(match.state, other)]))
-        assert sealed.salt not in seen and sealed.commitment not in seen
+        salt = match.salt(next(e.seq for e in envelopes if e.event is sealed), chooser)
+        assert salt not in seen and sealed.commitment not in seen and sealed.salt is None
         assert RULES.visibility.mask(match.state, other).bids == () and view.bids is None
     assert audit(RULES, match.header, match.envelopes).clean

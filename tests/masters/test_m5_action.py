@@ -16,12 +16,12 @@ def test_M_5_1_ambush_at_the_start_of_the_action_phase_until_a_piece_moves():
     p = Pos().phase("action").mana(1, 4)
     runner = p.piece(1, "槍兵", "a2")
     archer = p.hand(1, "伏兵の弓手")
+    second = p.hand(1, "伏兵の弓手")     # in hand from the start (not left to a draw of the match's stream)
     envs = p.do(1, c.Summon(card=archer, square="b2"))
     assert envs[0].event.ambush and envs[0].clause == "M-Q7"
     p.do(2, c.Pass())
     p.do(1, c.Move(piece=runner, path=("a3",)))
     p.do(2, c.Pass())
-    second = p.hand(1, "伏兵の弓手")
     illegal(p, 1, c.Summon(card=second, square="d2"), "M-5.1")
 
 

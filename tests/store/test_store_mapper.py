@@ -74,7 +74,7 @@ def test_a_configured_compressor_is_applied(tmp_path: Any, make_match: Callable[
 
 def test_a_header_row_from_a_newer_kifu_is_refused_by_name(make_match: Callable[..., Match]) -> None:
     match = make_match()
-    newer = canonical(match.header).replace(b'"format":1', b'"format":99')
+    newer = canonical(match.header).replace(b'"format":%d' % match.header.format, b'"format":99')
     row = StoredEvent(originator_id=uuid.UUID(match.header.match_id), originator_version=0,
                       topic="kifu.header/1", state=newer)
     with pytest.raises(Malformed, match="a newer Kifu wrote it"):

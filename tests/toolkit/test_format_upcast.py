@@ -1,10 +1,12 @@
-"""Record format versions: format 0 (kept in tests/toolkit/data) is upcast on read; newer fail clearly."""
+"""Record format versions: format 0 (kept in tests/toolkit/data) is upcast on read to format 1, the
+oldest read as written (format 1 and 2: ``test_format1_records``); newer fail clearly."""
 from __future__ import annotations
 
 import json
 import uuid
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from format0 import downcast
@@ -12,7 +14,14 @@ from format0 import downcast
 from kifu.cli.main import cli
 from kifu.domain.core.errors import Malformed
 from kifu.domain.core.match import Match
-from kifu.domain.core.record import decode_header, decode_record, encode_record, first_broken_link, readable_formats
+from kifu.domain.core.record import (
+    OLDEST_NATIVE,
+    decode_header,
+    decode_record,
+    encode_record,
+    first_broken_link,
+    readable_formats,
+)
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.version import FORMAT_VERSION
 from kifu.projections.audit import audit
@@ -36,16 +45,17 @@ def test_format_0_is_upcast_on_read() -> None:
     header, *events = raw_lines(LEGACY)
     record = read_record(LEGACY)
     assert record.source_format == 0
-    assert record.header.format == FORMAT_VERSION
+    assert record.header.format == OLDEST_NATIVE == 1
     assert record.header.rules_version == header["rules"] and record.header.engine_version == header["engine"]
     assert [e.clause for e in record.envelopes] == [e.get("clause_id") for e in events]
     assert first_broken_link(record.header, record.envelopes) is None
 
 
-def test_upcasting_gives_exactly_the_current_format_record() -> None:
+def test_upcasting_gives_exactly_the_format_1_record() -> None:
     rules = find_ruleset("worlfard")
-    match = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, decks=[rules.content.load_deck("flame-gale")] * 2,
-                         players=("a", "b"))
+    made = Match.create(rules, match_id=str(uuid.uuid4()), seed=3, decks=[rules.content.load_deck("flame-gale")] * 2,
+                        players=("a", "b"))
+    match = Match.start(rules, msgspec.structs.replace(made.header, format=1))
     current = encode_record(match.header, match.envelopes)
     header, envelopes, _ = decode_record(downcast(current))
     assert encode_record(header, envelopes) == current

@@ -21,6 +21,8 @@ from kifu.domain.core.visibility import hidden_cards, redacted
 
 from .scrub_audit import Figures, audit, measure, play
 
+SUMMONER = 42       # a WORLFARD seed whose random match reaches 召喚術師's choice over hidden cards (record format 2)
+
 
 @pytest.mark.parametrize("name", ruleset_names())
 def test_every_card_a_seat_sees_reaches_it_and_no_hidden_count_does(name: str) -> None:
@@ -35,7 +37,7 @@ def test_worlfard_summoner_options_reach_the_opponent_as_the_options_it_may_see(
     """W-2.4: 召喚術師's trigger offers its controller (hand unit × empty line) options; the other
     seat learns that a choice is pending and sees the options it may see, never their number."""
     rules = find_ruleset("worlfard")
-    match = play(rules, 58)
+    match = play(rules, SUMMONER)
     initial = rules.decider.initial_state(match.header)
     evolve = record_evolve(rules)
     streams = {s: redacted(rules, initial, match.envelopes, s) for s in (1, 2)}
@@ -52,7 +54,7 @@ def test_worlfard_summoner_options_reach_the_opponent_as_the_options_it_may_see(
         assert streams[other][i].event.choice.options == visible
         assert HIDDEN not in streams[other][i].event.choice.options
         checked += len(visible) < len(env.event.choice.options)
-    assert checked, "seed 58 no longer reaches a choice over hidden cards: pick another seed"
+    assert checked, f"seed {SUMMONER} no longer reaches a choice over hidden cards: pick another seed"
 
 
 def test_novel_a_seats_own_pick_reaches_it_named() -> None:
@@ -90,7 +92,7 @@ def test_a_prepared_position_is_scrubbed_like_an_event() -> None:
     from kifu.domain.core.visibility import redact
 
     rules: Ruleset[Any, Any, Any] = find_ruleset("worlfard")
-    match = play(rules, 58)
+    match = play(rules, SUMMONER)
     state, evolve = rules.decider.initial_state(match.header), record_evolve(rules)
     for env in match.envelopes:
         state = evolve(state, env.event)
