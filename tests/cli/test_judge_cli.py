@@ -41,7 +41,7 @@ def test_K_penalty_acts_recorded_locally_and_listed_across_matches(stored: tuple
     ruling = runner.invoke(cli, [*base, "ruling", "--call", call_seq, "--clause", "M-2.1", "--changed",
                                  "Seat 2 held priority"])
     assert ruling.exit_code == 0 and "(M-2.1): changed" in ruling.output, ruling.output
-    decisions = [e["seq"] for e in events(runner, db, match_id) if e["kind"] == "decision"]
+    decisions = [e["seq"] for e in events(runner, db, match_id) if e.get("kind", "rule") == "decision"]
     backup = runner.invoke(cli, [*base, "backup", "--to", str(decisions[-1]), "--reason", "misplay"])
     assert backup.exit_code == 0 and "decks reshuffled" in backup.output, backup.output
     key = tmp_path / "hana.key"
@@ -99,7 +99,7 @@ def test_K_backup_refused_in_a_ruleset_without_reshuffle(tmp_path: Path) -> None
     played = runner.invoke(cli, ["--db", db, "play", "novel", "--p1", "human", "--seed", "3", "-q"], input="1\n" * 4)
     assert played.exit_code == 1, played.output
     (row,) = json.loads(runner.invoke(cli, ["--db", db, "matches", "--json"]).output)
-    decisions = [e for e in events(runner, db, row["match_id"]) if e["kind"] == "decision"]
+    decisions = [e for e in events(runner, db, row["match_id"]) if e.get("kind", "rule") == "decision"]
     first_of_pair = decisions[-2]["seq"]      # seat 1's seal of the last round: nothing open before it
     refused = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(first_of_pair)])
     assert refused.exit_code == 3, refused.output
@@ -115,12 +115,12 @@ def test_K_backup_refused_across_a_sealed_choice_and_without_a_reshuffle(tmp_pat
     assert played.exit_code == 1, played.output
     (row,) = json.loads(runner.invoke(cli, ["--db", db, "matches", "--json"]).output)
     recorded = events(runner, db, row["match_id"])
-    seals = [e["seq"] for e in recorded if e["kind"] == "decision" and e["event"]["type"] == "ChoiceSealed"]
+    seals = [e["seq"] for e in recorded if e.get("kind", "rule") == "decision" and e["event"]["type"] == "ChoiceSealed"]
     second = seals[-1]          # seat 2's seal: seat 1's, just before it, was revealed after it
     across = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(second)])
     assert across.exit_code == 3, across.output
     assert f"seat 1's sealed choice at seq {second - 1} was revealed after seq {second}" in across.output
-    claim = [e["seq"] for e in recorded if e["kind"] == "decision" and e["event"]["type"] == "Claimed"][-1]
+    claim = [e["seq"] for e in recorded if e.get("kind", "rule") == "decision" and e["event"]["type"] == "Claimed"][-1]
     plain = runner.invoke(cli, ["--db", db, "judge", row["match_id"], "backup", "--to", str(claim)])
     assert plain.exit_code == 3 and "secretbid has hidden information but no reshuffle hook" in plain.output
     assert events(runner, db, row["match_id"]) == recorded

@@ -27,7 +27,6 @@ from kifu.domain.core.judging import (
 )
 from kifu.domain.core.match import Match
 from kifu.domain.core.record import first_broken_link
-from kifu.domain.core.rng import Rng
 from kifu.domain.core.roles import HIDDEN
 from kifu.domain.core.ruleset import Judging, find_ruleset, shuffle_decks
 from kifu.domain.core.signing import new_signer
@@ -87,7 +86,7 @@ def test_K_backup_goes_back_to_the_decision_with_the_decks_reshuffled_from_the_s
     (backup,) = record(match, JudgeBackup(judge="hana", to=to, reason="a missed trigger"))
     at_to = Match.fold(MASTERS, match.header, match.envelopes[:to - 1]).state
     # the state before `to`, with each deck shuffled by the randomness of the backup's own seq
-    assert backup.event.state == shuffle_decks(at_to, Rng.for_seq(match.header.seed, backup.seq))
+    assert backup.event.state == shuffle_decks(at_to, match.draws(backup.seq))
     assert backup.event.reshuffled and backup.cause == to
     assert [s.hand for s in match.state.sides] == [s.hand for s in at_to.sides]
     assert sorted(match.state.sides[0].deck) == sorted(at_to.sides[0].deck)
