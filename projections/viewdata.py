@@ -25,11 +25,13 @@ from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.header import Header
 from kifu.domain.core.layout import Counter, Layout
 from kifu.domain.core.match import record_evolve
-from kifu.domain.core.roles import HIDDEN, roles_of
+from kifu.domain.core.record import first_broken_link, first_broken_seal
+from kifu.domain.core.roles import HIDDEN, PACK, roles_of
 from kifu.domain.core.ruleset import Ruleset
 from kifu.domain.core.visibility import SeatStream, seat_view
 
 from .causes import _cards_in, _split, cause_chain, declaration_chain, declarer
+from .clocks import decision_times
 from .timeline import Timeline
 
 LAYOUTS_KEPT = 256        # layouts a source remembers (stepping back and forth, why's "before" states)
@@ -100,12 +102,20 @@ class ViewSource:
             "catalogue": {"columns": msgspec.to_builtins(catalogue.columns),
                           "rows": msgspec.to_builtins(catalogue.rows)},
             "glossary": glossary(catalogue.rows, reference),
+            "header": header_info(self.header, self.seat),
         }
 
     def events(self, after: int = 0) -> list[dict[str, Any]]:
-        """The envelopes after ``after`` as the viewer may see them, each field with its role."""
-        return [self.describe(env, self.turns[env.seq] if env.seq < len(self.turns) else 0)
-                for env in self.seen[after:]]
+        """The envelopes after ``after`` as the viewer may see them, each field with its role, and
+        each decision with the seconds it took (``took``, where the record has the stamps)."""
+        took = {t.seq: t.seconds for t in decision_times(self.header, self.seen) if t.seq > after}
+        out = []
+        for env in self.seen[after:]:
+            event = self.describe(env, self.turns[env.seq] if env.seq < len(self.turns) else 0)
+            if took.get(env.seq) is not None:
+                event["took"] = round(took[env.seq], 3)
+            out.append(event)
+        return out
 
     def describe(self, env: Envelope[Any], turn: int) -> dict[str, Any]:
         event = env.event
@@ -114,8 +124,12 @@ class ViewSource:
         roles = {f.key or f.name: f.role for f in roles_of(type(event))}
         fields = []
         cards: list[int] = []
+        arrow: list[tuple[int, str]] = []   # the first single card, then the next single card or target: who → whom
         for key, value in (raw.items() if isinstance(raw, dict) else ()):
             role = roles.get(key, "")
+            if role in ("card", "target") and isinstance(value, int) and value != HIDDEN and len(arrow) < 2:
+                if arrow or role == "card":
+                    arrow.append((value, role))
             if role == "card":
                 many = isinstance(value, (list, tuple))
                 ids = list(value) if many else [value]
@@ -124,6 +138,8 @@ class ViewSource:
                 if len(ids) > SHOWN_CARDS:
                     shown += f", … {len(ids)} cards"
                 text = f"[{shown}]" if many else shown
+            elif isinstance(value, dict) and (words := self.command_words(value)) is not None:
+                text = words         # a sealed or revealed choice: the command, its cards by name
             else:
                 text = _short(value)
             fields.append([key, text, role])
@@ -134,7 +150,33 @@ class ViewSource:
                 out[key] = value
         if cards:
             out["cards"] = cards
+        if len(arrow) == 2 and arrow[0][0] != arrow[1][0]:
+            (source, _), (target, role) = arrow       # a target may pack a card with a place: both ids
+            out["arrow"] = [source, target] if role == "card" else [source, target, target // PACK]
         return out
+
+    def command_words(self, value: dict[str, Any]) -> str | None:
+        """A command given as JSON values (a sealed choice's ``choice``) in words, its cards named:
+        ``Pick card=火竜#19``; None when it is not one of the ruleset's commands."""
+        try:
+            command = msgspec.convert(value, self.ruleset.decider.command_type)
+        except (msgspec.ValidationError, TypeError):
+            return None
+        if not isinstance(command, msgspec.Struct):
+            return None
+        cards = {f.name for f in roles_of(type(command)) if f.role == "card"}
+        parts = []
+        for f in msgspec.structs.fields(command):
+            v = getattr(command, f.name)
+            if v is None or v == f.default:
+                continue
+            if f.name in cards:
+                shown = ", ".join(self.card_label(c) for c in v) if isinstance(v, (list, tuple)) else self.card_label(v)
+            else:
+                shown = str(_short(msgspec.to_builtins(v)))
+            parts.append(f"{f.encode_name}={shown}")
+        kind = type(command).__struct_config__.tag or type(command).__name__
+        return " ".join([str(kind), *parts])
 
     def card_label(self, card: Any) -> str:
         if not isinstance(card, int) or card == HIDDEN:
@@ -266,6 +308,57 @@ def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str
         if notes:
             out[row.name] = notes
     return out
+
+
+def header_info(header: Header, seat: int | None) -> dict[str, Any]:
+    """What a judge expects at the top of the page: the tournament's event, round, table and date,
+    the players, who sat at each seat, and the decks (a seat sees its own list only)."""
+    decks = []
+    for number, deck in enumerate(header.decks, start=1):
+        if seat is None or seat == number:
+            decks.append({"seat": number, "deck": msgspec.to_builtins(deck)})
+    out: dict[str, Any] = {"players": list(header.players), "decks": decks}
+    for key in ("event", "round", "table", "date", "forked_from", "forked_at"):
+        value = getattr(header, key, None)
+        if value is not None:
+            out[key] = value
+    if header.seats is not None:
+        out["seats"] = list(header.seats)
+    return out
+
+
+def verification(header: Header, envelopes: list[Envelope[Any]], end: Any = None, *, signer: str | None = None,
+                 finished: bool | None = None, file: bool = False) -> dict[str, Any]:
+    """The badge the page shows: ``{"ok", "text", "detail"}``. The hash chain and every commitment
+    are checked (``kifu verify``'s checks); a record file's end mark and signature with
+    ``signing.check`` (``end``); a served match is vouched for by the service's own key
+    (``signer``: the name its records are signed with), unsigned without one. ``file``: the
+    envelopes are a record file's, which must end with its end mark once the match is over."""
+    from kifu.domain.core.signing import check, no_end_mark
+
+    broken = first_broken_link(header, envelopes)
+    if broken is not None:
+        return {"ok": False, "text": "does not verify",
+                "detail": f"hash chain broken at seq {broken}: that event was changed after recording"}
+    done = end is not None if finished is None else finished
+    sealed = first_broken_seal(header, envelopes, finished=done and end is not None)
+    if sealed is not None:
+        return {"ok": False, "text": "does not verify", "detail": f"commitment broken at seq {sealed[0]}: {sealed[1]}"}
+    if end is not None:
+        verdict = check(header, envelopes, end)
+        if not verdict.ok:
+            return {"ok": False, "text": "does not verify", "detail": verdict.text}
+        name = getattr(end, "signer", None) if getattr(end, "signature", None) else None
+        return {"ok": True, "text": f"verified · signed by {name}" if name else "verified · unsigned",
+                "detail": f"hash chain intact, {len(envelopes)} events; {verdict.text}"}
+    if done and end is None and signer is None and finished is True and file:
+        return {"ok": False, "text": "does not verify", "detail": no_end_mark(envelopes)}
+    if not done:
+        return {"ok": True, "text": "verified so far · in progress",
+                "detail": f"hash chain intact to seq {len(envelopes)}; no end mark yet (the match goes on)"}
+    return {"ok": True, "text": f"verified · signed by {signer}" if signer else "verified · unsigned",
+            "detail": f"hash chain intact, {len(envelopes)} events, every commitment opens"
+                      + (f"; the service signs its record as {signer!r}" if signer else "; the service has no key")}
 
 
 def turns_of(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]]) -> list[int]:

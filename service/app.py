@@ -347,7 +347,7 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, events, stream, record, health,
-                        *viewer_routes(store, run, caller)],
+                        *viewer_routes(store, run, caller, signer.name if signer else None)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},
         before_request=_checked_body,

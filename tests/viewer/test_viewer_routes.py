@@ -60,11 +60,19 @@ def test_a_seat_token_gets_its_own_view_only_and_the_judge_any() -> None:
 
 def test_the_page_is_served_whole_and_may_reach_only_its_own_origin() -> None:
     with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as client:
-        response = client.get("/matches/00000000-0000-0000-0000-000000000001/viewer")
+        match_id, _ = served(client)
+        response = client.get(f"/matches/{match_id}/viewer")
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
         csp = response.headers["content-security-policy"]
         assert "default-src 'none'" in csp and "connect-src 'self'" in csp
         assert not re.search(r'(src|href)="(https?:)?//', response.text), "the page loads nothing from another host"
+
+
+def test_the_page_of_a_match_the_store_does_not_hold_is_404() -> None:
+    with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as client:
+        served(client)
+        unknown = client.get("/matches/00000000-0000-0000-0000-000000000001/viewer")
+        assert unknown.status_code == 404 and "00000000-0000-0000-0000-000000000001" in unknown.json()["message"]
 
 
 def test_a_seat_frame_never_names_a_card_the_judge_alone_sees() -> None:
