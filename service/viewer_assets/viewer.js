@@ -217,7 +217,7 @@
       box.style.gridRow = r + dr; box.style.gridColumn = c + dc;
       if (cell) {
         if (cell.label) box.append(el("span", { class: cell.label.length <= 3 ? "clabel mark" : "clabel", text: cell.label }));
-        for (const f of cell.cards || []) box.append(face(f, named, cell.owner || seat));
+        for (const f of cell.cards || []) box.append(face(f, named, seat));   // a cell's owner is its territory, not the cards' owner
       }
       node.append(box);
     }
@@ -318,7 +318,7 @@
     const find = (id) => document.querySelector('#board .card[data-id="' + id + '"]');
     const from = a ? find(a[0]) : null;
     const to = a ? find(a[1]) || (a.length > 2 ? find(a[2]) : null) : null;
-    if (!from || !to || from === to) { svg.hidden = true; return; }
+    if (!from || !to || from === to) { svg.setAttribute("hidden", ""); return; }   // an SVG element has no .hidden
     const col = $("#board-col"), base = col.getBoundingClientRect();
     const phone = getComputedStyle(col).display === "contents";
     const ox = phone ? -window.scrollX : base.left - col.scrollLeft, oy = phone ? -window.scrollY : base.top - col.scrollTop;
@@ -333,7 +333,7 @@
     svg.setAttribute("width", phone ? document.documentElement.scrollWidth : col.scrollWidth);
     svg.setAttribute("height", phone ? document.documentElement.scrollHeight : col.scrollHeight);
     svg.dataset.from = a[0]; svg.dataset.to = to.dataset.id;
-    svg.hidden = false;
+    svg.removeAttribute("hidden");
   }
 
   // -- decision times ----------------------------------------------------------------------------
