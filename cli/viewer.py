@@ -28,7 +28,8 @@ class HasTokens(KifuError):
 @click.option("--server", default="http://127.0.0.1:8080", show_default=True, help="Where `kifu serve` listens.")
 @click.option("--at", "seq", type=int, default=0, help="Open at this event.")
 @click.option("--reissue", is_flag=True,
-              help="Replace the match's tokens (lost or leaked links): the old links stop working; the reissue is noted.")
+              help="Replace the match's tokens (lost or leaked links): the old links stop working; "
+                   "the reissue is noted.")
 @pass_kifu
 def viewer(kifu: Kifu, match_id: str, server: str, seq: int, reissue: bool) -> None:
     """Issue a stored match's tokens and print its viewer links (judge, seat 1, seat 2)."""

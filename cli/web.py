@@ -2,13 +2,12 @@
 file, no server, no network) and ``kifu replay … --at SEQ --svg/--png`` (one board as a picture)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
 from kifu.projections.picture import picture_of, png
-from pathlib import Path
-
 from kifu.projections.recordfile import read_record
 from kifu.projections.viewdata import ViewSource, verification, viewer_name
 from kifu.service.viewer import page

@@ -22,7 +22,8 @@ from kifu.domain.core.header import Header
 class DecisionTime(msgspec.Struct, frozen=True):
     seq: int
     seat: int
-    seconds: float | None   # since the previous decision's `received` stamp (or the header's start); None when unstamped
+    seconds: float | None   # since the previous decision's `received` stamp (or the header's start);
+                            # None when unstamped
 
 
 class SeatClock(msgspec.Struct, frozen=True):

@@ -112,8 +112,9 @@ class ViewSource:
         out = []
         for env in self.seen[after:]:
             event = self.describe(env, self.turns[env.seq] if env.seq < len(self.turns) else 0)
-            if took.get(env.seq) is not None:
-                event["took"] = round(took[env.seq], 3)
+            seconds = took.get(env.seq)
+            if seconds is not None:
+                event["took"] = round(seconds, 3)
             out.append(event)
         return out
 

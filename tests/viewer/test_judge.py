@@ -21,7 +21,6 @@ from kifu.projections.viewdata import ViewSource
 from kifu.service import api, create_app
 from kifu.service.server import BackgroundServer
 
-from .helpers import store_record
 from .test_browser import at, open_match, until
 
 IN_LIST = """() => { const li = document.querySelector('#timeline li.here'), ol = document.querySelector('#timeline');
@@ -290,7 +289,8 @@ def test_novel_rows_and_hashes_stay_inside_and_sealed_choices_name_their_cards(
     wide = page.evaluate("""[...document.querySelectorAll('#timeline li, #current .ev')]
         .filter((n) => n.scrollWidth > n.clientWidth + 1).length""")
     assert wide == 0, "a row or a hash overflows sideways"
-    assert page.evaluate("document.querySelector('#timeline').scrollWidth <= document.querySelector('#timeline').clientWidth")
+    assert page.evaluate("(() => { const t = document.querySelector('#timeline'); "
+                         "return t.scrollWidth <= t.clientWidth; })()")
     seat, _ = page_for(served.url)                # a seat's copy of the other seat's sealed choice: no name
     other = 2 if sealed.seat == 1 else 1
     open_match(seat, served.url, match_id, tokens[f"seat{other}"], seq=sealed.seq)

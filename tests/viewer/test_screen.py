@@ -55,8 +55,9 @@ def acting_seat(record: Any, seq: int) -> int:
 
 def inside(box: dict[str, float] | None, height: float, width: float, what: str) -> None:
     assert box is not None, f"{what}: not on the page"
-    assert box["top"] >= 0 and box["bottom"] <= height + 0.5, f"{what}: y {box['top']:.0f}–{box['bottom']:.0f} of {height}"
-    assert box["left"] >= 0 and box["right"] <= width + 0.5, f"{what}: x {box['left']:.0f}–{box['right']:.0f} of {width}"
+    top, bottom, left, right = box["top"], box["bottom"], box["left"], box["right"]
+    assert top >= 0 and bottom <= height + 0.5, f"{what}: y {top:.0f}–{bottom:.0f} of {height}"
+    assert left >= 0 and right <= width + 0.5, f"{what}: x {left:.0f}–{right:.0f} of {width}"
 
 
 @pytest.mark.parametrize("width,height", SIZES, ids=["1280x800", "390x844"])
