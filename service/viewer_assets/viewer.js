@@ -38,15 +38,21 @@
   }
 
   function inlineSource(bundle, may, shared) {
-    const parts = bundle.parts;
+    const parts = bundle.parts, recent = new Map();
     const resolve = (ids) => ids.map((i) => (typeof i === "number" ? parts[i] : i));
     return {
       kind: "inline", meta: Object.assign({}, shared, bundle.meta), events: bundle.events, may: may.length > 1 ? may : [], live: false,
       frame(seq) {
         const f = bundle.frames[Math.max(0, Math.min(seq, bundle.frames.length - 1))];
-        const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
-          seats: (f.layout.seats || []).map((p) => Object.assign({}, p, { parts: resolve(p.parts || []) })) });
-        return Promise.resolve({ seq: f.seq, layout, why: f.why, declared: f.declared });
+        let made = recent.get(f.seq);     // the same object for the same seq: its change marks are computed once
+        if (!made) {
+          const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
+            seats: (f.layout.seats || []).map((p) => Object.assign({}, p, { parts: resolve(p.parts || []) })) });
+          made = { seq: f.seq, layout, why: f.why, declared: f.declared };
+          if (recent.size >= 8) recent.delete(recent.keys().next().value);
+          recent.set(f.seq, made);
+        }
+        return Promise.resolve(made);
       },
     };
   }
@@ -277,8 +283,10 @@
 
   // What changed since the previous event: counters that moved (with how much) and cards whose
   // face changed or that arrived where they are; an arrow from the event's first card to its target.
-  function markChanges(frame, before) {
-    if (!before || before.seq !== frame.seq - 1) return;
+  const seen = new WeakMap();   // frame -> its counters and faces, for the change marks (each frame read once)
+  function contents(frame) {
+    let got = seen.get(frame);
+    if (got) return got;
     const counters = new Map(), faces = new Map();
     const walk = (list, seat) => {
       for (const p of list || []) {
@@ -287,29 +295,27 @@
         else if (p.type === "grid") for (const cell of p.cells || []) for (const c of cell.cards || []) { if (c.id) faces.set(c.id, JSON.stringify(c) + "@" + seat + ":" + p.id + ":" + cell.row + ":" + cell.col); }
       }
     };
-    walk(before.layout.board, 0);
-    for (const panel of before.layout.seats || []) walk(panel.parts, panel.seat);
-    const now = new Map();
-    const nowWalk = (list, seat) => {
-      for (const p of list || []) {
-        if (p.type === "zone") for (const c of p.cards || []) { if (c.id) now.set(c.id, JSON.stringify(c) + "@" + seat + ":" + p.id); }
-        else if (p.type === "grid") for (const cell of p.cells || []) for (const c of cell.cards || []) { if (c.id) now.set(c.id, JSON.stringify(c) + "@" + seat + ":" + p.id + ":" + cell.row + ":" + cell.col); }
-      }
-    };
-    nowWalk(frame.layout.board, 0);
-    for (const panel of frame.layout.seats || []) nowWalk(panel.parts, panel.seat);
+    walk(frame.layout.board, 0);
+    for (const panel of frame.layout.seats || []) walk(panel.parts, panel.seat);
+    got = { counters, faces };
+    seen.set(frame, got);
+    return got;
+  }
+  function markChanges(frame, before) {
+    if (!before || before.seq !== frame.seq - 1) return;
+    const was = contents(before), now = contents(frame);
     document.querySelectorAll("#board [data-counter]").forEach((node) => {
-      const was = counters.get(node.dataset.counter);
+      const old = was.counters.get(node.dataset.counter);
       const value = node.querySelector("b").textContent.split("/")[0];
-      if (was === undefined || String(was) === value) return;
+      if (old === undefined || String(old) === value) return;
       node.classList.add("moved");
-      const d = Number(value) - Number(was);
-      node.append(el("span", { class: "delta", text: Number.isFinite(d) ? (d > 0 ? "+" + d : String(d)) : "was " + was }));
-      node.title = "was " + was + " before #" + frame.seq;
+      const d = Number(value) - Number(old);
+      node.append(el("span", { class: "delta", text: Number.isFinite(d) ? (d > 0 ? "+" + d : String(d)) : "was " + old }));
+      node.title = "was " + old + " before #" + frame.seq;
     });
     document.querySelectorAll("#board .card[data-id]").forEach((node) => {
       const id = Number(node.dataset.id);
-      if (id && now.has(id) && faces.get(id) !== now.get(id)) node.classList.add("changed");
+      if (id && now.faces.has(id) && was.faces.get(id) !== now.faces.get(id)) node.classList.add("changed");
     });
   }
   function drawArrow(ev) {
