@@ -2,13 +2,15 @@
 file, no server, no network) and ``kifu replay … --at SEQ --svg/--png`` (one board as a picture)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
 from kifu.projections.annotations import viewer_meta
 from kifu.projections.picture import picture_of, png
-from kifu.projections.viewdata import ViewSource, viewer_name
+from kifu.projections.recordfile import read_record
+from kifu.projections.viewdata import ViewSource, verification, viewer_name
 from kifu.service.viewer import page
 
 from . import output
@@ -19,13 +21,27 @@ from .render import plural
 def export_html(kifu: Kifu, source: str, path: str, seat: int | None) -> None:
     """Every frame of the match is computed now and inlined, so the page steps with no server.
     The judge's page holds each seat's view too (its seat/judge toggle); a seat's page its own only."""
-    ruleset, header, envelopes = kifu.load(source)
+    is_file = Path(source).exists() or source.endswith((".jsonl", ".gz"))
+    end: Any = None
+    if is_file:
+        record = read_record(source)      # a file: its own end mark and signature
+        ruleset, header, envelopes, end = record.ruleset, record.header, record.envelopes, record.end
+    else:
+        ruleset, header, envelopes = kifu.load(source)
     judge = ViewSource(ruleset, header, envelopes, seat)
+    if is_file and (end is not None or judge.outcome is not None):
+        badge = verification(header, envelopes, end, finished=True, file=True)   # finished, no end mark: refused
+    else:                                 # a stored match: as the record this kifu would export is signed
+        signer = kifu.signer if not is_file else None
+        badge = verification(header, envelopes, signer=signer.name if signer else None,
+                             finished=judge.outcome is not None)
     views = {"judge" if seat is None else str(seat): judge.bundle()}
     if seat is None:
         for other in (1, 2):
             views[str(other)] = ViewSource(ruleset, header, envelopes, other, timeline=judge.timeline,
                                            turns=judge.turns).bundle()
+    for view in views.values():
+        view["meta"]["verified"] = badge
     add_annotations(kifu, source, views)
     body = page(views).encode()
     output.write_out(path, body)

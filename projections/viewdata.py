@@ -27,7 +27,8 @@ from kifu.domain.core.judging import is_judge
 from kifu.domain.core.judging import words as judge_words
 from kifu.domain.core.layout import Counter, Layout
 from kifu.domain.core.match import record_evolve
-from kifu.domain.core.roles import roles_of
+from kifu.domain.core.record import first_broken_link, first_broken_seal
+from kifu.domain.core.roles import HIDDEN, PACK, roles_of
 from kifu.domain.core.ruleset import Ruleset
 from kifu.domain.core.visibility import SeatStream, seat_view
 
@@ -111,12 +112,20 @@ class ViewSource:
             "catalogue": {"columns": msgspec.to_builtins(catalogue.columns),
                           "rows": msgspec.to_builtins(catalogue.rows)},
             "glossary": glossary(catalogue.rows, reference),
+            "header": header_info(self.header, self.seat),
         }
 
     def events(self, after: int = 0) -> list[dict[str, Any]]:
-        """The envelopes after ``after`` as the viewer may see them, each field with its role."""
-        return [self.describe(env, self.turns[env.seq] if env.seq < len(self.turns) else 0)
-                for env in self.seen[after:]]
+        """The envelopes after ``after`` as the viewer may see them, each field with its role, and
+        each decision with the seconds it took (``took``, where the record has the stamps)."""
+        out = []
+        for env in self.seen[after:]:
+            event = self.describe(env, self.turns[env.seq] if env.seq < len(self.turns) else 0)
+            seconds = self._seconds.get(env.seq)
+            if seconds is not None:
+                event["took"] = round(seconds, 3)
+            out.append(event)
+        return out
 
     def describe(self, env: Envelope[Any], turn: int) -> dict[str, Any]:
         """One envelope in words (``kifu.projections.words``): each field ``[key, text, role]``,
@@ -133,15 +142,15 @@ class ViewSource:
         if is_judge(event):      # a judge's act in words (a backup's whole state is not listed field by field)
             out["words"] = judge_words(event)
             out["fields"] = [f for f in fields if f[0] != "state"]
+        arrow = arrow_of(event)
+        if arrow is not None:
+            out["arrow"] = arrow
         for key in ("seat", "clause", "cause"):
             value = getattr(env, key)
             if value is not None:
                 out[key] = value
         if cards:
             out["cards"] = cards
-        seconds = self._seconds.get(env.seq)
-        if seconds is not None:
-            out["seconds"] = seconds       # how long the seat took over this decision
         return out
 
     def clocks(self, upto: int | None = None) -> dict[str, dict[str, Any]]:
@@ -276,6 +285,57 @@ def glossary(rows: Any, clauses: dict[str, Any]) -> dict[str, list[dict[str, str
     return out
 
 
+def header_info(header: Header, seat: int | None) -> dict[str, Any]:
+    """What a judge expects at the top of the page: the tournament's event, round, table and date,
+    the players, who sat at each seat, and the decks (a seat sees its own list only)."""
+    decks = []
+    for number, deck in enumerate(header.decks, start=1):
+        if seat is None or seat == number:
+            decks.append({"seat": number, "deck": msgspec.to_builtins(deck)})
+    out: dict[str, Any] = {"players": list(header.players), "decks": decks}
+    for key in ("event", "round", "table", "date", "forked_from", "forked_at"):
+        value = getattr(header, key, None)
+        if value is not None:
+            out[key] = value
+    if header.seats is not None:
+        out["seats"] = list(header.seats)
+    return out
+
+
+def verification(header: Header, envelopes: list[Envelope[Any]], end: Any = None, *, signer: str | None = None,
+                 finished: bool | None = None, file: bool = False) -> dict[str, Any]:
+    """The badge the page shows: ``{"ok", "text", "detail"}``. The hash chain and every commitment
+    are checked (``kifu verify``'s checks); a record file's end mark and signature with
+    ``signing.check`` (``end``); a served match is vouched for by the service's own key
+    (``signer``: the name its records are signed with), unsigned without one. ``file``: the
+    envelopes are a record file's, which must end with its end mark once the match is over."""
+    from kifu.domain.core.signing import check, no_end_mark
+
+    broken = first_broken_link(header, envelopes)
+    if broken is not None:
+        return {"ok": False, "text": "does not verify",
+                "detail": f"hash chain broken at seq {broken}: that event was changed after recording"}
+    done = end is not None if finished is None else finished
+    sealed = first_broken_seal(header, envelopes, finished=done and end is not None)
+    if sealed is not None:
+        return {"ok": False, "text": "does not verify", "detail": f"commitment broken at seq {sealed[0]}: {sealed[1]}"}
+    if end is not None:
+        verdict = check(header, envelopes, end)
+        if not verdict.ok:
+            return {"ok": False, "text": "does not verify", "detail": verdict.text}
+        name = getattr(end, "signer", None) if getattr(end, "signature", None) else None
+        return {"ok": True, "text": f"verified · signed by {name}" if name else "verified · unsigned",
+                "detail": f"hash chain intact, {len(envelopes)} events; {verdict.text}"}
+    if done and end is None and signer is None and finished is True and file:
+        return {"ok": False, "text": "does not verify", "detail": no_end_mark(envelopes)}
+    if not done:
+        return {"ok": True, "text": "verified so far · in progress",
+                "detail": f"hash chain intact to seq {len(envelopes)}; no end mark yet (the match goes on)"}
+    return {"ok": True, "text": f"verified · signed by {signer}" if signer else "verified · unsigned",
+            "detail": f"hash chain intact, {len(envelopes)} events, every commitment opens"
+                      + (f"; the service signs its record as {signer!r}" if signer else "; the service has no key")}
+
+
 def turns_of(ruleset: Ruleset[Any, Any, Any], header: Header, envelopes: list[Envelope[Any]]) -> list[int]:
     """The turn after each seq (index 0: before the first event), for the timeline's turn marks."""
     state = ruleset.decider.initial_state(header)
@@ -300,3 +360,23 @@ def _short(value: Any) -> Any:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
     return value
+
+
+def arrow_of(event: Any) -> list[int] | None:
+    """Who → whom, for the page's arrow: the event's first single card, then its next single card
+    or target (a target may pack a card with a place: both ids); None when it names no pair."""
+    if not isinstance(event, msgspec.Struct):
+        return None
+    roles = {f.key or f.name: f.role for f in roles_of(type(event))}
+    raw = msgspec.to_builtins(event)
+    arrow: list[tuple[int, str]] = []
+    for key, value in raw.items():
+        role = roles.get(key, "")
+        if role in ("card", "target") and isinstance(value, int) and value != HIDDEN and (arrow or role == "card"):
+            arrow.append((value, role))
+            if len(arrow) == 2:
+                break
+    if len(arrow) < 2 or arrow[0][0] == arrow[1][0]:
+        return None
+    (source, _), (target, role) = arrow
+    return [source, target] if role == "card" else [source, target, target // PACK]

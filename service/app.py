@@ -412,7 +412,8 @@ def create_app(db: str | None = None, *, environ: dict[str, str] | None = None,
 
     app = Litestar(
         route_handlers=[rulesets, create_match, list_matches, match_info, view, decide, judge, events, stream, record,
-                        list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes),
+                        list_notes, add_note, health, *viewer_routes(store, run, caller, service.notes,
+                                                                   signer=signer.name if signer else None),
                         *feed_routes(featured, hub, run, heartbeat, _resume_after), *event_routes(tournaments, run)],
         on_startup=[hub.start], on_shutdown=[shutdown],
         exception_handlers={Exception: _problem},

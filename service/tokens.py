@@ -4,7 +4,10 @@ A token is 32 random bytes (``secrets.token_urlsafe``): guessing is hopeless, so
 digest is enough (no slow KDF; a leaked table still yields no usable token). Digests live in a
 small table of our own, ``kifu_tokens``, in the match store's database (an SQLite file or the
 PostgreSQL schema), so any service process on that database can check them and a restart
-loses nothing. They never change, so each process keeps the ones it has looked up.
+loses nothing. Each process keeps the ones it has looked up for a moment (``KNOWN_FOR``): a
+match's tokens change only when ``kifu viewer --reissue`` replaces them, and an old link must stop
+working in a running service too. A reissue is noted in the same table (role ``reissued``: how
+many times, and when last).
 
 ``role_of`` compares the presented token's digest with every role's digest of the match using
 ``hmac.compare_digest``, so the answer takes the same time whichever role (if any) matches.
@@ -17,6 +20,7 @@ import hmac
 import secrets
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +31,8 @@ from kifu.store import StoreConfig, StoreError
 TABLE = "kifu_tokens"
 ROLES = ("seat1", "seat2", "judge")
 CACHED = 4096
+KNOWN_FOR = 2.0            # seconds a process trusts the digests it looked up (a reissue takes this long to bite)
+NOTE = "reissued"          # the row that records a match's reissues ("2 times, last at 2026-…Z")
 DDL_LOCK = 0x4B4946550005  # advisory lock key ("KIFU" 5) held while creating the table
 
 Digests = dict[str, str]  # role -> hex digest
@@ -56,7 +62,7 @@ class TokenStore:
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
-        self._known: OrderedDict[str, Digests] = OrderedDict()
+        self._known: OrderedDict[str, tuple[float, Digests]] = OrderedDict()
         self._lock = threading.Lock()
 
     @classmethod
@@ -75,6 +81,20 @@ class TokenStore:
         self._keep(match_id, digests)
         return tokens
 
+    def reissue(self, match_id: str, when: str) -> dict[str, str]:
+        """New tokens for every role of ``match_id`` in place of the old ones (which stop working:
+        in this process at once, in a running service within ``KNOWN_FOR``), the reissue noted."""
+        times = int(self.reissued(match_id).split(" ", 1)[0] or 0) + 1
+        tokens = {role: new_token() for role in ROLES}
+        digests = {role: digest(token) for role, token in tokens.items()}
+        self._backend.put(match_id, {**digests, NOTE: f"{times} {'time' if times == 1 else 'times'}, last at {when}"})
+        self._keep(match_id, self._backend.get(match_id))
+        return tokens
+
+    def reissued(self, match_id: str) -> str:
+        """The note of ``match_id``'s reissues ("2 times, last at …"), "" if never."""
+        return self._digests(match_id).get(NOTE, "")
+
     def role_of(self, match_id: str, token: str) -> str | None:
         """The role ``token`` grants on ``match_id``, or None; constant time in the token."""
         digests = self._digests(match_id)
@@ -86,7 +106,7 @@ class TokenStore:
         return found
 
     def has_tokens(self, match_id: str) -> bool:
-        """Whether tokens were ever issued for ``match_id`` (they are issued once, never replaced)."""
+        """Whether tokens were ever issued for ``match_id`` (issued once; replaced only by ``reissue``)."""
         return bool(self._digests(match_id))
 
     def close(self) -> None:
@@ -95,8 +115,8 @@ class TokenStore:
     def _digests(self, match_id: str) -> Digests:
         with self._lock:
             known = self._known.get(match_id)
-        if known is not None:
-            return known
+        if known is not None and time.monotonic() - known[0] < KNOWN_FOR:
+            return known[1]
         digests = self._backend.get(match_id)
         if digests:  # a match created by another process: remember it; an unknown id: ask again next time
             self._keep(match_id, digests)
@@ -104,7 +124,8 @@ class TokenStore:
 
     def _keep(self, match_id: str, digests: Digests) -> None:
         with self._lock:
-            self._known[match_id] = digests
+            self._known[match_id] = (time.monotonic(), digests)
+            self._known.move_to_end(match_id)
             if len(self._known) > CACHED:
                 self._known.popitem(last=False)
 
@@ -114,7 +135,7 @@ class MemoryTokens:
         self._rows: dict[str, Digests] = {}
 
     def put(self, match_id: str, digests: Digests) -> None:
-        self._rows[match_id] = dict(digests)
+        self._rows.setdefault(match_id, {}).update(digests)
 
     def get(self, match_id: str) -> Digests:
         return dict(self._rows.get(match_id, {}))
@@ -149,7 +170,8 @@ class SQLiteTokens:
         with self._guard() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.executemany(f"INSERT INTO {TABLE} (match_id, role, digest) VALUES (?, ?, ?)",
+                db.executemany(f"INSERT INTO {TABLE} (match_id, role, digest) VALUES (?, ?, ?) "
+                               "ON CONFLICT (match_id, role) DO UPDATE SET digest = excluded.digest",   # a reissue
                                [(match_id, role, d) for role, d in digests.items()])
                 db.execute("COMMIT")
             except BaseException:
@@ -180,7 +202,8 @@ class PostgresTokens:
         table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
         self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, role text NOT NULL, "
                            "digest text NOT NULL, PRIMARY KEY (match_id, role))").format(table)
-        self._insert = SQL("INSERT INTO {} (match_id, role, digest) VALUES (%s, %s, %s)").format(table)
+        self._insert = SQL("INSERT INTO {} (match_id, role, digest) VALUES (%s, %s, %s) "
+                           "ON CONFLICT (match_id, role) DO UPDATE SET digest = excluded.digest").format(table)
         self._select = SQL("SELECT role, digest FROM {} WHERE match_id = %s").format(table)
         self._lock = threading.Lock()
         self._conn: Any = None

@@ -2,7 +2,8 @@
 
 Routes (added to the service by ``create_app``):
 
-    GET /matches/{id}/viewer                   the page (HTML, everything inlined; no token: it asks)
+    GET /matches/{id}/viewer                   the page (HTML, everything inlined; no token: it asks);
+                                               404 for an id the store does not hold
     GET /matches/{id}/viewer/data?after=N&as=  the events after N described by role, and (N = 0)
                                                the clause texts and the catalogue         (token)
     GET /matches/{id}/viewer/frame?seq=S&as=   the layout after event S and the why of S  (token)
@@ -30,7 +31,7 @@ from litestar import MediaType, Request, Response, get
 from kifu.domain.core.notes import for_role
 from kifu.projections.annotations import variations, viewer_meta
 from kifu.projections.timeline import Timeline
-from kifu.projections.viewdata import ViewSource, turns_after, turns_of
+from kifu.projections.viewdata import ViewSource, turns_after, turns_of, verification
 
 from .matches import Caller, Forbidden
 from .params import As, MatchId, Seq, match_key
@@ -105,6 +106,7 @@ class _Followed:
         self.timeline: Timeline | None = None
         self.turns: list[int] = []
         self.views: dict[int | None, ViewSource] = {}
+        self.verified: tuple[int, dict[str, Any]] | None = None   # (last seq checked, the badge)
 
 
 class Sources:
@@ -143,6 +145,24 @@ class Sources:
             followed.views[seat] = view
             return view
 
+    def verified(self, match_id: str, signer: str | None) -> dict[str, Any]:
+        """The badge of ``match_id`` as it stands (``viewdata.verification`` on the judge's record),
+        checked again only when the match has moved since."""
+        with self._lock:
+            followed = self._matches.get(match_id)
+        if followed is None or followed.timeline is None:
+            self.get(match_id, None)
+            with self._lock:
+                followed = self._matches[match_id]
+        with followed.lock:
+            timeline = followed.timeline
+            assert timeline is not None
+            if followed.verified is None or followed.verified[0] != timeline.last_seq:
+                finished = timeline.ruleset.decider.outcome(timeline.final) is not None
+                badge = verification(timeline.header, timeline.envelopes, signer=signer, finished=finished)
+                followed.verified = (timeline.last_seq, badge)
+            return followed.verified[1]
+
 
 def _send(request: Request[Any, Any, Any], body: bytes, media_type: str, headers: dict[str, str]) -> Response[bytes]:
     """Gzipped when the browser takes it: a 2,000-event match's events are ~460 KB of JSON, ~10× less."""
@@ -158,9 +178,11 @@ def _json(request: Request[Any, Any, Any], body: Any) -> Response[bytes]:
 
 
 def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
-                  caller: Callable[[Request[Any, Any, Any], str], Awaitable[Caller]], notes: Any = None) -> list[Any]:
+                  caller: Callable[[Request[Any, Any, Any], str], Awaitable[Caller]], notes: Any = None,
+                  signer: str | None = None) -> list[Any]:
     """The viewer's route handlers on the service's store, worker-thread runner and token check;
-    ``notes`` (a ``NoteStore``): the notes and variations its meta carries, as the view may see them."""
+    ``notes`` (a ``NoteStore``): the notes and variations its meta carries, as the view may see them;
+    ``signer``: the name the service signs its records with (the page's "verified" badge)."""
     sources = Sources(store)
     html = page().encode()
 
@@ -173,6 +195,9 @@ def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
             body["meta"] = src.meta()
             if notes is not None:
                 body["meta"].update(annotations_meta(store, notes, match_id, seat))
+            body["meta"]["verified"] = sources.verified(match_id, signer)
+        elif src.outcome is not None:     # finished since the page opened: the badge says so now
+            body["verified"] = sources.verified(match_id, signer)
         return body
 
     def frame(match_id: str, seat: int | None, seq: int) -> dict[str, Any]:
@@ -181,7 +206,8 @@ def viewer_routes(store: Any, run: Callable[..., Awaitable[Any]],
     @get("/matches/{match_id:str}/viewer", summary="The web viewer of a match (asks for a token)", tags=["viewer"],
          media_type=MediaType.HTML, include_in_schema=True)
     async def viewer_page(request: Request[Any, Any, Any], match_id: MatchId) -> Response[bytes]:
-        match_key(match_id)       # a page only for an id the service could have issued
+        match_key(match_id)       # a page only for an id the service could have issued,
+        await run(store.header, match_id)     # and holds (UnknownMatch: 404)
         return _send(request, html, MediaType.HTML,
                      {"Content-Security-Policy": CSP_SERVED, "Referrer-Policy": "no-referrer",
                       "X-Content-Type-Options": "nosniff"})

@@ -38,15 +38,21 @@
   }
 
   function inlineSource(bundle, may, shared) {
-    const parts = bundle.parts;
+    const parts = bundle.parts, recent = new Map();
     const resolve = (ids) => ids.map((i) => (typeof i === "number" ? parts[i] : i));
     return {
       kind: "inline", meta: Object.assign({}, shared, bundle.meta), events: bundle.events, may: may.length > 1 ? may : [], live: false,
       frame(seq) {
         const f = bundle.frames[Math.max(0, Math.min(seq, bundle.frames.length - 1))];
-        const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
-          seats: (f.layout.seats || []).map((p) => Object.assign({}, p, { parts: resolve(p.parts || []) })) });
-        return Promise.resolve({ seq: f.seq, layout, why: f.why, declared: f.declared });
+        let made = recent.get(f.seq);     // the same object for the same seq: its change marks are computed once
+        if (!made) {
+          const layout = Object.assign({}, f.layout, { board: resolve(f.layout.board || []),
+            seats: (f.layout.seats || []).map((p) => Object.assign({}, p, { parts: resolve(p.parts || []) })) });
+          made = { seq: f.seq, layout, why: f.why, declared: f.declared };
+          if (recent.size >= 8) recent.delete(recent.keys().next().value);
+          recent.set(f.seq, made);
+        }
+        return Promise.resolve(made);
       },
     };
   }
@@ -73,6 +79,7 @@
         src.events.push(...d.events);
         src.meta.last_seq = src.events.length;
         src.meta.outcome = d.outcome;
+        if (d.verified) src.verified = d.verified;
         return d.events.length;
       },
       frame(seq) {
@@ -112,7 +119,9 @@
   }
 
   // -- state -----------------------------------------------------------------------------------
-  const ui = { src: null, seq: 0, from: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now() };
+  const ui = { src: null, seq: 0, from: 0, shown: -1, want: 0, timer: null, whyOpen: false, follow: true, as: "", t0: performance.now(),
+               en: false, open: new Set(), clocks: null, query: "" };
+  try { ui.en = localStorage.getItem("kifu-en") === "1"; } catch (err) { /* storage off: the toggle still works */ }
   const catalogue = new Map();
   let columns = [];
 
@@ -144,43 +153,63 @@
   }
 
   // -- drawing a layout ------------------------------------------------------------------------
-  function face(f, named) {
+  // A card: its name (Japanese, as the card is; the English under it with the EN toggle), stats and
+  // marks; its owner's colour (the seat of the panel it is in unless it says otherwise) and, where
+  // that differs from the panel's seat, the owner in words too.
+  function face(f, named, seat) {
     if (!f.name) return el("span", { class: "card down", role: "img", "aria-label": "face-down card", text: "▒" });
-    const node = el("span", { class: "card" + (f.tone ? " t-" + f.tone : "") + (named.has(f.id) ? " named" : ""),
-                              tabindex: "0", "data-card": f.name, "data-id": f.id || "" },
-      el("span", { class: "name", text: f.name }),
+    const owner = f.owner || seat || 0;
+    const row = ui.en ? catalogue.get(f.name) : null;
+    const node = el("span", { class: "card" + (f.tone ? " t-" + f.tone : "") + (named.has(f.id) ? " named" : "") + (owner ? " own" + owner : ""),
+                              tabindex: "0", "data-card": f.name, "data-id": f.id || "", "data-owner": owner || null },
+      el("span", { class: "name", lang: "ja", text: f.name }),
+      row && row.name_en ? el("span", { class: "en", lang: "en", text: row.name_en }) : null,
       f.stats ? el("span", { class: "stats", text: f.stats }) : null,
-      f.marks && f.marks.length ? el("span", { class: "marks", text: f.marks.join(", ") }) : null,
-      f.owner ? el("span", { class: "marks", text: "owner: seat " + f.owner }) : null);
+      (f.marks && f.marks.length) || (f.owner && f.owner !== seat) ? el("span", { class: "marks" },
+        (f.marks || []).join(", "), f.owner && f.owner !== seat ? el("span", { class: "owner", title: "owner: seat " + f.owner,
+          text: (f.marks && f.marks.length ? " · " : "") + "seat " + f.owner }) : null) : null);
     return node;
   }
 
-  function part(p, named) {
+  const INLINE_CARDS = 10;    // a longer zone (a deck list) shows its count, its cards on demand
+  function part(p, named, seat) {
     switch (p.type) {
       case "counter":
-        return el("span", { class: "counter" }, el("span", { class: "label", text: p.label + " " }),
+        return el("span", { class: "counter", "data-counter": (seat || 0) + ":" + p.id }, el("span", { class: "label", text: p.label + " " }),
                   el("b", { text: String(p.value) + (p.max !== undefined && p.max !== null ? "/" + p.max : "") }));
       case "note":
         return el("p", { class: "note" + (p.tone ? " t-" + p.tone : ""), text: p.text });
       case "zone": {
         const cards = p.cards || [];
         const n = p.count || cards.length;
+        const key = (seat || 0) + ":" + p.id, open = ui.open.has(key);
         const box = el("div", { class: "zone", "data-zone": p.id },
-                       el("div", { class: "zlabel", text: p.label + " (" + n + ")" }));
+                       el("span", { class: "zlabel", text: p.label + " (" + n + ")" }));
+        // the whole zone on demand: a graveyard shown by its top card, a deck by its count (the
+        // judge's layout has the order), a long list
+        const folded = cards.length > 0 && (p.show === "top" ? cards.length > 1 : p.show === "count" || cards.length > INLINE_CARDS);
+        if (folded || open) {
+          box.append(el("button", { type: "button", class: "more", "aria-expanded": String(open), "data-zone-key": key,
+            title: open ? "fold " + p.label : "every card of " + p.label + ", in order",
+            onclick: () => { if (ui.open.has(key)) ui.open.delete(key); else ui.open.add(key); redraw(); },
+            text: open ? "fold" : "all " + cards.length }));
+        }
         const row = el("div", { class: "cards" });
         if (!n) row.append(el("span", { class: "zlabel", text: "—" }));
+        else if (open) for (const c of cards) row.append(face(c, named, seat));
         else if (p.show === "count" || !cards.length) row.append(el("span", { class: "count", text: n + " face down" }));
-        else if (p.show === "top") row.append(face(cards[cards.length - 1], named));
-        else for (const c of cards) row.append(face(c, named));
+        else if (p.show === "top") row.append(face(cards[cards.length - 1], named, seat));
+        else if (cards.length > INLINE_CARDS) row.append(el("span", { class: "count", text: n + " cards" }));
+        else for (const c of cards) row.append(face(c, named, seat));
         box.append(row);
         return box;
       }
-      case "grid": return grid(p, named);
+      case "grid": return grid(p, named, seat);
     }
     return el("span", { text: "" });
   }
 
-  function grid(g, named) {
+  function grid(g, named, seat) {
     const hasRow = (g.row_labels || []).length > 0, hasCol = (g.col_labels || []).length > 0;
     const node = el("div", { class: "grid", role: "group", "aria-label": g.label, "data-grid": g.id });
     node.style.gridTemplateColumns = (hasRow ? "auto " : "") + "repeat(" + g.cols + ", minmax(64px, 1fr))";
@@ -193,54 +222,167 @@
       const box = el("div", { class: "cell" + (cell && cell.owner ? " o" + cell.owner : "") });
       box.style.gridRow = r + dr; box.style.gridColumn = c + dc;
       if (cell) {
-        if (cell.label) box.append(el("span", { class: "clabel", text: cell.label }));
-        for (const f of cell.cards || []) box.append(face(f, named));
+        if (cell.label) box.append(el("span", { class: cell.label.length <= 3 ? "clabel mark" : "clabel", text: cell.label }));
+        for (const f of cell.cards || []) box.append(face(f, named, seat));   // a cell's owner is its territory, not the cards' owner
       }
       node.append(box);
     }
-    return el("div", {}, el("div", { class: "zlabel", text: g.label }), node);
+    return el("div", { class: "field" }, el("div", { class: "zlabel", text: g.label }), node);
   }
 
-  function parts(list, named) {
+  function parts(list, named, seat) {
     const out = [];
     const counters = list.filter((p) => p.type === "counter");
-    if (counters.length) out.push(el("div", { class: "counters" }, ...counters.map((p) => part(p, named))));
-    for (const p of list) if (p.type !== "counter") out.push(part(p, named));
+    if (counters.length) out.push(el("div", { class: "counters" }, ...counters.map((p) => part(p, named, seat))));
+    for (const p of list) if (p.type !== "counter") out.push(part(p, named, seat));
     return out;
   }
+  // A seat's panel body: its grids (the field) first, its zones and notes beside them
+  function panelBody(list, named, seat) {
+    const grids = list.filter((p) => p.type === "grid"), rest = list.filter((p) => p.type !== "grid" && p.type !== "counter");
+    return el("div", { class: "pbody" },
+      grids.length ? el("div", { class: "fields" }, ...grids.map((p) => part(p, named, seat))) : null,
+      rest.length ? el("div", { class: "zones" }, ...rest.map((p) => part(p, named, seat))) : null);
+  }
 
+  function acting(L, ev) {   // the seat the position waits on (or whose turn it is, or who just acted)
+    return (L.awaiting || [])[0] || L.active || (ev && ev.seat) || L.viewer || 1;
+  }
   function drawBoard(frame) {
     const L = frame.layout, meta = ui.src.meta;
     const ev = eventAt(frame.seq);
     const named = new Set(ev && ev.cards ? ev.cards : []);
     const status = $("#status");
-    fill(status, 
+    fill(status,
       el("span", { text: "turn " + (L.turn || 0) + (L.step ? " · " + L.step : "") }),
       L.active ? el("span", { text: "seat " + L.active + "'s turn" }) : null,
       (L.awaiting || []).length ? el("span", { class: "awaiting", text: "awaiting " + L.awaiting.map((s) => "seat " + s).join(" and ") }) : null,
       L.outcome ? el("span", { class: "over", text: "over: " + L.outcome }) : null,
       el("span", { text: (L.viewer ? "seat " + L.viewer + "'s view" : "judge view") }));
-    const bottom = L.viewer || 1;
+    drawClock(frame.seq);
+    const bottom = L.viewer || 1, act = acting(L, ev);
     const order = (L.seats || []).slice().sort((a, b) => (a.seat === bottom) - (b.seat === bottom));
     const out = [];
     order.forEach((panel, i) => {
-      if (i === order.length - 1 && (L.board || []).length) out.push(el("section", { class: "panel shared", "aria-label": "shared board" }, ...parts(L.board, named)));
+      if (i === order.length - 1 && (L.board || []).length) out.push(el("section", { class: "panel shared", "aria-label": "shared board" }, ...parts(L.board, named, 0)));
       const player = meta.players[panel.seat - 1] || "";
-      const h = el("h2", {}, el("span", { class: panel.seat === L.active ? "turn" : "", text: "Seat " + panel.seat + " " + player }),
+      const list = panel.parts || [];
+      const counters = list.filter((p) => p.type === "counter");
+      const h = el("h2", {}, el("span", { class: "who" + (panel.seat === L.active ? " turn" : ""), text: "Seat " + panel.seat + " " + player }),
         (L.awaiting || []).includes(panel.seat) ? el("span", { class: "tag awaited", text: "to decide" }) : null,
         (L.chosen || []).includes(panel.seat) ? el("span", { class: "tag chosen", text: "chosen" }) :
           (L.choosing || []).includes(panel.seat) ? el("span", { class: "tag choosing", text: "choosing" }) : null,
-        panel.lost ? el("span", { class: "lost", text: "lost: " + panel.lost }) : null);
-      out.push(el("section", { class: "panel" + (panel.seat === L.viewer ? " mine" : ""), "data-seat": panel.seat, "aria-label": "seat " + panel.seat }, h, ...parts(panel.parts || [], named)));
+        panel.lost ? el("span", { class: "lost", text: "lost: " + panel.lost }) : null,
+        counters.length ? el("span", { class: "counters" }, ...counters.map((p) => part(p, named, panel.seat))) : null);
+      out.push(el("section", { class: "panel seat" + panel.seat + (panel.seat === L.viewer ? " mine" : "") + (panel.seat === act ? " acting" : ""),
+                               "data-seat": panel.seat, "aria-label": "seat " + panel.seat }, h, panelBody(list, named, panel.seat)));
     });
-    if (!(L.seats || []).length) out.push(el("section", { class: "panel shared" }, ...parts(L.board || [], named)));
+    if (!(L.seats || []).length) out.push(el("section", { class: "panel shared" }, ...parts(L.board || [], named, 0)));
     fill($("#board"), ...out);
+  }
+
+  // What changed since the previous event: counters that moved (with how much) and cards whose
+  // face changed or that arrived where they are; an arrow from the event's first card to its target.
+  const seen = new WeakMap();   // frame -> its counters and faces, for the change marks (each frame read once)
+  function contents(frame) {
+    let got = seen.get(frame);
+    if (got) return got;
+    const counters = new Map(), faces = new Map();
+    const walk = (list, seat) => {
+      for (const p of list || []) {
+        if (p.type === "counter") counters.set(seat + ":" + p.id, p.value);
+        else if (p.type === "zone") for (const c of p.cards || []) { if (c.id) faces.set(c.id, JSON.stringify(c) + "@" + seat + ":" + p.id); }
+        else if (p.type === "grid") for (const cell of p.cells || []) for (const c of cell.cards || []) { if (c.id) faces.set(c.id, JSON.stringify(c) + "@" + seat + ":" + p.id + ":" + cell.row + ":" + cell.col); }
+      }
+    };
+    walk(frame.layout.board, 0);
+    for (const panel of frame.layout.seats || []) walk(panel.parts, panel.seat);
+    got = { counters, faces };
+    seen.set(frame, got);
+    return got;
+  }
+  function markChanges(frame, before) {
+    if (!before || before.seq !== frame.seq - 1) return;
+    const was = contents(before), now = contents(frame);
+    document.querySelectorAll("#board [data-counter]").forEach((node) => {
+      const old = was.counters.get(node.dataset.counter);
+      const value = node.querySelector("b").textContent.split("/")[0];
+      if (old === undefined || String(old) === value) return;
+      node.classList.add("moved");
+      const d = Number(value) - Number(old);
+      node.append(el("span", { class: "delta", text: Number.isFinite(d) ? (d > 0 ? "+" + d : String(d)) : "was " + old }));
+      node.title = "was " + old + " before #" + frame.seq;
+    });
+    document.querySelectorAll("#board .card[data-id]").forEach((node) => {
+      const id = Number(node.dataset.id);
+      if (id && now.faces.has(id) && was.faces.get(id) !== now.faces.get(id)) node.classList.add("changed");
+    });
+  }
+  function drawArrow(ev) {
+    const svg = $("#arrow");
+    const a = ev && ev.arrow ? ev.arrow : null;
+    const find = (id) => document.querySelector('#board .card[data-id="' + id + '"]');
+    const from = a ? find(a[0]) : null;
+    const to = a ? find(a[1]) || (a.length > 2 ? find(a[2]) : null) : null;
+    if (!from || !to || from === to) { svg.setAttribute("hidden", ""); return; }   // an SVG element has no .hidden
+    const col = $("#board-col"), base = col.getBoundingClientRect();
+    const phone = getComputedStyle(col).display === "contents";
+    const ox = phone ? -window.scrollX : base.left - col.scrollLeft, oy = phone ? -window.scrollY : base.top - col.scrollTop;
+    const r1 = from.getBoundingClientRect(), r2 = to.getBoundingClientRect();
+    const x1 = r1.left + r1.width / 2 - ox, y1 = r1.top + r1.height / 2 - oy;
+    let x2 = r2.left + r2.width / 2 - ox, y2 = r2.top + r2.height / 2 - oy;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, back = Math.min(len / 3, Math.min(r2.width, r2.height) / 2);
+    x2 -= (x2 - x1) / len * back; y2 -= (y2 - y1) / len * back;   // the head stops at the target's edge
+    const line = svg.querySelector("line");
+    line.setAttribute("x1", x1); line.setAttribute("y1", y1); line.setAttribute("x2", x2); line.setAttribute("y2", y2);
+    svg.style.position = phone ? "absolute" : "";
+    svg.setAttribute("width", phone ? document.documentElement.scrollWidth : col.scrollWidth);
+    svg.setAttribute("height", phone ? document.documentElement.scrollHeight : col.scrollHeight);
+    svg.dataset.from = a[0]; svg.dataset.to = to.dataset.id;
+    svg.removeAttribute("hidden");
+  }
+
+  // -- decision times ----------------------------------------------------------------------------
+  function fmtTime(sec) {
+    if (sec < 60) return (sec < 10 ? sec.toFixed(1) : Math.round(sec)) + " s";
+    const m = Math.floor(sec / 60), s2 = Math.round(sec % 60);
+    return m < 60 ? m + "m" + String(s2).padStart(2, "0") + "s" : Math.floor(m / 60) + "h" + String(m % 60).padStart(2, "0") + "m";
+  }
+  // Each seat's decisions up to a seq (timed ones: the record's `received` stamps), as prefix sums
+  function clocks() {
+    if (ui.clocks && ui.clocks.n === ui.src.events.length) return ui.clocks;
+    const c = { n: ui.src.events.length, any: false, upto: [] };
+    const run = { 1: { decisions: 0, timed: 0, total: 0, longest: 0 }, 2: { decisions: 0, timed: 0, total: 0, longest: 0 } };
+    c.upto.push({ 1: Object.assign({}, run[1]), 2: Object.assign({}, run[2]) });
+    for (const e of ui.src.events) {
+      if (e.kind === "decision" && run[e.seat]) {     // a seat's tally is replaced, never changed: the prefixes share them
+        const r = Object.assign({}, run[e.seat]);
+        r.decisions++;
+        if (typeof e.took === "number") { c.any = true; r.timed++; r.total += e.took; r.longest = Math.max(r.longest, e.took); }
+        run[e.seat] = r;
+      }
+      c.upto.push({ 1: run[1], 2: run[2] });
+    }
+    ui.clocks = c;
+    return c;
+  }
+  function drawClock(seq) {
+    const c = clocks(), at = c.upto[Math.min(seq, c.upto.length - 1)] || {};
+    const box = $("#clock");
+    const seats = [1, 2].map((s) => {
+      const r = at[s] || { decisions: 0, timed: 0, total: 0, longest: 0 };
+      const who = "seat " + s + " " + (ui.src.meta.players[s - 1] || "");
+      const text = !c.any ? who + ": " + r.decisions + " decisions"
+        : who + ": " + fmtTime(r.total) + " over " + r.timed + " decisions" + (r.timed ? " (mean " + fmtTime(r.total / r.timed) + ", longest " + fmtTime(r.longest) + ")" : "");
+      return el("span", { class: "s" + s, "data-seat": s, text });
+    });
+    fill(box, el("span", { text: c.any ? "decision times to #" + seq + ":" : "no decision times recorded ·" }), ...seats);
   }
 
   function clauseBlock(id) {
     const c = ui.src.meta.clauses[id];
     if (!id) return [];
-    return [el("div", {}, el("span", { class: "clause", text: id }), c ? " " + c.title : " (not in the rules reference)"),
+    return [el("div", { class: "clause-line" }, el("span", { class: "clause", text: id }), c ? " " + c.title : " (not in the rules reference)"),
             c && c.text ? el("p", { class: "clause-text", text: c.text }) : null,
             c && c.original ? el("p", { class: "clause-text original", lang: "ja", text: c.original }) : null];
   }
@@ -252,6 +394,7 @@
     fill(box, 
       el("div", {}, el("b", { text: "#" + ev.seq + " " }), el("span", { class: "k-" + ev.kind, text: ev.kind }),
          ev.seat ? " · seat " + ev.seat : "", " · turn " + ev.turn,
+         typeof ev.took === "number" ? el("span", { class: "took", text: " · took " + fmtTime(ev.took) }) : null,
          ev.cause ? el("button", { type: "button", class: "cause", onclick: () => go(ev.cause), title: "go to the cause", text: "← #" + ev.cause }) : null,
          el("button", { type: "button", id: "why-toggle", "aria-pressed": String(ui.whyOpen), "aria-controls": "why", onclick: toggleWhy, text: "why? (w)" })),
       describeNode(ev),
@@ -314,9 +457,44 @@
   // -- timeline --------------------------------------------------------------------------------
   let lastTurnRow = null;
   function timelineRow(e) {
-    const li = el("li", { class: e.kind, "data-seq": e.seq, id: "ev-" + e.seq },
+    const li = el("li", { class: e.kind, "data-seq": e.seq, id: "ev-" + e.seq, tabindex: "-1" },
       el("span", { class: "k-" + e.kind, text: "#" + e.seq + " " }), (e.clause ? e.clause + " " : "") + describe(e));
     return li;
+  }
+  // What the log search reads of an event: its type, clause, fields (cards by name) and the
+  // English names of its cards
+  function searchText(e) {
+    const en = [];
+    for (const [, v, role] of e.fields) if (role === "card") for (const m of String(v).matchAll(/([^\[\],#]+)#\d+/g)) {
+      const row = catalogue.get(m[1].trim()); if (row && row.name_en) en.push(row.name_en);
+    }
+    return ("#" + e.seq + " " + e.kind + " " + (e.clause || "") + " " + describe(e) + " " + en.join(" ")).toLowerCase();
+  }
+  function search(q) {
+    ui.query = q.trim().toLowerCase();
+    const words = ui.query.split(/\s+/).filter(Boolean);
+    let n = 0;
+    for (const li of document.querySelectorAll("#timeline li")) {
+      if (!li.dataset.seq) { li.classList.toggle("miss", words.length > 0); continue; }
+      const e = ui.src.events[Number(li.dataset.seq) - 1];
+      if (!e._text) e._text = searchText(e);
+      const hit = words.every((w) => e._text.includes(w));
+      li.classList.toggle("miss", !hit);
+      if (hit && words.length) n++;
+    }
+    $("#found").textContent = words.length ? n + " found" : "";
+    markTimeline(ui.seq);
+  }
+  function nextFound(back) {
+    const evs = ui.src.events, n = evs.length;
+    if (!ui.query) return;
+    const words = ui.query.split(/\s+/).filter(Boolean);
+    for (let k = 1; k <= n; k++) {
+      const i = ((ui.seq - 1 + (back ? -k : k)) % n + n) % n;
+      const e = evs[i];
+      if (!e._text) e._text = searchText(e);
+      if (words.every((w) => e._text.includes(w))) { go(e.seq); return; }
+    }
   }
   function addTimeline(events) {
     const ol = $("#timeline");
@@ -329,16 +507,27 @@
       frag.append(timelineRow(e));
     }
     ol.append(frag);
+    if (ui.query) search(ui.query);
   }
+  // The current event's row, marked and scrolled into the list's view. The list is the row's
+  // offset parent (position: relative), so offsetTop is already measured from the list's top.
   function markTimeline(seq) {
     const old = document.querySelector("#timeline li.here");
-    if (old) old.classList.remove("here");
+    const focused = old && document.activeElement === old;
+    if (old) { old.classList.remove("here"); old.setAttribute("tabindex", "-1"); }
     const li = document.getElementById("ev-" + seq);
     if (li) {
       li.classList.add("here");
+      li.setAttribute("tabindex", "0");
       const ol = $("#timeline");
-      const top = li.offsetTop - ol.offsetTop;
-      if (top < ol.scrollTop || top > ol.scrollTop + ol.clientHeight - li.offsetHeight) ol.scrollTop = top - ol.clientHeight / 2;
+      if (li.offsetParent === ol) {
+        const top = li.offsetTop;
+        if (top < ol.scrollTop || top > ol.scrollTop + ol.clientHeight - li.offsetHeight) ol.scrollTop = top - ol.clientHeight / 2 + li.offsetHeight / 2;
+      }
+      if (focused) li.focus({ preventScroll: true });
+    } else {
+      const first = document.querySelector("#timeline li[data-seq]");
+      if (first) first.setAttribute("tabindex", "0");
     }
   }
 
@@ -370,9 +559,15 @@
     $("#jump").value = seq; $("#scrub").value = seq;
     if (!(opts && opts.keepHash)) writeHash();
     let frame;
+    const prior = seq > 0 ? ui.src.frame(seq - 1) : null;   // what changed since: usually the frame just shown
+    if (prior) prior.catch(() => null);
     try { frame = await ui.src.frame(seq); } catch (err) { fill($("#current"), el("p", { role: "alert", text: "cannot load #" + seq + ": " + err.message })); return; }
     if (ui.want !== seq) return;        // a newer step superseded this one
+    ui.frame = frame;
     drawBoard(frame); drawCurrent(frame); drawWhy(frame); drawNotes(seq); markTimeline(seq);
+    const ev = eventAt(seq);
+    if (prior) prior.then((before) => { if (ui.want === seq && ui.frame === frame) markChanges(frame, before); }, () => null);
+    drawArrow(ev);
     ui.shown = seq;
     document.body.dataset.seq = String(seq);
     if (window.kifuFirstBoard === undefined) window.kifuFirstBoard = performance.now();   // ms since navigation began
@@ -386,6 +581,13 @@
     for (const k of ahead) if (k >= 0 && k <= lastSeq()) ui.src.frame(k);
   }
   function step(how) { go(target(how)); }
+  function redraw() {     // the same position drawn again (a zone opened, the names' language)
+    const frame = ui.frame;
+    if (!frame) return;
+    drawBoard(frame);
+    if (frame.seq > 0) ui.src.frame(frame.seq - 1).then((before) => { if (ui.frame === frame) markChanges(frame, before); }, () => null);
+    drawArrow(eventAt(frame.seq));
+  }
 
   function writeHash() {
     const h = "#seq=" + ui.seq + (ui.as ? "&as=" + ui.as : "");
@@ -393,7 +595,7 @@
   }
   function readHash() {
     const p = new URLSearchParams(location.hash.slice(1));
-    return { seq: p.has("seq") ? Number(p.get("seq")) : null, as: p.get("as") || "", token: p.get("token") };
+    return { seq: p.has("seq") && p.get("seq") !== "" ? Number(p.get("seq")) : null, as: p.get("as") || "", token: p.get("token") };
   }
 
   function toggleWhy() {
@@ -461,10 +663,28 @@
     $("#play").addEventListener("click", () => play());
     $("#speed").addEventListener("change", () => { if (ui.timerWanted) play(true); });
     $("#jump").addEventListener("change", () => go($("#jump").value));
+    $("#jump").addEventListener("keydown", (e) => {      // g, a seq, Enter: there, and the keys step again
+      if (e.key === "Enter") { e.preventDefault(); go($("#jump").value); $("#jump").blur(); }
+    });
+    $("#search").addEventListener("input", () => search($("#search").value));
+    $("#search").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); nextFound(e.shiftKey); } });
+    $("#en-toggle").addEventListener("click", () => toggleEnglish());
+    $("#decks-open").addEventListener("click", showDecks);
+    $("#en-toggle").setAttribute("aria-pressed", String(ui.en));
+    $("#board-col").addEventListener("scroll", () => { if (ui.frame) drawArrow(eventAt(ui.frame.seq)); });
+    window.addEventListener("resize", () => { if (ui.frame) drawArrow(eventAt(ui.frame.seq)); });
     $("#scrub").addEventListener("input", () => go($("#scrub").value));
     $("#timeline").addEventListener("click", (e) => { const li = e.target.closest("li[data-seq]"); if (li) go(li.dataset.seq); });
-    $("#timeline").addEventListener("keydown", (e) => {
-      if (e.key === "Enter") { const li = document.querySelector("#timeline li.here"); if (li) li.scrollIntoView({ block: "nearest" }); }
+    $("#timeline").addEventListener("keydown", (e) => {    // a row has the focus: Enter opens it, ↑/↓ move between rows
+      const li = e.target.closest && e.target.closest("li[data-seq]");
+      if (!li) return;
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); go(li.dataset.seq); return; }
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault(); e.stopPropagation();
+        let n = li;
+        do { n = e.key === "ArrowDown" ? n.nextElementSibling : n.previousElementSibling; } while (n && (!n.dataset.seq || n.offsetParent === null));
+        if (n) { li.setAttribute("tabindex", "-1"); n.setAttribute("tabindex", "0"); n.focus(); }
+      }
     });
     $("#filters").addEventListener("change", (e) => $("#timeline").classList.toggle("hide-" + e.target.value, !e.target.checked));
     $("#help-open").addEventListener("click", () => $("#help").showModal());
@@ -476,7 +696,15 @@
     document.addEventListener("focusout", (e) => { if (cardOf(e)) hideTip(); });
     $("#tip").addEventListener("mouseenter", () => clearTimeout(tipHide));
     $("#tip").addEventListener("mouseleave", hideTipSoon);
-    window.addEventListener("hashchange", () => { const h = readHash(); if (h.seq !== null && h.seq !== ui.seq) go(h.seq, { keepHash: true }); });
+    window.addEventListener("hashchange", () => {     // an address typed or pasted: its seq, and its view (&as=)
+      const h = readHash();
+      const as = h.as === "judge" ? "" : h.as;
+      if (ui.src && as !== (ui.as === "judge" ? "" : ui.as) && (ui.src.may || []).map(String).includes(as || "judge")) {
+        const s = $("#as"); s.value = as || "judge"; ui.wantSeq = h.seq; s.dispatchEvent(new Event("change"));
+        return;
+      }
+      if (h.seq !== null && h.seq !== ui.seq) go(h.seq, { keepHash: true });
+    });
     document.addEventListener("keydown", (e) => {
       if (e.key === "Escape" && !$("#tip").hidden) { hideTip(); return; }
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -494,6 +722,9 @@
         case " ": if (t && t.tagName === "BUTTON") return; e.preventDefault(); play(); break;
         case "g": e.preventDefault(); $("#jump").focus(); $("#jump").select(); break;
         case "w": toggleWhy(); break;
+        case "/": e.preventDefault(); $("#search").focus(); $("#search").select(); break;
+        case "e": toggleEnglish(); break;
+        case "l": { const li = document.querySelector("#timeline li.here") || document.querySelector("#timeline li[data-seq]"); if (li) { e.preventDefault(); li.focus(); } break; }
         case "?": $("#help").showModal(); break;
         case "+": case "=": speed(1); break;
         case "-": speed(-1); break;
@@ -502,9 +733,53 @@
     });
   }
 
+  function toggleEnglish() {
+    ui.en = !ui.en;
+    try { localStorage.setItem("kifu-en", ui.en ? "1" : "0"); } catch (err) { /* storage off */ }
+    $("#en-toggle").setAttribute("aria-pressed", String(ui.en));
+    redraw();
+  }
+  // The match as a judge reads its sheet: event, round, table, date, the players, their decks
+  function header() {
+    const m = ui.src.meta, h = m.header || {};
+    const bits = ["event", "round", "table"].filter((k) => h[k]).map((k) => (k === "event" ? "" : k + " ") + h[k]);
+    if (h.date) bits.push(String(h.date).replace("T", " ").replace(/\.\d+/, "").replace(/(\+00:00|Z)$/, " UTC"));
+    bits.push(m.players.map((p, i) => "seat " + (i + 1) + " " + p + (h.seats && h.seats[i] && h.seats[i] !== "human" ? " (" + h.seats[i] + ")" : "")).join(" vs "));
+    const decks = h.decks || [];
+    $("#match-info").textContent = bits.join(" · ");
+    $("#match-info").title = bits.join(" · ");
+    $("#decks-open").hidden = !decks.length;
+    $("#decks-open").textContent = decks.length > 1 ? "decks" : "deck";
+    const v = m.verified, badge = $("#verified");
+    badge.hidden = !v;
+    if (v) { badge.textContent = v.text; badge.className = "badge " + (v.ok ? "ok" : "bad"); badge.title = v.detail || ""; badge.setAttribute("role", v.ok ? "status" : "alert"); }
+  }
+  function showDecks() {
+    const h = ui.src.meta.header || {};
+    const lists = (h.decks || []).map((d) => {
+      const deck = d.deck, out = [el("h3", { text: "Seat " + d.seat + " " + (ui.src.meta.players[d.seat - 1] || "") + (deck && deck.name ? " · " + deck.name : "") })];
+      const entries = deck && typeof deck === "object" && !Array.isArray(deck) ? Object.entries(deck) : [["cards", deck]];
+      for (const [k, v] of entries) {
+        if (k === "name") continue;
+        if (Array.isArray(v)) {
+          const counts = new Map();
+          for (const c of v) { const key = typeof c === "string" ? c : JSON.stringify(c); counts.set(key, (counts.get(key) || 0) + 1); }
+          out.push(el("div", { class: "zlabel", text: k + " (" + v.length + ")" }),
+            el("ul", {}, ...[...counts].map(([name, n]) => {
+              const row = catalogue.get(name);
+              return el("li", {}, (n > 1 ? n + "× " : ""), catalogue.has(name) ? cardRef(name, "") : name, row && row.name_en ? " · " + row.name_en : "");
+            })));
+        } else out.push(el("div", { text: k + ": " + (typeof v === "string" ? v : JSON.stringify(v)) }));
+      }
+      return el("section", { "data-seat": d.seat }, ...out);
+    });
+    fill($("#deck-lists"), ...lists);
+    $("#decks").showModal();
+  }
+
   function title() {
     const m = ui.src.meta;
-    $("#title").textContent = m.ruleset + " · " + m.players.join(" vs ") + " · " + lastSeq() + " events" +
+    $("#title").textContent = m.ruleset + " · " + lastSeq() + " events" +
       (m.outcome ? " · " + m.outcome : ui.src.live ? " · live" : "") + " · " + (m.viewer ? "seat " + m.viewer + "'s view" : "judge view");
     $("#of").textContent = "of " + lastSeq();
     $("#jump").max = lastSeq(); $("#scrub").max = lastSeq();
@@ -526,7 +801,11 @@
     $("#as-wrap").hidden = may.length < 2;
     fill($("#as"), ...may.map((v) => el("option", { value: v, text: v === "judge" ? "judge" : "seat " + v })));
     $("#as").value = src.meta.viewer ? String(src.meta.viewer) : "judge";
-    go(seq === null || seq === undefined ? 0 : seq);
+    document.body.classList.add("open");
+    ui.clocks = null;
+    header();
+    // no seq asked for: a live match opens at its newest event (and follows it), a finished one at the start
+    go(seq === null || seq === undefined ? (src.live ? src.events.length : 0) : seq);
     if (src.live) follow(src);
   }
 
@@ -547,6 +826,7 @@
             addTimeline(src.events.slice(before));
           }
           src.live = !src.meta.outcome;
+          if (src.verified) { src.meta.verified = src.verified; header(); }
           title();
           if (added && atEnd && ui.follow) go(src.events.length);
         } while (again);
@@ -571,7 +851,7 @@
     const base = location.pathname.replace(/\/$/, "");
     const key = KEY_PREFIX + m[1];
     if (hash.token) { sessionStorage.setItem(key, hash.token); }
-    ui.as = hash.as;
+    ui.as = hash.as === "judge" ? "" : hash.as;
     writeHashOnly(hash.seq);
     const open = async (token, as, seq) => {
       const src = await servedSource(base, token, as).open();
@@ -579,8 +859,9 @@
       start(src, seq);
     };
     $("#as").addEventListener("change", () => {
-      const v = $("#as").value;
-      open(sessionStorage.getItem(key), v, ui.seq).catch((err) => alert(err.message));
+      const v = $("#as").value, seq = ui.wantSeq !== undefined && ui.wantSeq !== null ? ui.wantSeq : ui.seq;
+      ui.wantSeq = null;
+      open(sessionStorage.getItem(key), v, seq).catch((err) => alert(err.message));
     });
     $("#login").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -603,16 +884,17 @@
       return opened.get(k);
     };
     $("#as").addEventListener("change", () => {
-      const v = $("#as").value;
-      load(v).then((src) => { ui.as = v; start(src, ui.seq); }).catch((err) => alert(err.message));
+      const v = $("#as").value, seq = ui.wantSeq !== undefined && ui.wantSeq !== null ? ui.wantSeq : ui.seq;
+      ui.wantSeq = null;
+      load(v).then((src) => { ui.as = v; start(src, seq); }).catch((err) => alert(err.message));
     });
     const first = keys.includes(hash.as) ? hash.as : keys[0];
     ui.as = first === keys[0] ? "" : first;
     start(await load(first), hash.seq);
   }
   function writeHashOnly(seq) {   // drop a token from the address at once: it must not stay in history
-    const h = "#seq=" + (seq === null ? 0 : seq) + (ui.as ? "&as=" + ui.as : "");
-    history.replaceState(null, "", h);
+    const h = (seq === null ? "" : "#seq=" + seq + (ui.as ? "&as=" + ui.as : "")) || (ui.as ? "#as=" + ui.as : "");
+    history.replaceState(null, "", h || location.pathname + location.search);
   }
 
   window.kifuViewer = { go, step, ui };

@@ -126,9 +126,9 @@ def test_the_viewers_data_has_each_decisions_time_and_the_seat_clocks_at_every_f
         match.submit(seat, bots[seat].choose(Seen(seat, match.legal(seat))), received=f"2026-11-28T10:00:{2 * n:02d}Z")
     source = ViewSource(rules, match.header, list(match.envelopes), 2)
     events = source.events()
-    timed = [e for e in events if "seconds" in e]
+    timed = [e for e in events if "took" in e]
     assert [e["seq"] for e in timed] == [e.seq for e in match.envelopes if e.kind == "decision"]
-    assert all(e["kind"] == "decision" for e in timed) and [e["seconds"] for e in timed[1:]] == [2.0] * 11
+    assert all(e["kind"] == "decision" for e in timed) and [e["took"] for e in timed[1:]] == [2.0] * 11
     meta = source.meta()["clocks"]
     assert meta["1"]["decisions"] + meta["2"]["decisions"] == 12
     assert meta == {k: msgspec.to_builtins(v) for k, v in

@@ -33,8 +33,10 @@ def test_no_page_of_the_service_may_be_framed(api: TestClient, path: str) -> Non
 
 
 def test_the_viewer_page_keeps_its_own_policy_and_adds_frame_ancestors(api: TestClient) -> None:
-    csp = api.get(f"/matches/{ID}/viewer").headers["content-security-policy"]
+    match_id = api.post("/matches", json={"players": ["ann", "bob"]}).json()["match_id"]
+    csp = api.get(f"/matches/{match_id}/viewer").headers["content-security-policy"]
     assert csp.startswith("default-src 'none'") and csp.endswith("frame-ancestors 'none'")
+    assert api.get(f"/matches/{ID}/viewer").status_code == 404      # no page for a match the store does not hold
 
 
 @pytest.mark.parametrize("method, path", [("GET", "/matches/0/view"), ("GET", "/matches/0/events"),

@@ -60,11 +60,19 @@ def test_a_seat_token_gets_its_own_view_only_and_the_judge_any() -> None:
 
 def test_the_page_is_served_whole_and_may_reach_only_its_own_origin() -> None:
     with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as client:
-        response = client.get("/matches/00000000-0000-0000-0000-000000000001/viewer")
+        match_id, _ = served(client)
+        response = client.get(f"/matches/{match_id}/viewer")
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
         csp = response.headers["content-security-policy"]
         assert "default-src 'none'" in csp and "connect-src 'self'" in csp
         assert not re.search(r'(src|href)="(https?:)?//', response.text), "the page loads nothing from another host"
+
+
+def test_the_page_of_a_match_the_store_does_not_hold_is_404() -> None:
+    with TestClient(create_app("memory", environ={"KIFU_TEST_RULESETS": "1"})) as client:
+        served(client)
+        unknown = client.get("/matches/00000000-0000-0000-0000-000000000001/viewer")
+        assert unknown.status_code == 404 and "00000000-0000-0000-0000-000000000001" in unknown.json()["message"]
 
 
 def test_a_seat_frame_never_names_a_card_the_judge_alone_sees() -> None:
@@ -147,6 +155,46 @@ def test_kifu_viewer_issues_an_imported_matchs_tokens_once_and_they_open_its_vie
         token = links["seat 2"].rsplit("token=", 1)[1]
         frame = client.get(f"/matches/{match_id}/viewer/frame?seq=9", headers=bearer(token))
         assert frame.status_code == 200 and frame.json()["layout"]["viewer"] == 2
+
+
+def test_kifu_viewer_takes_an_id_prefix_and_reissues_lost_links_the_old_ones_stop_working(tmp_path: Path) -> None:
+    db = str(tmp_path / "k.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "import", str(RECORD)]).exit_code == 0
+    match_id = read_record(RECORD).header.match_id
+    first = runner.invoke(cli, ["--db", db, "viewer", match_id[:8]])        # a prefix, as everywhere
+    assert first.exit_code == 0, first.output
+    old = dict(re.findall(r"^(judge |seat \d): \S+token=(\S+)$", first.output, re.M))
+    assert len(old) == 3 and f"/matches/{match_id}/viewer" in first.output
+    refused = runner.invoke(cli, ["--db", db, "viewer", match_id[:8]])
+    assert refused.exit_code == 1 and "--reissue" in refused.output
+    again = runner.invoke(cli, ["--db", db, "viewer", match_id[:8], "--reissue"])
+    assert again.exit_code == 0, again.output
+    assert "reissued the tokens" in again.output and "1 time, last at 20" in again.output
+    assert "old links no longer work" in again.output
+    new = dict(re.findall(r"^(judge |seat \d): \S+token=(\S+)$", again.output, re.M))
+    assert len(new) == 3 and not set(new.values()) & set(old.values())
+    with TestClient(create_app(db, environ={"KIFU_TEST_RULESETS": "1"})) as client:
+        url = f"/matches/{match_id}/viewer/frame?seq=9"
+        assert client.get(url, headers=bearer(old["judge "])).status_code == 401
+        assert client.get(url, headers=bearer(new["judge "])).status_code == 200
+        assert client.get(url, headers=bearer(new["seat 1"])).json()["layout"]["viewer"] == 1
+    third = runner.invoke(cli, ["--db", db, "viewer", match_id, "--reissue"])
+    assert "2 times, last at" in third.output
+
+
+def test_a_running_service_drops_reissued_tokens_within_seconds() -> None:
+    from kifu.service import tokens as tokens_module
+
+    store = tokens_module.TokenStore(tokens_module.MemoryTokens())
+    old = store.issue("m")
+    assert store.role_of("m", old["judge"]) == "judge"
+    other = tokens_module.TokenStore(store._backend)        # another process on the same table
+    new = other.reissue("m", "2026-01-01T00:00:00Z")
+    assert other.role_of("m", old["judge"]) is None and other.role_of("m", new["seat2"]) == "seat2"
+    store._known["m"] = (store._known["m"][0] - tokens_module.KNOWN_FOR, store._known["m"][1])   # time passes
+    assert store.role_of("m", old["judge"]) is None and store.role_of("m", new["judge"]) == "judge"
+    assert store.role_of("m", "1 time, last at 2026-01-01T00:00:00Z") is None     # the note grants nothing
 
 
 def test_a_seat_never_gets_the_other_seats_sealed_choice_before_its_reveal(tmp_path: Path) -> None:
