@@ -461,11 +461,11 @@
       el("span", { class: "k-" + e.kind, text: "#" + e.seq + " " }), (e.clause ? e.clause + " " : "") + describe(e));
     return li;
   }
-  // What the log search reads of an event: its type, clause, fields (cards by name) and the
-  // English names of its cards
+  // What the log search reads of an event: its type, clause, fields (cards by name, nested values
+  // included) and the English names of its cards
   function searchText(e) {
     const en = [];
-    for (const [, v, role] of e.fields) if (role === "card") for (const m of String(v).matchAll(/([^\[\],#]+)#\d+/g)) {
+    for (const [, v] of e.fields) for (const m of String(v).matchAll(/([^\[\],#=()]+)#\d+/g)) {   // nested values name cards too
       const row = catalogue.get(m[1].trim()); if (row && row.name_en) en.push(row.name_en);
     }
     return ("#" + e.seq + " " + e.kind + " " + (e.clause || "") + " " + describe(e) + " " + en.join(" ")).toLowerCase();

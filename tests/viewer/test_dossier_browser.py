@@ -10,6 +10,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from kifu.cli.main import cli
+from kifu.domain.core.envelope import at_rest
 from kifu.projections.recordfile import read_record
 
 from .test_browser import until
@@ -26,7 +27,7 @@ def test_the_dossier_opens_offline_and_holds_the_ruling(page_for: Any, tmp_path:
     kifu("--db", "memory", "play", "masters", "--seed", "3", "-q", "--out", str(record))
     read = read_record(record)
     seq = next(e.seq for e in read.envelopes[40:] if e.kind == "rule" and e.cause and e.clause)
-    at = next(e.seq for e in read.envelopes[seq - 6:] if e.digest is not None and e.seq < seq)
+    at = next(e.seq for e in read.envelopes[seq - 6:] if at_rest(read.envelopes, e.seq) and e.seq < seq)
     fork = tmp_path / "fork.kifu.jsonl"
     kifu("--db", str(tmp_path / "k.db"), "fork", str(record), "--at", str(at), "-q", "--out", str(fork))
     kifu("annotate", str(record), str(seq), "priority passed too early?", "--glyph", "?!", "--arrow", "a1-c3")

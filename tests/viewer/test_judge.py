@@ -124,7 +124,7 @@ def test_the_header_shows_the_tournament_the_decks_on_demand_and_the_servers_ver
 
     head, envelopes = genesis(header_bytes(header)), []
     for env in source.envelopes:              # the chain again from the new header
-        head = link(head, env)
+        head = link(head, env, header.format)
         envelopes.append(msgspec.structs.replace(env, chain=head))
     app = create_app("memory", environ={"KIFU_SIGNING_KEY": str(key)})
     with BackgroundServer(app, grace=0.2) as served:
