@@ -41,11 +41,16 @@ def preset_pairs(ruleset: Ruleset[Any, Any, Any]) -> list[tuple[Any, Any]]:
 
 
 def play(ruleset: Ruleset[Any, Any, Any], seed: int, decks: Sequence[Any], *, start: Any = None,
-         until: int | None = None, players: tuple[str, str] = ("random", "random")) -> tuple[Match, int]:
+         until: int | None = None, players: tuple[str, str] = ("random", "random"),
+         sealed: bool = True) -> tuple[Match, int]:
     """A bot match, random vs random unless ``players`` names other bots (seeded as ``kifu play``
-    seeds them); returns it and its decision count."""
+    seeds them); returns it and its decision count. Sealed (the default), each decision is
+    digested and chained as it is taken, as ``kifu play --out`` keeps its record; unsealed, under
+    ``seal_later`` (sealed only if the record is read)."""
     match = Match.create(ruleset, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks),
-                         players=players, start=start).seal_later()
+                         players=players, start=start)
+    if not sealed:
+        match.seal_later()
     bots = {1: ruleset.content.bots[players[0]](seed * 2 + 1), 2: ruleset.content.bots[players[1]](seed * 2 + 2)}
     decisions = drive(LocalTable(match, _checked(seed)), bots, limit=MAX_DECISIONS,
                       until=None if until is None else (lambda: match.seq >= until))
