@@ -177,6 +177,11 @@ def run(quick: bool = False, progress: Progress | None = None, ruleset_name: str
         long_path = work / "long.kifu.jsonl"
         long_path.write_bytes(encode_record(long_match.header, long_match.envelopes))
 
+        if ruleset.bench.longest is not None:
+            say(f"playing the longest record, to {LONGEST_EVENTS:,} events")
+            longest_figures, desc = bench_longest(ruleset)
+            figures += longest_figures
+            workloads["longest record"] = desc
         say("fold")
         figures += bench_fold(ruleset, long_path, plan)
         say("seek")
@@ -327,6 +332,27 @@ def _selfplay(ruleset: Ruleset[Any, Any, Any], pairs: list[tuple[Any, Any]], cou
         decisions += n
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return matches, Rates(len(matches), decisions, sum(m.seq for m in matches), wall, max(cpu, 1e-9))
+
+
+LONGEST_EVENTS = 100_000
+
+
+def bench_longest(ruleset: Ruleset[Any, Any, Any]) -> tuple[list[Figure], str]:
+    """How long a record the engine keeps: random play, every decision sealed, from the ruleset's
+    ``longest`` position until ``LONGEST_EVENTS`` events (or the match ends)."""
+    assert ruleset.bench.longest is not None
+    decks, start = ruleset.bench.longest(1)
+    gc.collect()
+    t0, c0 = time.perf_counter(), time.process_time()
+    match, decisions = play(ruleset, 1, decks, start=start, until=LONGEST_EVENTS)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    ended = "in progress" if match.outcome is None else f"over: {match.outcome.describe()}"
+    figures = [figure("long.events", "long record: events reached", "events", [match.seq],
+                      Target(">=", LONGEST_EVENTS),
+                      note=f"{decisions:,} decisions sealed in {wall:.1f} s ({match.seq / cpu:,.0f} events per CPU "
+                           f"second); {ended}")]
+    return figures, (f"seed 1 from the ruleset's longest position (its longest hook), random play with the record "
+                     f"kept until {LONGEST_EVENTS:,} events or the end")
 
 
 FOLD_RATIO_TARGET = 20    # Match.fold ÷ eventsourcing's default projector, in the same run

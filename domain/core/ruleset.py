@@ -223,6 +223,8 @@ class Bench:
 
     long_match: Callable[[int], tuple[list[Any], Any]] | None = None  # (seed) -> (decks, start state) of a
     #   match random play keeps going for 10,000+ events: the benchmark's long record (fold, seek, memory)
+    longest: Callable[[int], tuple[list[Any], Any]] | None = None     # the same, of a match random play keeps
+    #   going for 100,000+ events: how long a record the benchmark shows the engine can keep
 
 
 @dataclass(frozen=True)

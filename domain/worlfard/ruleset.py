@@ -11,7 +11,7 @@ from .commands import Command
 from .decide import awaited, decide, waiting_clause
 from .events import Event
 from .evolve import HANDLERS, evolve
-from .long_match import long_match
+from .long_match import long_match, longest
 from .state import State
 
 NAME = "worlfard"
@@ -38,6 +38,6 @@ def build() -> Ruleset[State, Command, Event]:
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards,
                               card_refs=target_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
-        bench=Bench(long_match=lambda seed: long_match(build(), seed)),
+        bench=Bench(long_match=lambda seed: long_match(build(), seed), longest=lambda seed: longest(build(), seed)),
         notation=position.NOTATION,
     )

@@ -16,7 +16,7 @@ EXPECTED = {
     "selfplay.unsealed_decisions_per_cpu_s",
     "chess.plies_per_cpu_s", "selfplay.vs_chess", "selfplay.unsealed_vs_chess",
     "fold.events_per_s", "fold.eventsourcing_events_per_s", "fold.ratio",
-    "seek.open_ms", "seek.random_ms", "seek.back_ms",
+    "seek.open_ms", "seek.random_ms", "seek.back_ms", "long.events",
     "store.decisions_per_s", "store.p50_ms", "store.p99_ms",
     "audit.records_per_s",
     "size.jsonl_bytes_per_event", "size.gz_bytes_per_event", "size.sqlite_bytes_per_event",
