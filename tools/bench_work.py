@@ -76,7 +76,7 @@ def long_record(ruleset: Ruleset[Any, Any, Any], events: int = LONG_EVENTS) -> t
             match, _ = play(ruleset, seed, decks, start=start, until=events)
             if match.seq >= events:
                 return match, (f"seed {seed}: the ruleset's long-match position (its long_match hook: bigger "
-                               f"decks, more life), prepared as one setup event; random play to {match.seq} "
+                               f"decks, a longer life), prepared as one setup event; random play to {match.seq} "
                                f"events (turn {ruleset.presentation.turn(match.state)}, "
                                f"{'in progress' if match.outcome is None else 'over'})")
         raise BenchError(f"no prepared match reached {events} events in 10 seeds")

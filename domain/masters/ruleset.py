@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
 
 from . import bots, cards, decks, legal, position, reference, replay, setup, view
 from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
+from .long import long_match
 from .evolve import HANDLERS, evolve
 from .state import State
 
@@ -34,4 +35,5 @@ def build() -> Ruleset[State, Command, Event]:
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
         speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
         notation=position.NOTATION,
+        bench=Bench(long_match=lambda seed: long_match(build(), seed)),
     )
