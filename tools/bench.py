@@ -235,7 +235,8 @@ def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Fi
             f"outcome")
     on_cpu = statistics.median(r.cpu / r.wall for r in sealed)
     figures = [
-        figure("selfplay.matches_per_s", "self-play, record kept: matches", "matches/s", [r.matches_per_s for r in sealed],
+        figure("selfplay.matches_per_s", "self-play, record kept: matches", "matches/s",
+               [r.matches_per_s for r in sealed],
                note=f"wall clock; the process was on its core {on_cpu:.0%} of that time"),
         figure("selfplay.matches_per_cpu_s", "self-play, record kept: matches per CPU second", "matches/s",
                [r.matches_per_cpu_s for r in sealed], note="process time instead of wall clock: what the figure "
@@ -253,12 +254,13 @@ def bench_selfplay(ruleset: Ruleset[Any, Any, Any], plan: Plan) -> tuple[list[Fi
     ]
     if plies:
         target = Target(">=", CHESS_TARGETS.get(ruleset.name, CHESS_TARGET))
+        version = getattr(chess, "__version__", "?")
+        per_game = statistics.median(r.decisions for r in plies) / plan.chess_games
         figures += [
             figure("chess.plies_per_cpu_s", "python-chess random games: plies per CPU second", "plies/s",
                    [r.decisions_per_cpu_s for r in plies],
-                   note=f"{plan.chess_games} random games per repeat (python-chess {chess.__version__ if chess else ''}), "
-                        f"timed between Kifu's runs; {statistics.median(r.decisions for r in plies) / plan.chess_games:,.0f}"
-                        f" plies per game"),
+                   note=f"{plan.chess_games} random games per repeat (python-chess {version}), timed between "
+                        f"Kifu's runs; {per_game:,.0f} plies per game"),
             figure("selfplay.vs_chess", "self-play, record kept: decisions ÷ chess plies", "×",
                    [s.decisions_per_cpu_s / c.decisions_per_cpu_s for s, c in zip(sealed, plies, strict=True)],
                    target, note="per CPU second, within each repeat"),

@@ -8,8 +8,8 @@ from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Rule
 from . import bots, cards, decide, decks, legal, position, reference, replay, setup, view
 from .commands import Command, Concede
 from .events import Event
-from .long import long_match
 from .evolve import HANDLERS, evolve
+from .long import long_match
 from .state import State
 
 NAME = "alteil"

@@ -9,8 +9,8 @@ from . import bots, cards, decks, legal, position, reference, replay, setup, vie
 from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
-from .long import long_match
 from .evolve import HANDLERS, evolve
+from .long import long_match
 from .state import State
 
 NAME = "masters"
