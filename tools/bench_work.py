@@ -2,7 +2,9 @@
 
 The workloads are played by the random bots from fixed seeds, so every run measures the same
 work. ``python -m kifu.tools.bench_work CHILD …`` is how the bench starts a child process: one
-that reports its own peak memory, or an audit worker for the all-cores figure.
+that reports its own peak memory, or an audit worker for the all-cores figure
+(``selfplay N RULESET``: N matches with the record kept; ``selfplay-unsealed N RULESET``: the same
+under ``seal_later``; ``baseline 0 RULESET``: the imports alone).
 """
 from __future__ import annotations
 
@@ -192,9 +194,10 @@ def _child(args: list[str]) -> None:
         _audit_worker(args[1], args[2])
         return
     ruleset = find_ruleset(args[2] if len(args) > 2 else RULESET)
-    if what == "selfplay":
+    if what in ("selfplay", "selfplay-unsealed"):   # (the second also how docs/performance.md counts instructions)
         pairs = preset_pairs(ruleset)
-        kept = [play(ruleset, seed, pairs[seed % len(pairs)])[0] for seed in range(1, int(args[1]) + 1)]
+        kept = [play(ruleset, seed, pairs[seed % len(pairs)], sealed=what == "selfplay")[0]
+                for seed in range(1, int(args[1]) + 1)]
         assert len(kept) == int(args[1])
     elif what == "replay":
         header, envelopes, rules = decode_record(Path(args[1]).read_bytes(), args[1])

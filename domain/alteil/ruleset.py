@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility, run_of_cases
 
 from . import bots, cards, decide, decks, legal, position, reference, replay, setup, view
 from .commands import Command, Concede
@@ -31,7 +31,7 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   concede=lambda seat: Concede()),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(evolve_cases=HANDLERS),
+        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
         notation=position.NOTATION,
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),
     )

@@ -13,7 +13,7 @@ from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import CardData, catalog
-from .vocabulary import MULLIGAN, SQUARES, owner, position_of
+from .vocabulary import MULLIGAN, SQUARES, WIDE, owner, position_of
 
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,11 +89,13 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return self.sides[seat - 1]
 
     def name(self, card: int) -> str:
-        seat = owner(card)
+        if card < WIDE:
+            seat, i = card // 1000, card % 1000 - 1
+        else:                                  # (``vocabulary.card_id``)
+            seat, i = owner(card), position_of(card) - 1
         if not 1 <= seat <= len(self.names):   # HIDDEN, or no card of this match
             return ""
         names = self.names[seat - 1]
-        i = position_of(card) - 1
         return names[i] if 0 <= i < len(names) else ""
 
     def data(self, card: int) -> CardData | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility, run_of_cases
 
 from . import bots, cards, decks, legal, position, reference, replay, setup, view
 from .commands import Command
@@ -33,7 +33,7 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played,
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
+        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
         notation=position.NOTATION,
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),
     )

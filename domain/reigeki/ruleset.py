@@ -1,7 +1,7 @@
 """Reigeki (seed 001) as a ruleset: its parts assembled and registered under "reigeki"."""
 from __future__ import annotations
 
-from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import Content, Decider, Presentation, Ruleset, SpeedUps, Visibility, run_of_cases
 
 from . import bots, cards, decide, decks, legal, position, reference, replay, view
 from .commands import Command
@@ -28,6 +28,6 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(evolve_cases=HANDLERS),
+        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
         notation=position.NOTATION,
     )

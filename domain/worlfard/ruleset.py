@@ -4,7 +4,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from kifu.domain.core.roles import target_cards
-from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility
+from kifu.domain.core.ruleset import Bench, Content, Decider, Presentation, Ruleset, SpeedUps, Visibility, run_of_cases
 
 from . import bots, cards, decks, layout, legal, position, reference, replay, setup, view
 from .commands import Command
@@ -37,7 +37,7 @@ def build() -> Ruleset[State, Command, Event]:
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards,
                               card_refs=target_cards),
-        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
+        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
         bench=Bench(long_match=lambda seed: long_match(build(), seed), longest=lambda seed: longest(build(), seed)),
         notation=position.NOTATION,
     )
