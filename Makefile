@@ -15,7 +15,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml tests/secretbid/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,check]'
+	$(BIN)/pip install --quiet -e '.[test,check,bench]'
 	$(BIN)/pip install --quiet --no-deps -e tests/secretbid   # the test ruleset, a package of its own
 	touch $(STAMP)
 

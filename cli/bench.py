@@ -73,7 +73,7 @@ def show(report: Report) -> None:
     notes: list[str] = []
     rows = []
     for f in report.figures:
-        met = "—" if f.met is None else (Text("yes", "green") if f.met else Text("no", "red"))
+        met = "—" if f.met is None else (Text("met", "green") if f.met else Text("not met", "red"))
         label = Text(f.label)
         if f.note:
             notes.append(f.note)
@@ -85,5 +85,9 @@ def show(report: Report) -> None:
         con.print(f"({number}) {note}", style="dim")
     for name, text in report.workloads.items():
         con.print(f"[bold]{name}:[/] {text}", style="dim")
+    missed = [f.label for f in report.figures if f.met is False]
+    targets = sum(1 for f in report.figures if f.met is not None)
+    said = f"targets: {targets - len(missed)} of {targets} met"
+    con.print(said + (f"; not met: {', '.join(missed)}" if missed else ""), style="red" if missed else "green")
     if report.mode == "quick":
         con.print("quick run: few repeats and small workloads; the figures are indicative only", style="yellow")

@@ -2,7 +2,9 @@
 
 The workloads are played by the random bots from fixed seeds, so every run measures the same
 work. ``python -m kifu.tools.bench_work CHILD …`` is how the bench starts a child process: one
-that reports its own peak memory, or an audit worker for the all-cores figure.
+that reports its own peak memory, or an audit worker for the all-cores figure
+(``selfplay N RULESET``: N matches with the record kept; ``selfplay-unsealed N RULESET``: the same
+under ``seal_later``; ``baseline 0 RULESET``: the imports alone).
 """
 from __future__ import annotations
 
@@ -41,11 +43,16 @@ def preset_pairs(ruleset: Ruleset[Any, Any, Any]) -> list[tuple[Any, Any]]:
 
 
 def play(ruleset: Ruleset[Any, Any, Any], seed: int, decks: Sequence[Any], *, start: Any = None,
-         until: int | None = None, players: tuple[str, str] = ("random", "random")) -> tuple[Match, int]:
+         until: int | None = None, players: tuple[str, str] = ("random", "random"),
+         sealed: bool = True) -> tuple[Match, int]:
     """A bot match, random vs random unless ``players`` names other bots (seeded as ``kifu play``
-    seeds them); returns it and its decision count."""
+    seeds them); returns it and its decision count. Sealed (the default), each decision is
+    digested and chained as it is taken, as ``kifu play --out`` keeps its record; unsealed, under
+    ``seal_later`` (sealed only if the record is read)."""
     match = Match.create(ruleset, match_id=str(uuid.UUID(int=seed)), seed=seed, decks=list(decks),
-                         players=players, start=start).seal_later()
+                         players=players, start=start)
+    if not sealed:
+        match.seal_later()
     bots = {1: ruleset.content.bots[players[0]](seed * 2 + 1), 2: ruleset.content.bots[players[1]](seed * 2 + 2)}
     decisions = drive(LocalTable(match, _checked(seed)), bots, limit=MAX_DECISIONS,
                       until=None if until is None else (lambda: match.seq >= until))
@@ -71,7 +78,7 @@ def long_record(ruleset: Ruleset[Any, Any, Any], events: int = LONG_EVENTS) -> t
             match, _ = play(ruleset, seed, decks, start=start, until=events)
             if match.seq >= events:
                 return match, (f"seed {seed}: the ruleset's long-match position (its long_match hook: bigger "
-                               f"decks, more life), prepared as one setup event; random play to {match.seq} "
+                               f"decks, a longer life), prepared as one setup event; random play to {match.seq} "
                                f"events (turn {ruleset.presentation.turn(match.state)}, "
                                f"{'in progress' if match.outcome is None else 'over'})")
         raise BenchError(f"no prepared match reached {events} events in 10 seeds")
@@ -187,9 +194,10 @@ def _child(args: list[str]) -> None:
         _audit_worker(args[1], args[2])
         return
     ruleset = find_ruleset(args[2] if len(args) > 2 else RULESET)
-    if what == "selfplay":
+    if what in ("selfplay", "selfplay-unsealed"):   # (the second also how docs/performance.md counts instructions)
         pairs = preset_pairs(ruleset)
-        kept = [play(ruleset, seed, pairs[seed % len(pairs)])[0] for seed in range(1, int(args[1]) + 1)]
+        kept = [play(ruleset, seed, pairs[seed % len(pairs)], sealed=what == "selfplay")[0]
+                for seed in range(1, int(args[1]) + 1)]
         assert len(kept) == int(args[1])
     elif what == "replay":
         header, envelopes, rules = decode_record(Path(args[1]).read_bytes(), args[1])

@@ -5,6 +5,7 @@ from kifu.domain.core.notation import BadPosition, Notation, conserved, known_na
 
 from .cards import catalog
 from .state import State
+from .vocabulary import card_id
 
 VERSION = "alteil-pos/1"
 
@@ -18,7 +19,7 @@ def check(state: State) -> None:
         cards += side.deck + side.hand + side.soul + side.influence + side.senka + side.cemetery
         cards += [c for c in side.squares if c]
         cards += [u.card for u in side.units]
-    known = {seat * 1000 + i for seat in (1, 2) for i in range(1, len(state.names[seat - 1]) + 1)}
+    known = {card_id(seat, i) for seat in (1, 2) for i in range(1, len(state.names[seat - 1]) + 1)}
     conserved(cards, known)
     for pending in state.pending:      # a NEXT skill waiting names its card, wherever that card is (A-Q2)
         if pending.card not in known:

@@ -17,7 +17,7 @@ from kifu.domain.core.ruleset import find_ruleset
 from .cards import by_number
 from .decks import DeckList, validate
 from .state import Side, State, Unit
-from .vocabulary import ACT, ACTION, SET, WINDOW
+from .vocabulary import ACT, ACTION, SET, WINDOW, owner
 
 # every card of the set twice, seven plain ones a third time: 51 cards (A-2.1)
 TEST_DECK = validate(DeckList(name="test-all", cards=tuple(
@@ -106,7 +106,7 @@ class Position:
 
     def acting(self, card: int) -> Position:
         """The action phase, ``card`` about to act."""
-        return self.at(step=ACTION, sub=ACT, acting=card, actor=card // 1000)
+        return self.at(step=ACTION, sub=ACT, acting=card, actor=owner(card))
 
     def window(self, seat: int, step: str = ACTION) -> Position:
         return self.at(step=step, sub=WINDOW, actor=seat)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from kifu.domain.core.ruleset import (
+    Bench,
     Content,
     Decider,
     Judging,
@@ -11,6 +12,7 @@ from kifu.domain.core.ruleset import (
     Ruleset,
     SpeedUps,
     Visibility,
+    run_of_cases,
     shuffle_decks,
 )
 
@@ -18,6 +20,7 @@ from . import bots, cards, decide, decks, legal, position, reference, replay, se
 from .commands import Command, Concede
 from .events import Event
 from .evolve import HANDLERS, evolve
+from .long import long_match
 from .state import State
 
 NAME = "alteil"
@@ -39,7 +42,8 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   concede=lambda seat: Concede()),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(evolve_cases=HANDLERS),
+        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
         notation=position.NOTATION,
         judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)
+        bench=Bench(long_match=lambda seed: long_match(build(), seed)),
     )

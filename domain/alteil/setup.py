@@ -14,7 +14,7 @@ from kifu.domain.core.draft import Draft
 from . import events as ev
 from .decks import DeckList
 from .state import Side, State
-from .vocabulary import HAND_START
+from .vocabulary import HAND_START, card_id
 
 
 def as_deck(raw: Any) -> DeckList:
@@ -24,7 +24,7 @@ def as_deck(raw: Any) -> DeckList:
 def initial_state(header: Any) -> State:
     """Each deck in registered order; card id = seat*1000 + position (1-based)."""
     decks = [as_deck(d) for d in header.decks]
-    one, two = (Side(deck=tuple(seat * 1000 + i + 1 for i in range(len(decks[seat - 1].cards)))) for seat in (1, 2))
+    one, two = (Side(deck=tuple(card_id(seat, i + 1) for i in range(len(decks[seat - 1].cards)))) for seat in (1, 2))
     return State(names=(decks[0].cards, decks[1].cards), sides=(one, two))
 
 

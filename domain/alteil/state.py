@@ -1,7 +1,8 @@
 """The state of an alteil match (A-3 areas): two sides (deck, hand, soul pile, battlefield, units, influence,
 戦禍, cemetery) and where the turn stands. Frozen Structs; ``evolve`` builds new ones.
 
-Card ids are seat*1000 + position in the registered deck list (1-based); 0 is a hidden card.
+Card ids are seat*1000 + position in the registered deck list (1-based, ``vocabulary.card_id``); 0
+is a hidden card.
 A deck's top is index 0; the soul pile's top is its last card.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import CardData, catalog
-from .vocabulary import MULLIGAN, SQUARES
+from .vocabulary import MULLIGAN, SQUARES, WIDE, owner, position_of
 
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,10 +89,13 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return self.sides[seat - 1]
 
     def name(self, card: int) -> str:
-        if not 1 <= card // 1000 <= len(self.names):   # HIDDEN, or no card of this match
+        if card < WIDE:
+            seat, i = card // 1000, card % 1000 - 1
+        else:                                  # (``vocabulary.card_id``)
+            seat, i = owner(card), position_of(card) - 1
+        if not 1 <= seat <= len(self.names):   # HIDDEN, or no card of this match
             return ""
-        names = self.names[card // 1000 - 1]
-        i = card % 1000 - 1
+        names = self.names[seat - 1]
         return names[i] if 0 <= i < len(names) else ""
 
     def data(self, card: int) -> CardData | None:

@@ -21,6 +21,7 @@ from .legal import awaiting
 from .state import Side, State, Unit
 from .stats import agi, at, df, hp, influence
 from .vocabulary import ACT, ACTION, COLUMNS, GOD_JA, GODS, HIDDEN, OPENING, SQUARES, TIE, other
+from .vocabulary import owner as owner_of
 
 
 class CardRef(msgspec.Struct, frozen=True):
@@ -161,7 +162,7 @@ def layout(v: View) -> Layout:
         panels.append(SeatPanel(seat=side.seat, parts=tuple(parts), lost=side.lost))
     board: list[Part] = []
     if v.order or v.acting:
-        acting = f"acting: {v.acting.name} (seat {v.acting.id // 1000})" if v.acting else ""
+        acting = f"acting: {v.acting.name} (seat {owner_of(v.acting.id)})" if v.acting else ""
         order = " → ".join(f"{e.card.name} (seat {e.seat}, AGI {e.AGI})" for e in v.order)
         nxt = ""
         if v.sub == TIE:

@@ -54,9 +54,27 @@ def other(seat: int) -> int:
     return 3 - seat
 
 
+# Card ids: seat*1000 + position in the registered deck list (1-based), never 0, for the first 999
+# cards of a deck, which is every deck a match may register and so every card of every record.
+# Only a prepared position may hold more (the bench's long match); its cards from the 1,000th on
+# carry the thousands of their position above ``WIDE``: position 1,234 of seat 1 is 11,234. An id
+# below ``WIDE`` reads as before, so no record changes.
+WIDE = 10_000
+
+
+def card_id(seat: int, position: int) -> int:
+    """The id of the card at ``position`` (1-based) of ``seat``'s registered deck list."""
+    return seat * 1000 + position if position < 1000 else seat * 1000 + position % 1000 + position // 1000 * WIDE
+
+
+def position_of(card: int) -> int:
+    """The 1-based position of ``card`` in its owner's registered deck list (``card_id`` undone)."""
+    return card % 1000 if card < WIDE else card % 1000 + card // WIDE * 1000
+
+
 def owner(card: int) -> int:
-    """Card ids are seat*1000 + position in the registered deck list (1-based), never 0."""
-    return card // 1000
+    """The seat whose deck ``card`` is from (``card_id``)."""
+    return card // 1000 if card < WIDE else card % WIDE // 1000
 
 
 def row_of(square: int) -> str:

@@ -5,6 +5,7 @@ from kifu.domain.core.notation import BadPosition, Notation, conserved, known_na
 
 from .cards import catalog
 from .state import State
+from .vocabulary import card_id
 
 VERSION = "masters-pos/1"
 
@@ -19,7 +20,7 @@ def check(state: State) -> None:
         cards += [m.card for m in side.mana]
     cards += [p.card for p in state.pieces]
     cards += [item.card for item in state.stack if item.kind == "spell"]
-    known = {seat * 100 + i for seat in (1, 2) for i in range(len(state.names[seat - 1]))}
+    known = {card_id(seat, i) for seat in (1, 2) for i in range(len(state.names[seat - 1]))}
     conserved(cards, known)
     squares = [p.square for p in state.pieces] + [side.master for side in state.sides if side.master]
     if len(set(squares)) != len(squares):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from kifu.domain.core.ruleset import (
+    Bench,
     Content,
     Decider,
     Judging,
@@ -11,6 +12,7 @@ from kifu.domain.core.ruleset import (
     Ruleset,
     SpeedUps,
     Visibility,
+    run_of_cases,
     shuffle_decks,
 )
 
@@ -19,6 +21,7 @@ from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
 from .evolve import HANDLERS, evolve
+from .long import long_match
 from .state import State
 
 NAME = "masters"
@@ -41,7 +44,8 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played,
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS),
+        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
         notation=position.NOTATION,
         judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)
+        bench=Bench(long_match=lambda seed: long_match(build(), seed)),
     )

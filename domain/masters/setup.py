@@ -12,14 +12,14 @@ from .decks import as_deck
 from .effects import MDraft
 from .flow import begin_turn
 from .state import Side, State
-from .vocabulary import HAND_FIRST, HAND_SECOND, START_LIFE, other
+from .vocabulary import HAND_FIRST, HAND_SECOND, START_LIFE, card_id, other
 
 
 def initial_state(header: Header) -> State:
     """The state before setup: card id = seat * 100 + position in the registered deck; each master
     at 10 life (M-1.2)."""
     decks = tuple(as_deck(d) for d in header.decks)
-    one, two = (Side(deck=tuple(seat * 100 + i for i in range(len(decks[seat - 1].cards))), life=START_LIFE)
+    one, two = (Side(deck=tuple(card_id(seat, i) for i in range(len(decks[seat - 1].cards))), life=START_LIFE)
                 for seat in (1, 2))
     return State(names=(decks[0].cards, decks[1].cards), sides=(one, two))
 

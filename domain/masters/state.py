@@ -13,7 +13,7 @@ from kifu.domain.core.roles import HIDDEN, CardId
 from kifu.domain.core.ruleset import Outcome
 
 from .cards import UNKNOWN, CardDef, catalog
-from .vocabulary import Phase
+from .vocabulary import WIDE, Phase, card_id, card_index, card_seat
 
 
 class Value(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):  # values: no cycles, nothing for the GC
@@ -34,7 +34,7 @@ def _table_of(names: Names) -> Flat:
     """A match's card definitions by card id, built once per match: a match's names are one tuple
     shared by all its states, so ``State.card`` indexes this table instead of looking each name up."""
     defs = (tuple(_DEFS.get(n, UNKNOWN) for n in names[0]), tuple(_DEFS.get(n, UNKNOWN) for n in names[1]))
-    return {seat * 100 + i: d for seat in (1, 2) for i, d in enumerate(defs[seat - 1]) if i < 100}
+    return {card_id(seat, i): d for seat in (1, 2) for i, d in enumerate(defs[seat - 1])}
 
 
 card_table = ByIdentity("masters.card_table", _table_of, bound=256)
@@ -116,9 +116,8 @@ class State(Value, frozen=True, kw_only=True):
     def name(self, cid: int) -> str:
         if cid == HIDDEN or cid < 100:
             return ""
-        seat, index = divmod(cid, 100)
-        names = self.names[seat - 1]
-        return names[index] if 1 <= seat <= 2 and index < len(names) else ""
+        seat, index = card_seat(cid), card_index(cid)
+        return self.names[seat - 1][index] if 1 <= seat <= 2 and index < len(self.names[seat - 1]) else ""
 
     def card(self, cid: int) -> CardDef:
         """The definition of card ``cid`` (UNKNOWN where ``name`` is "")."""
@@ -127,7 +126,7 @@ class State(Value, frozen=True, kw_only=True):
         return table.get(cid, UNKNOWN)  # ids under 100, of a third seat or past a deck's end are not in it
 
     def owner(self, cid: int) -> int:
-        return cid // 100
+        return cid // 100 if cid < WIDE else card_seat(cid)
 
     def piece(self, cid: int) -> Piece | None:
         for p in self.pieces:

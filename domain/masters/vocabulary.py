@@ -35,3 +35,26 @@ MASTER = -1                     # a combat's defender when the attacked square h
 
 def other(seat: int) -> int:
     return 3 - seat
+
+
+# Card ids: seat * 100 + position in the registered deck (from 0) for a deck's first 100 cards,
+# which is every deck a match may register (M-1.1: 40) and so every card of every record. Only a
+# prepared position may hold more (the bench's long match); its cards from the 100th on carry the
+# hundreds of their position above ``WIDE``: position 123 of seat 1 is 1,123. An id below ``WIDE``
+# reads as before, so no record changes.
+WIDE = 1_000
+
+
+def card_id(seat: int, index: int) -> int:
+    """The id of the card at ``index`` of ``seat``'s registered deck."""
+    return seat * 100 + index if index < 100 else seat * 100 + index % 100 + index // 100 * WIDE
+
+
+def card_seat(cid: int) -> int:
+    """The seat whose deck card ``cid`` is from (``card_id``)."""
+    return cid // 100 if cid < WIDE else cid % WIDE // 100
+
+
+def card_index(cid: int) -> int:
+    """The position of card ``cid`` in its owner's registered deck (``card_id`` undone)."""
+    return cid % 100 if cid < WIDE else cid % 100 + cid // WIDE * 100

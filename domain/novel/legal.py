@@ -9,6 +9,7 @@ magic is not a character's skill and names its targets by side only.
 from __future__ import annotations
 
 from kifu.domain.core.clauses import implements
+from kifu.domain.core.memo import ByIdentity, Slot
 
 from .cards import CardDef, card
 from .commands import Act, Command, Done, Pick, Reveal
@@ -64,11 +65,32 @@ def magic_targets(state: State, seat: int, d: CardDef) -> list[int]:
             return [0]
 
 
-def _first_of_each_kind(deck: list[Card]) -> list[Card]:
-    seen: dict[str, Card] = {}
-    for c in deck:
-        seen.setdefault(c.name, c)
-    return list(seen.values())
+def _kinds_of(cards: tuple[Card, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per seat, the ids of each card kind in its deck, in deck order, kinds in the order of their
+    first copy: worked out once per card tuple (a whole selection phase shares one)."""
+    per: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+    for c in cards:
+        if c.zone == "deck":
+            per[c.owner - 1].setdefault(c.name, []).append(c.id)
+    return tuple(tuple(tuple(ids) for ids in kinds.values()) for kinds in per)
+
+
+_deck_kinds = ByIdentity("novel.deck_kinds", _kinds_of, bound=64)
+
+
+def _first_of_each_kind(state: State, seat: int, picked: set[int]) -> list[Card]:
+    """The lowest id left of each kind in the seat's deck (picked cards left out), in id order:
+    the kinds' lists cut by the picks instead of a walk over every card."""
+    firsts: list[int] = []
+    for ids in _deck_kinds(state.cards)[seat - 1]:
+        for cid in ids:
+            if cid not in picked:
+                firsts.append(cid)
+                break
+    if picked:
+        firsts.sort()     # a kind whose first copy is picked is stood for by a later one
+    cards = state.cards
+    return [cards[cid - 1] for cid in firsts]
 
 
 @implements("N-3.2", "N-5.1", "N-5.2.1", "N-Q2")
@@ -79,8 +101,7 @@ def pick_options(state: State, seat: int) -> list[Pick]:
     first = state.phase == "first"
     left = BUDGET - side.spent
     picked = {p.card for p in side.picks}
-    kinds = _first_of_each_kind([c for c in state.cards
-                                 if c.owner == seat and c.zone == "deck" and c.id not in picked])
+    kinds = _first_of_each_kind(state, seat, picked)
     picked_defs = [card(state.card(p.card).name) for p in side.picks]
     chars_picked = sum(1 for d in picked_defs if d.kind == "character")
     magic_picked = sum(1 for d in picked_defs if d.kind == "magic")
@@ -136,7 +157,21 @@ def act_options(state: State, seat: int) -> list[Act]:
             for t in skill_targets(state, cid)]
 
 
+# legal is asked of the same state up to three times a decision (the bot's options, the core's
+# check before sealing, decide's own): the answer kept with the state and seat it is about
+_last: Slot[tuple[State | None, int, tuple[Command, ...]]] = Slot("novel.legal", (None, 0, ()))
+
+
 def legal(state: State, seat: int) -> list[Command]:
+    kept = _last.value
+    if kept[0] is state and kept[1] == seat:
+        return list(kept[2])
+    out = _legal(state, seat)
+    _last.value = (state, seat, tuple(out))
+    return out
+
+
+def _legal(state: State, seat: int) -> list[Command]:
     if state.ended is not None:
         return []
     side = state.side(seat)

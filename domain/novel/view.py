@@ -69,12 +69,35 @@ class View(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     outcome: str = ""
 
 
-def _card_view(state: State, c: Card, hidden: bool = False) -> CardView:
+class _Zones:
+    """One walk over the cards for a whole view: each seat's deck and graveyard, and the
+    equipment under each character (id order kept), so a card shown costs a lookup, not a walk."""
+
+    __slots__ = ("deck", "grave", "equipment")
+
+    def __init__(self, state: State) -> None:
+        self.deck: tuple[list[Card], list[Card]] = ([], [])
+        self.grave: tuple[list[Card], list[Card]] = ([], [])
+        self.equipment: dict[int, list[Card]] = {}
+        for c in state.cards:
+            zone = c.zone
+            if zone == "deck":
+                self.deck[c.owner - 1].append(c)
+            elif zone == "grave":
+                self.grave[c.owner - 1].append(c)
+            elif zone == "attached":
+                self.equipment.setdefault(c.attached_to, []).append(c)
+
+
+_NONE: list[Card] = []
+
+
+def _card_view(state: State, c: Card, hidden: bool = False, zones: _Zones | None = None) -> CardView:
     if hidden:
         return CardView(id=HIDDEN, face_down=True)
     d = card(c.name)
-    equipment = tuple(CardView(id=e.id, name=e.name) for e in state.cards
-                      if e.zone == "attached" and e.attached_to == c.id)
+    under = (zones or _Zones(state)).equipment.get(c.id, _NONE)
+    equipment = tuple(CardView(id=e.id, name=e.name) for e in under)
     return CardView(id=c.id, name=c.name, element=d.element if d.kind == "character" else "", hp=c.hp,
                     max_hp=c.max_hp, atk=c.atk, def_=c.def_, agi=c.agi, rng=c.rng, acted=c.acted,
                     stunned=c.stunned, new=c.summoned == state.turn and c.zone in ("front", "back"),
@@ -94,20 +117,21 @@ def _status(state: State, seat: int) -> str:
 
 def view(state: State, seat: int | None) -> View:
     sides = []
+    zones = _Zones(state)
     for side in state.sides:
         own = seat is None or seat == side.seat
         picked = {p.card for p in side.picks} if own else set()   # the other seat may not count its picks
-        deck = [c.id for c in state.cards if c.owner == side.seat and c.zone == "deck" and c.id not in picked]
-        grave = [c for c in state.cards if c.owner == side.seat and c.zone == "grave"]
+        deck = [c for c in zones.deck[side.seat - 1] if c.id not in picked]
+        grave = zones.grave[side.seat - 1]
         sides.append(SideView(
             seat=side.seat,
-            front=tuple(_card_view(state, state.card(c)) for c in side.front),
-            back=tuple(_card_view(state, state.card(c)) for c in side.back),
-            magic=tuple(_card_view(state, state.card(c), hidden=state.card(c).face_down and not own)
+            front=tuple(_card_view(state, state.card(c), zones=zones) for c in side.front),
+            back=tuple(_card_view(state, state.card(c), zones=zones) for c in side.back),
+            magic=tuple(_card_view(state, state.card(c), hidden=state.card(c).face_down and not own, zones=zones)
                         for c in side.magic),
-            deck=tuple(CardView(id=c, name=state.card(c).name) for c in deck) if own else (), deck_count=len(deck),
+            deck=tuple(CardView(id=c.id, name=c.name) for c in deck) if own else (), deck_count=len(deck),
             chosen=tuple(CardView(id=p.card, name=state.card(p.card).name) for p in side.picks) if own else (),
-            grave=tuple(_card_view(state, c) for c in grave),
+            grave=tuple(_card_view(state, c, zones=zones) for c in grave),
             picks=side.picks if own else (), reveals=side.reveals if own else (),
             spent=side.spent if own else 0, status=_status(state, side.seat), lost=side.lost))
     out = outcome(state)

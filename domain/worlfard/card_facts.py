@@ -17,6 +17,7 @@ from kifu.domain.core.memo import ByIdentity
 from .cards import CardDef, catalog
 from .skills import Skill
 from .state import State
+from .vocabulary import card_id
 
 
 @implements("W-2.5")
@@ -71,7 +72,7 @@ Table = dict[int, Facts]
 
 def _facts_of(names: Any) -> Table:
     defs = catalog()
-    return {seat * 1000 + i: _of(defs[name]) for seat, seat_names in enumerate(names, 1)
+    return {card_id(seat, i): _of(defs[name]) for seat, seat_names in enumerate(names, 1)
             for i, name in enumerate(seat_names)}
 
 

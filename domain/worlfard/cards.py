@@ -17,7 +17,7 @@ from kifu.domain.core.errors import Malformed
 from kifu.domain.core.memo import ByIdentity
 
 from .skills import Skill
-from .vocabulary import CardType, Element
+from .vocabulary import WIDE, CardType, Element, card_index, owner_of
 
 
 @implements("W-2.1", "W-2.2", "W-2.3", "W-Q14", "W-Q20")
@@ -130,6 +130,8 @@ def definition(state: Any, card: int) -> CardDef:
     every state of the match, so its definitions are looked up once per match (by identity;
     the match played last is answered without a dictionary lookup)."""
     names, last = state.names, _definitions.last
+    if card >= WIDE:
+        return _definitions(names)[owner_of(card) - 1][card_index(card)]
     if names is last[0]:
         return last[1][card // 1000 - 1][card % 1000]
     return _definitions(names)[card // 1000 - 1][card % 1000]

@@ -13,7 +13,7 @@ from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from .state import Combat, Heart, Side, State, TableSpell, Tower, Unit
-from .vocabulary import Phase, Status
+from .vocabulary import Phase, Status, owner_of
 
 T = TypeVar("T")
 
@@ -331,13 +331,13 @@ def _set_life(state: State, e: Any) -> State:
 @implements("W-3.5", "W-8.3")
 def _on_unit_destroyed(state: State, e: Any) -> State:
     """Destroyed: to its owner's soul (W-8.3), whoever controlled it (W-3.5)."""
-    return _put(_leave_stage(state, e.seat, e.line, e.card), e.card // 1000, "soul", e.card)
+    return _put(_leave_stage(state, e.seat, e.line, e.card), owner_of(e.card), "soul", e.card)
 
 
 @implements("W-8.4")
 def _on_unit_vanished(state: State, e: Any) -> State:
     """Vanished: to its owner's graveyard, not the soul (W-8.4)."""
-    return _put(_leave_stage(state, e.seat, e.line, e.card), e.card // 1000, "grave", e.card)
+    return _put(_leave_stage(state, e.seat, e.line, e.card), owner_of(e.card), "grave", e.card)
 
 
 def _on_combat_ended(state: State, e: Any) -> State:
@@ -413,7 +413,7 @@ def _on_card_moved(state: State, e: Any) -> State:
     seat = e.seat
     line = e.line
     state = _take(state, seat, src, card, line)
-    return _put(state, card // 1000, dst, card)
+    return _put(state, owner_of(card), dst, card)
 
 
 def _on_cards_milled(state: State, e: Any) -> State:

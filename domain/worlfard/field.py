@@ -20,7 +20,7 @@ from kifu.domain.core.memo import ByIdentity, Memo, PerThread, Slot
 from .cards import CardDef, catalog, definition
 from .skills import Op, Skill, keyword_matches
 from .state import State, TableSpell, Unit
-from .vocabulary import LINES, Status
+from .vocabulary import LINES, Status, card_id
 
 STATS = ("STR", "VIT", "AGI", "DEF")
 
@@ -249,7 +249,7 @@ def _statics_of(names: tuple[tuple[str, ...], ...]) -> dict[int, Statics]:
             d = defs[name]
             zones = (_statics(d, "tower"), _statics(d, "table"), _statics(d, "stage"))
             if any(zones):
-                table[(seat + 1) * 1000 + index] = zones
+                table[card_id(seat + 1, index)] = zones
     return table
 
 
@@ -475,7 +475,7 @@ def _marking_of(names: tuple[tuple[str, ...], ...]) -> dict[int, frozenset[str]]
     """The cards of a match that have a lasting skill, by card id, with what it may change
     (``_Meta.stats``)."""
     defs = catalog()
-    return {(seat + 1) * 1000 + index: stats for seat, seat_names in enumerate(names)
+    return {card_id(seat + 1, index): stats for seat, seat_names in enumerate(names)
             for index, name in enumerate(seat_names) if (stats := _meta(defs[name]).stats)}
 
 

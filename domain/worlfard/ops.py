@@ -22,7 +22,7 @@ from .payment import payments
 from .skills import Op, Skill
 from .state import Effect, Trigger
 from .targets import still_correct, unit_line
-from .vocabulary import StatusName
+from .vocabulary import StatusName, owner_of
 
 
 @dataclass(frozen=True)
@@ -193,10 +193,10 @@ def apply_op(draft: WDraft, ctx: Context, op: Op, cause: int) -> None:  # noqa: 
                 if where is not None:
                     draft.rule("W-3.5", cause, ev.CardMoved(card=t, src="stage", dst=dst, seat=where[0], line=where[1]))
                     continue
-                owner = draft.state.side(t // 1000)
+                owner = draft.state.side(owner_of(t))
                 src = "soul" if t in owner.soul else "grave" if t in owner.grave else None
                 if src is not None:
-                    draft.rule("W-3.5", cause, ev.CardMoved(card=t, src=src, dst=dst, seat=t // 1000))
+                    draft.rule("W-3.5", cause, ev.CardMoved(card=t, src=src, dst=dst, seat=owner_of(t)))
         case "summon_free":
             for t in ctx.targets:
                 card, line = t // 10, t % 10

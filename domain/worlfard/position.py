@@ -5,7 +5,7 @@ from kifu.domain.core.notation import BadPosition, Notation, conserved, known_na
 
 from .cards import catalog
 from .state import State
-from .vocabulary import LINES
+from .vocabulary import LINES, card_id
 
 VERSION = "worlfard-pos/1"
 
@@ -23,7 +23,7 @@ def check(state: State) -> None:
         cards += [c for tower in side.towers for c in tower.cards]
         if not len(side.stage) == len(side.table) == len(side.towers) == LINES:
             raise BadPosition(f"seat {seat}: stage, table and towers have {LINES} spots each (W-3.1)")
-    known = {seat * 1000 + i for seat in (1, 2) for i in range(len(state.names[seat - 1]))}
+    known = {card_id(seat, i) for seat in (1, 2) for i in range(len(state.names[seat - 1]))}
     conserved(cards, known)
     for name, seat in (("turn_seat", state.turn_seat), ("first_seat", state.first_seat), ("chooser", state.chooser)):
         if seat not in (0, 1, 2):

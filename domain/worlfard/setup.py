@@ -12,14 +12,14 @@ from .decks import DeckList
 from .draft import WDraft
 from .state import Side, State
 from .turns import begin_turn
-from .vocabulary import HAND_SIZE, START_LIFE, Phase, other
+from .vocabulary import HAND_SIZE, START_LIFE, Phase, card_id, other
 
 
 def initial_state(header: Header) -> State:
-    """The state before setup: each deck in registered order, card id = seat*1000 + position."""
+    """The state before setup: each deck in registered order, card id = seat*1000 + position (``card_id``)."""
     decks: tuple[DeckList, ...] = tuple(_as_deck(d) for d in header.decks)
     names = (decks[0].cards, decks[1].cards)
-    one, two = (Side(deck=tuple(seat * 1000 + i for i in range(len(names[seat - 1])))) for seat in (1, 2))
+    one, two = (Side(deck=tuple(card_id(seat, i) for i in range(len(names[seat - 1])))) for seat in (1, 2))
     return State(names=names, heart_names=(decks[0].hearts, decks[1].hearts), sides=(one, two))
 
 

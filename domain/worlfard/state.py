@@ -10,7 +10,7 @@ from kifu.domain.core.clauses import implements
 from kifu.domain.core.roles import Amount, CardId, OptionRef, Place, SeatNo, SeqRef, TargetRef
 from kifu.domain.core.ruleset import Outcome
 
-from .vocabulary import LINES, START_LIFE, Phase, PhaseName, StatusName
+from .vocabulary import LINES, START_LIFE, WIDE, Phase, PhaseName, StatusName
 
 HIDDEN = 0  # the card id a seat sees in place of a card it may not see
 
@@ -148,7 +148,7 @@ class Combat(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
 
 
 class State(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
-    names: tuple[tuple[str, ...], tuple[str, ...]]   # card name by seat, indexed by id % 1000
+    names: tuple[tuple[str, ...], tuple[str, ...]]   # card name by seat, indexed by ``card_index``
     heart_names: tuple[tuple[str, ...], tuple[str, ...]]
     sides: tuple[Side, Side]
     phase: PhaseName = Phase.ORDER
@@ -168,4 +168,6 @@ class State(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
         return self.sides[seat - 1]
 
     def name(self, card: int) -> str:
-        return self.names[card // 1000 - 1][card % 1000]
+        if card < WIDE:
+            return self.names[card // 1000 - 1][card % 1000]
+        return self.names[card % WIDE // 1000 - 1][card % 1000 + card // WIDE * 1000]   # (``card_id``)

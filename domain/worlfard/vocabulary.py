@@ -6,7 +6,7 @@ from typing import Final, Literal, NewType, cast
 from kifu.domain.core.clauses import declare, implements
 
 Seat = Literal[1, 2]
-CardId = NewType("CardId", int)   # seat * 1000 + position in the registered deck list
+CardId = NewType("CardId", int)   # seat * 1000 + position in the registered deck list (``card_id``)
 Line = int                        # 1 .. LINES, absolute board columns (W-Q19)
 
 LINES = 5            # W-Q1 proposal: five lines per player
@@ -63,7 +63,25 @@ def other(seat: int) -> Seat:
     return 2 if seat == 1 else 1
 
 
+# Card ids: seat * 1000 + position for the first 1,000 cards of a deck, which is every deck a
+# match may register (W-4.1 caps them far below) and so every card of every record. Only a
+# prepared position may hold more (the bench's long match, 100,000 events and more); its cards from
+# the 1,000th on carry the thousands of their position above ``WIDE``: position 1,234 of seat 1 is
+# 11,234. An id below ``WIDE`` reads as before, so no record changes.
+WIDE = 10_000
+
+
+def card_id(seat: int, index: int) -> int:
+    """The id of the card at ``index`` of ``seat``'s registered deck list."""
+    return seat * 1000 + index if index < 1000 else seat * 1000 + index % 1000 + index // 1000 * WIDE
+
+
+def card_index(card: int) -> int:
+    """The position of ``card`` in its owner's registered deck list (``card_id`` undone)."""
+    return card % 1000 if card < WIDE else card % 1000 + card // WIDE * 1000
+
+
 @implements("W-3.5")
 def owner_of(card: int) -> Seat:
     """W-3.5: the owner never changes; it is encoded in the card id."""
-    return cast(Seat, card // 1000)
+    return cast(Seat, card // 1000 if card < WIDE else card % WIDE // 1000)

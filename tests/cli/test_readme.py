@@ -32,6 +32,7 @@ NOT_RUN = {
     "kifu serve": "starts the service and stays (test_readme_service_session runs one in a thread)",
     "kifu bench": "measures for minutes (tests/bench runs its --quick smoke)",
     "kifu loadtest": "measures a running service (tests/service drives the load generator)",
+    "valgrind": "counts instructions for minutes (docs/performance.md's figures)",
     "tests.viewer.figures": "measures the viewer in chromium for minutes (tests/viewer tests the page)",
 }
 EXITS = {"kifu diff": (0, 1)}     # diff exits 1 when the records differ, as diff(1) does

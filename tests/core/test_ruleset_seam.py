@@ -47,13 +47,13 @@ def test_a_replaced_evolve_is_the_one_that_folds() -> None:
 
 
 def test_a_replaced_evolve_with_its_table_dropped_folds_every_event() -> None:
-    """``SpeedUps.evolve_cases`` is ``evolve``'s own table: replace both and the new ``evolve``
-    sees every event of the game."""
+    """``SpeedUps.evolve_cases`` is ``evolve``'s own table, and ``evolve_run`` folds through it: replace
+    ``evolve`` and drop both, and the new ``evolve`` sees every event of the game."""
     ruleset = find_ruleset("worlfard")
-    assert ruleset.speedups.evolve_cases
+    assert ruleset.speedups.evolve_cases and ruleset.speedups.evolve_run
     match = _played(ruleset, 3)
     seen: list[Any] = []
-    spied = _spied(ruleset, seen, speedups=replace(ruleset.speedups, evolve_cases=None))
+    spied = _spied(ruleset, seen, speedups=replace(ruleset.speedups, evolve_cases=None, evolve_run=None))
     assert Match.fold(spied, match.header, match.envelopes).state == match.state
     assert seen == [env.event for env in match.envelopes if not isinstance(env.event, _CORE_FOLDED)]
 
