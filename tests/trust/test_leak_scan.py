@@ -37,10 +37,29 @@ def _seq_keys() -> set[str]:
     """Keys that hold seq numbers, not cards: the envelope's, and every event field a ruleset
     declares with the role ``seq`` (``SeqRef``: a declaration a later ruling traces back to)."""
     keys = {"seq", "cause", "after", "turn", "round", "forked_at"}
+    seen: set[type] = set()
+
+    def declared(struct_type: type) -> None:        # the type and the Structs nested in it (WORLFARD's Effect.id)
+        if struct_type in seen:
+            return
+        seen.add(struct_type)
+        keys.update(f.key or f.name for f in roles_of(struct_type) if f.role == "seq")
+        for field in msgspec.structs.fields(struct_type):
+            for inner in nested_structs(field.type):
+                declared(inner)
+
     for name in ruleset_names():
         for member in getattr(find_ruleset(name).decider.event_type, "__args__", ()):
-            keys |= {f.key or f.name for f in roles_of(member) if f.role == "seq"}
+            declared(member)
     return keys
+
+
+def nested_structs(annotation: Any) -> Iterator[type]:
+    """The Struct types an annotation holds (directly, in a tuple or list, or as an optional)."""
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        yield annotation
+    for arg in getattr(annotation, "__args__", ()):
+        yield from nested_structs(arg)
 
 
 SEQ_KEYS = _seq_keys()
