@@ -16,7 +16,7 @@ from .conftest import CHROMIUM
 from .helpers import ROOT, store_record
 
 RECORD = ROOT / "replays" / "worlfard" / "bot-flame-gale-vs-tide-stone-s1.kifu.jsonl"
-SEQ = 242         # a combat damage ruling: its why shows the units and the STR it used, and the tip the card
+SEQ = 254         # a combat damage ruling: its why shows the units and the STR it used, and the tip the card
 
 
 def main(out: str = str(ROOT / "docs" / "viewer-worlfard.png")) -> None:
