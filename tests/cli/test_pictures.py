@@ -89,7 +89,11 @@ def test_the_cards_the_event_names_are_marked() -> None:
 
 
 def test_hidden_is_a_question_mark_and_none_a_dash() -> None:
-    doc, _ = picture("masters", "bot-arcane-court-vs-last-hour-s1.kifu.jsonl", 351)
+    name = "bot-arcane-court-vs-last-hour-s1.kifu.jsonl"
+    rec = read_record(REPLAYS / "masters" / name)
+    seq = next(env.seq for env in rec.envelopes                 # a combat with no defender, found in the record
+               if type(env.event).__name__ == "CombatDamage" and env.event.defender == 0)
+    doc, _ = picture("masters", name, seq)
     assert any("defender=—" in t for t in texts(doc))         # no defender: not "?"
     parts = (Zone(id="hand", label="hand", cards=(Face(),)), Zone(id="grave", label="grave"))
     hidden = Layout(ruleset="t", seats=(SeatPanel(seat=1, parts=parts),))
