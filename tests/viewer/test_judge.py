@@ -32,10 +32,11 @@ def test_the_timeline_shows_the_current_event_after_each_jump(records: dict[str,
                                                              page_for: Any) -> None:
     _, served = server
     match_id, tokens = stored(records["worlfard"])
+    late = len(read_record(records["worlfard"]).envelopes) - 5   # a far jump, within whatever match the corpus holds
     page, _ = page_for(served.url)
     open_match(page, served.url, match_id, tokens["judge"], seq=298)
     assert page.evaluate(IN_LIST), "the row of #298 is scrolled out of the timeline"
-    for seq in (40, 700, 299, 5):
+    for seq in (40, late, 299, 5):
         page.evaluate(f"window.kifuViewer.go({seq})")
         at(page, seq)
         assert page.locator("#timeline li.here").get_attribute("data-seq") == str(seq)
@@ -207,7 +208,7 @@ def test_every_zone_on_demand_english_names_and_the_log_search(records: dict[str
     assert shown() == [e.seq for e in record.envelopes if e.clause == "W-12.6"]
     page.fill("#search", "combatdamage")                   # by event type, any case
     assert shown() == [e.seq for e in record.envelopes if type(e.event).__name__ == "CombatDamage"]
-    card = next(e for e in record.envelopes[600:] if type(e.event).__name__ == "UnitDestroyed").event.card
+    card = next(e for e in reversed(record.envelopes) if type(e.event).__name__ == "UnitDestroyed").event.card
     label = ViewSource(record.ruleset, record.header, record.envelopes, None).card_label(card).split("#")[0]
     page.fill("#search", label)                            # by card name
     found = shown()
