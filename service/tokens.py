@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from kifu.store import StoreConfig, StoreError
+from kifu.store.config import connect_params
 
 TABLE = "kifu_tokens"
 ROLES = ("seat1", "seat2", "judge")
@@ -195,10 +196,7 @@ class PostgresTokens:
         from psycopg.sql import SQL, Identifier
 
         self._where = where
-        self._params: dict[str, Any] = dict(
-            dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-            user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
-            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5))
+        self._params: dict[str, Any] = connect_params(env)
         table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
         self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, role text NOT NULL, "
                            "digest text NOT NULL, PRIMARY KEY (match_id, role))").format(table)

@@ -18,7 +18,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import msgspec
@@ -123,3 +123,11 @@ def _redacted(netloc: str, url: str) -> str:
         user = netloc.split("@", 1)[0].split(":", 1)[0]
         return url.replace(netloc.split("@", 1)[0], f"{user}:***", 1)
     return url
+
+
+def connect_params(env: Mapping[str, str]) -> dict[str, Any]:
+    """``psycopg.connect``'s keywords for a resolved PostgreSQL store's environment: the tables kept
+    beside the event store (tokens, notes, standings) open their own connections with them."""
+    return dict(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
+                user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
+                connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5))

@@ -20,7 +20,7 @@ import msgspec
 
 from kifu.domain.core.notes import Note
 
-from .config import StoreConfig
+from .config import StoreConfig, connect_params
 from .errors import StoreError
 
 TABLE = "kifu_notes"
@@ -149,10 +149,7 @@ class PostgresNotes:
         from psycopg.sql import SQL, Identifier
 
         self._where = where
-        self._params: dict[str, Any] = dict(
-            dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-            user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
-            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5))
+        self._params: dict[str, Any] = connect_params(env)
         table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
         self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, number integer NOT NULL, "
                            "body text NOT NULL, PRIMARY KEY (match_id, number))").format(table)

@@ -10,7 +10,7 @@ from typing import Any
 
 from kifu.projections.standings import Db, Standings
 
-from .config import StoreConfig
+from .config import StoreConfig, connect_params
 from .store import MatchStore
 
 
@@ -43,10 +43,7 @@ class PostgresDb:
     def __init__(self, env: dict[str, str]) -> None:
         import psycopg  # lazy: only a PostgreSQL store loads the driver (as kifu.store.store does)
 
-        self.conn = psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
-                                    port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                                    password=env.get("POSTGRES_PASSWORD") or None, autocommit=True,
-                                    connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5")))
+        self.conn = psycopg.connect(**connect_params(env), autocommit=True)
         schema = env.get("POSTGRES_SCHEMA")
         if schema:
             self.conn.execute(f'SET search_path TO "{schema}"')

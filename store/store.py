@@ -33,7 +33,7 @@ from kifu.domain.core.ruleset import Outcome, find_ruleset
 from kifu.domain.core.signing import Signer
 from kifu.domain.tournament.events import Entry
 
-from .config import StoreConfig, resolve
+from .config import StoreConfig, connect_params, resolve
 from .errors import MatchExists, StoreError
 from .index import (
     EVENTS_TABLE,
@@ -411,9 +411,7 @@ def _postgres_cause(config: StoreConfig) -> str | None:
 
     env = config.env
     try:
-        psycopg.connect(dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"],
-                        user=env["POSTGRES_USER"], password=env.get("POSTGRES_PASSWORD") or None,
-                        connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))).close()
+        psycopg.connect(**connect_params(env)).close()
     except psycopg.Error as exc:
         text = " ".join(str(exc).split())
         return text.rsplit(" failed: ", 1)[-1].replace("FATAL: ", "")
