@@ -18,16 +18,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
-from kifu.store import StoreConfig, StoreError
-from kifu.store.config import connect_params
+from kifu.store import StoreConfig
+from kifu.store.sidetable import PostgresTable, SQLiteTable
 
 TABLE = "kifu_tokens"
 ROLES = ("seat1", "seat2", "judge")
@@ -145,86 +142,37 @@ class MemoryTokens:
         self._rows.clear()
 
 
-class SQLiteTokens:
+COLUMNS = "match_id TEXT NOT NULL, role TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (match_id, role)"
+
+
+class SQLiteTokens(SQLiteTable):
     """The table beside the store's in the same SQLite file (WAL mode is already on)."""
 
     def __init__(self, db_name: str, lock_timeout: float) -> None:
-        self._where = f"SQLite database {db_name}"
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(db_name, uri=True, check_same_thread=False, isolation_level=None,
-                                       timeout=lock_timeout)
-            self._db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (match_id TEXT NOT NULL, role TEXT NOT NULL, "
-                             "digest TEXT NOT NULL, PRIMARY KEY (match_id, role))")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self._where}: cannot keep tokens ({exc})") from exc
-
-    @contextmanager
-    def _guard(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                yield self._db
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self._where}: {exc}") from exc
+        super().__init__(db_name, TABLE, COLUMNS, lock_timeout=lock_timeout, what="tokens")
 
     def put(self, match_id: str, digests: Digests) -> None:
-        with self._guard() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.executemany(f"INSERT INTO {TABLE} (match_id, role, digest) VALUES (?, ?, ?) "
-                               "ON CONFLICT (match_id, role) DO UPDATE SET digest = excluded.digest",   # a reissue
-                               [(match_id, role, d) for role, d in digests.items()])
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._immediate() as db:
+            db.executemany(f"INSERT INTO {TABLE} (match_id, role, digest) VALUES (?, ?, ?) "
+                           "ON CONFLICT (match_id, role) DO UPDATE SET digest = excluded.digest",   # a reissue
+                           [(match_id, role, d) for role, d in digests.items()])
 
     def get(self, match_id: str) -> Digests:
         with self._guard() as db:
             rows = db.execute(f"SELECT role, digest FROM {TABLE} WHERE match_id = ?", (match_id,)).fetchall()
         return {role: d for role, d in rows}
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
-
-class PostgresTokens:
-    """The table in the store's schema; one connection, reopened once if the server dropped it."""
+class PostgresTokens(PostgresTable):
+    """The table in the store's schema; one connection, reopened if the server dropped it."""
 
     def __init__(self, env: dict[str, str], where: str) -> None:
-        from psycopg.sql import SQL, Identifier
+        from psycopg.sql import SQL
 
-        self._where = where
-        self._params: dict[str, Any] = connect_params(env)
-        table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
-        self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, role text NOT NULL, "
-                           "digest text NOT NULL, PRIMARY KEY (match_id, role))").format(table)
+        super().__init__(env, where, TABLE, COLUMNS, ddl_lock=DDL_LOCK)
         self._insert = SQL("INSERT INTO {} (match_id, role, digest) VALUES (%s, %s, %s) "
-                           "ON CONFLICT (match_id, role) DO UPDATE SET digest = excluded.digest").format(table)
-        self._select = SQL("SELECT role, digest FROM {} WHERE match_id = %s").format(table)
-        self._lock = threading.Lock()
-        self._conn: Any = None
-        with self._guard() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (DDL_LOCK,))
-            conn.execute(self._create)
-
-    @contextmanager
-    def _guard(self) -> Iterator[Any]:
-        import psycopg
-
-        with self._lock:
-            try:
-                if self._conn is None or self._conn.closed:
-                    self._conn = psycopg.connect(autocommit=True, **self._params)
-                yield self._conn
-            except psycopg.OperationalError as exc:
-                if self._conn is not None:
-                    self._conn.close()
-                self._conn = None  # reconnect on next use
-                raise StoreError(f"{self._where} is unavailable: {exc}") from exc
-            except psycopg.Error as exc:
-                raise StoreError(f"{self._where}: {exc}") from exc
+                           "ON CONFLICT (match_id, role) DO UPDATE SET digest = excluded.digest").format(self._table)
+        self._select = SQL("SELECT role, digest FROM {} WHERE match_id = %s").format(self._table)
 
     def put(self, match_id: str, digests: Digests) -> None:
         with self._guard() as conn, conn.transaction(), conn.cursor() as cur:
@@ -234,9 +182,3 @@ class PostgresTokens:
         with self._guard() as conn:
             rows = conn.execute(self._select, (match_id,)).fetchall()
         return {role: d for role, d in rows}
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None

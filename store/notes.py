@@ -10,18 +10,16 @@ Rows are never updated or deleted.
 """
 from __future__ import annotations
 
-import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
 
 from kifu.domain.core.notes import Note
 
-from .config import StoreConfig, connect_params
+from .config import StoreConfig
 from .errors import StoreError
+from .sidetable import PostgresTable, SQLiteTable
 
 TABLE = "kifu_notes"
 DDL_LOCK = 0x4B4946550007  # advisory lock key ("KIFU" 7) held while creating the table
@@ -96,40 +94,21 @@ class MemoryNotes:
         pass
 
 
-class SQLiteNotes:
+COLUMNS = "match_id TEXT NOT NULL, number INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (match_id, number)"
+
+
+class SQLiteNotes(SQLiteTable):
     """The table in the store's SQLite file; ``BEGIN IMMEDIATE`` makes the number and the row one step."""
 
     def __init__(self, db_name: str, lock_timeout: float) -> None:
-        self._where = f"SQLite database {db_name}"
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(db_name, uri=True, check_same_thread=False, isolation_level=None,
-                                       timeout=max(lock_timeout, 30))
-            self._db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (match_id TEXT NOT NULL, number INTEGER NOT NULL, "
-                             "body TEXT NOT NULL, PRIMARY KEY (match_id, number))")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self._where}: cannot keep notes ({exc})") from exc
-
-    @contextmanager
-    def _guard(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                yield self._db
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self._where}: {exc}") from exc
+        super().__init__(db_name, TABLE, COLUMNS, lock_timeout=max(lock_timeout, 30), what="notes")
 
     def add(self, match_id: str, body: str) -> int:
-        with self._guard() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute(f"INSERT INTO {TABLE} (match_id, number, body) "
-                                 f"SELECT ?, COALESCE(MAX(number), 0) + 1, ? FROM {TABLE} WHERE match_id = ? "
-                                 "RETURNING number",
-                                 (match_id, body, match_id)).fetchone()
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._immediate() as db:
+            row = db.execute(f"INSERT INTO {TABLE} (match_id, number, body) "
+                             f"SELECT ?, COALESCE(MAX(number), 0) + 1, ? FROM {TABLE} WHERE match_id = ? "
+                             "RETURNING number",
+                             (match_id, body, match_id)).fetchone()
         return int(row[0])
 
     def rows(self, match_id: str) -> list[tuple[int, str]]:
@@ -137,49 +116,19 @@ class SQLiteNotes:
             return [(int(n), str(b)) for n, b in
                     db.execute(f"SELECT number, body FROM {TABLE} WHERE match_id = ? ORDER BY number", (match_id,))]
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
-
-class PostgresNotes:
-    """The table in the store's schema; one connection (autocommit), reopened if the server dropped it."""
+class PostgresNotes(PostgresTable):
+    """The table in the store's schema; a writer that lost the race for a number tries the next."""
 
     def __init__(self, env: dict[str, str], where: str) -> None:
-        from psycopg.sql import SQL, Identifier
-
-        self._where = where
-        self._params: dict[str, Any] = connect_params(env)
-        table = SQL("{}.{}").format(Identifier(env.get("POSTGRES_SCHEMA") or "public"), Identifier(TABLE))
-        self._create = SQL("CREATE TABLE IF NOT EXISTS {} (match_id text NOT NULL, number integer NOT NULL, "
-                           "body text NOT NULL, PRIMARY KEY (match_id, number))").format(table)
-        self._insert = SQL("INSERT INTO {t} (match_id, number, body) SELECT %s, COALESCE(MAX(number), 0) + 1, %s "
-                           "FROM {t} WHERE match_id = %s RETURNING number").format(t=table)
-        self._select = SQL("SELECT number, body FROM {} WHERE match_id = %s ORDER BY number").format(table)
-        self._lock = threading.Lock()
-        self._conn: Any = None
-        with self._guard() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (DDL_LOCK,))
-            conn.execute(self._create)
-
-    @contextmanager
-    def _guard(self) -> Iterator[Any]:
         import psycopg
+        from psycopg.sql import SQL
 
-        with self._lock:
-            try:
-                if self._conn is None or self._conn.closed:
-                    self._conn = psycopg.connect(autocommit=True, **self._params)
-                yield self._conn
-            except psycopg.OperationalError as exc:
-                if self._conn is not None:
-                    self._conn.close()
-                self._conn = None
-                raise StoreError(f"{self._where} is unavailable: {exc}") from exc
-            except psycopg.errors.UniqueViolation:
-                raise
-            except psycopg.Error as exc:
-                raise StoreError(f"{self._where}: {exc}") from exc
+        self._passed = (psycopg.errors.UniqueViolation,)     # add() takes the next number
+        super().__init__(env, where, TABLE, COLUMNS, ddl_lock=DDL_LOCK)
+        self._insert = SQL("INSERT INTO {t} (match_id, number, body) SELECT %s, COALESCE(MAX(number), 0) + 1, %s "
+                           "FROM {t} WHERE match_id = %s RETURNING number").format(t=self._table)
+        self._select = SQL("SELECT number, body FROM {} WHERE match_id = %s ORDER BY number").format(self._table)
 
     def add(self, match_id: str, body: str) -> int:
         import psycopg
@@ -196,9 +145,3 @@ class PostgresNotes:
     def rows(self, match_id: str) -> list[tuple[int, str]]:
         with self._guard() as conn:
             return [(int(n), str(b)) for n, b in conn.execute(self._select, (match_id,)).fetchall()]
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
