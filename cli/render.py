@@ -19,7 +19,7 @@ from rich.text import Text
 
 from kifu.domain.core.envelope import Envelope
 from kifu.domain.core.layout import Cell, Counter, Face, Grid, Layout, Note, Part, SeatPanel, Zone
-from kifu.projections.words import UNKNOWN, Command, Words
+from kifu.projections.words import Command, Words
 
 _KIND_STYLE = {"decision": "bold cyan", "rule": "yellow", "setup": "magenta", "judge": "bold magenta"}
 _TONE = {"good": "green", "bad": "red", "hot": "bold red", "dim": "dim", "": ""}
@@ -30,10 +30,6 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {many or (word + 'es' if word.endswith(('s', 'sh', 'ch', 'x')) else word + 's')}"
-
-
-def card_name(names: Callable[[int], str] | None, card: int) -> str:
-    return Words(names).card(card, UNKNOWN)
 
 
 def describe_event(event: Any, names: Callable[[int], str] | None = None, *, original: Any = None,

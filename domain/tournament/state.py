@@ -100,14 +100,6 @@ class State(msgspec.Struct, kw_only=True):
         return [p.name for p in self.players.values()
                 if p.dropped_after is None or p.dropped_after >= before_round]
 
-    def table_of(self, match_id: str) -> tuple[Round, TableState, Game] | None:
-        for r in self.rounds:
-            for t in r.tables:
-                for g in t.games:
-                    if g.match_id == match_id:
-                        return r, t, g
-        return None
-
 
 def _copy(s: State) -> State:
     """A copy ``evolve`` may change: the mutable parts copied, the rest (events, decks, games) shared,
