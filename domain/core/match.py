@@ -40,7 +40,7 @@ from .commit import (
 )
 from .draft import Draft
 from .draft import seal as stamp_digest
-from .envelope import DECISION, JUDGE, Envelope, checkpoint, digest_of, genesis, link, state_digest
+from .envelope import DECISION, JUDGE, Envelope, chained, checkpoint, digest_of, genesis, link, state_digest
 from .errors import Conflict, Illegal, MatchOver, NotYourDecision
 from .header import Header, header_bytes
 from .judgefold import judge_cases, moves_bases
@@ -492,9 +492,4 @@ class Match:
                 since[seat] = len(mine)
 
     def _chain(self, envelopes: list[Envelope[Any]]) -> list[Envelope[Any]]:
-        head, fmt = self.head, self._fmt
-        out = []
-        for env in envelopes:
-            head = link(head, env, fmt)
-            out.append(msgspec.structs.replace(env, chain=head))
-        return out
+        return chained(self.head, envelopes, self._fmt)
