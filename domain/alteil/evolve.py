@@ -1,7 +1,7 @@
 """evolve: the dumb fold. One handler per event type, no checks (decide validated already)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -10,19 +10,25 @@ from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
+from .piles import LooseDeck, chopped, dropped, frozen, loosened, plus, renewed, under, without, without_any
 from .state import Pending, State, Unit
 from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, PREPARATION, SOUL, TIE, WINDOW, other, owner
 
 
 def _side(state: State, seat: int, **fields: Any) -> State:
-    sides = list(state.sides)
-    sides[seat - 1] = replace(sides[seat - 1], **fields)
-    return replace(state, sides=(sides[0], sides[1]))
+    a, b = state.sides
+    if seat == 1:
+        return replace(state, sides=(replace(a, **fields), b))
+    return replace(state, sides=(a, replace(b, **fields)))
 
 
-def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1:]
+def _piles(state: State, seat: int, **piles: Any) -> State:
+    """A side whose piles alone changed (``piles``' functions): in a run they are its ``Loose``
+    lists, already changed in place, so the state is still the one to go on from."""
+    deck: object = state.sides[seat - 1].deck     # (a LooseDeck in a run, whatever Side declares)
+    if type(deck) is LooseDeck:
+        return state
+    return _side(state, seat, **piles)
 
 
 def _unit(state: State, card: int, **fields: Any) -> State:
@@ -32,12 +38,12 @@ def _unit(state: State, card: int, **fields: Any) -> State:
 
 
 def _shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _side(s, e.seat, deck=e.order)
+    return _piles(s, e.seat, deck=renewed(s.side(e.seat).deck, e.order))
 
 
 def _drawn(s: State, e: ev.CardsDrawn) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], hand=side.hand + e.cards)
+    side = s.sides[e.seat - 1]
+    return _piles(s, e.seat, deck=dropped(side.deck, len(e.cards)), hand=plus(side.hand, e.cards))
 
 
 def _mulligan(s: State, e: ev.MulliganDecided) -> State:
@@ -47,7 +53,7 @@ def _mulligan(s: State, e: ev.MulliganDecided) -> State:
 
 def _returned(s: State, e: ev.HandReturned) -> State:
     side = s.side(e.seat)
-    return _side(s, e.seat, hand=tuple(c for c in side.hand if c not in e.cards), deck=e.cards + side.deck)
+    return _piles(s, e.seat, hand=without_any(side.hand, e.cards), deck=under(e.cards, side.deck))
 
 
 def _first(s: State, e: ev.FirstPlayerDecided) -> State:
@@ -56,7 +62,8 @@ def _first(s: State, e: ev.FirstPlayerDecided) -> State:
 
 def _battlefield(s: State, e: ev.BattlefieldSet) -> State:
     side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], squares=e.cards, destroyed=(False,) * len(e.cards))
+    return _side(s, e.seat, deck=dropped(side.deck, len(e.cards)), squares=e.cards,
+                 destroyed=(False,) * len(e.cards))
 
 
 def _opening(s: State, e: ev.OpeningStarted) -> State:
@@ -70,20 +77,20 @@ def _sealed(s: State, e: ChoiceSealed) -> State:
 def _opening_influence(s: State, e: ev.OpeningInfluence) -> State:
     if e.card:
         side = s.side(e.seat)
-        s = _side(s, e.seat, hand=_without(side.hand, e.card), influence=side.influence + (e.card,))
+        s = _piles(s, e.seat, hand=without(side.hand, e.card), influence=plus(side.influence, (e.card,)))
     return replace(s, opened=s.opened + (e.seat,))
 
 
 def _soul_gained(s: State, e: ev.SoulGained) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], soul=side.soul + e.cards)
+    side = s.sides[e.seat - 1]
+    return _piles(s, e.seat, deck=dropped(side.deck, len(e.cards)), soul=plus(side.soul, e.cards))
 
 
 def _soul_out(s: State, e: ev.SoulPaid | ev.SoulReduced) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     n = len(e.cards)
     # one at a time from the pile's top to the deck top: the last one moved ends on top
-    return _side(s, e.seat, soul=side.soul[:len(side.soul) - n], deck=tuple(reversed(e.cards)) + side.deck)
+    return _piles(s, e.seat, soul=chopped(side.soul, n), deck=under(tuple(reversed(e.cards)), side.deck))
 
 
 def _turn(s: State, e: ev.TurnBegan) -> State:
@@ -107,7 +114,7 @@ def _draw_failed(s: State, e: ev.DrawFailed) -> State:
 
 def _influence(s: State, e: ev.InfluencePlaced) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, hand=_without(side.hand, e.card), influence=side.influence + (e.card,))
+    s = _piles(s, e.seat, hand=without(side.hand, e.card), influence=plus(side.influence, (e.card,)))
     return replace(s, gods_used=s.gods_used + (e.god,))
 
 
@@ -117,7 +124,7 @@ def _influence_ended(s: State, e: ev.InfluenceEnded) -> State:
 
 def _placed(s: State, e: ev.UnitPlaced) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, hand=_without(side.hand, e.card), units=side.units + (Unit(card=e.card, square=e.square),))
+    s = _side(s, e.seat, hand=without(side.hand, e.card), units=side.units + (Unit(card=e.card, square=e.square),))
     return replace(s, passes=0, actor=other(e.seat))
 
 
@@ -147,13 +154,13 @@ def _window_passed(s: State, e: ev.WindowPassed) -> State:
 
 
 def _grimoire(s: State, e: ev.GrimoireUsed) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=_without(side.hand, e.card), senka=side.senka + (e.card,))
+    side = s.sides[e.seat - 1]
+    return _piles(s, e.seat, hand=without(side.hand, e.card), senka=plus(side.senka, (e.card,)))
 
 
 def _discarded(s: State, e: ev.CardDiscarded | ev.DiscardedForSoul | ev.DiscardedToLimit) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=_without(side.hand, e.card), senka=side.senka + (e.card,))
+    side = s.sides[e.seat - 1]
+    return _piles(s, e.seat, hand=without(side.hand, e.card), senka=plus(side.senka, (e.card,)))
 
 
 def _tie(s: State, e: ev.TieChoice) -> State:
@@ -192,7 +199,7 @@ def _destroyed(s: State, e: ev.BattlefieldDestroyed) -> State:
     squares[e.square - 1] = 0
     destroyed = list(side.destroyed)
     destroyed[e.square - 1] = True
-    return _side(s, e.seat, squares=tuple(squares), destroyed=tuple(destroyed), hand=side.hand + (e.card,))
+    return _side(s, e.seat, squares=tuple(squares), destroyed=tuple(destroyed), hand=plus(side.hand, (e.card,)))
 
 
 def _damage(s: State, e: ev.DamageDealt) -> State:
@@ -214,13 +221,14 @@ def _modified(s: State, e: ev.Modified) -> State:
 
 def _died(s: State, e: ev.UnitDied) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, units=tuple(u for u in side.units if u.card != e.card), cemetery=side.cemetery + (e.card,))
+    s = _side(s, e.seat, units=tuple(u for u in side.units if u.card != e.card),
+              cemetery=plus(side.cemetery, (e.card,)))
     return replace(s, sub="", actor=0, acting=0) if s.acting == e.card else s
 
 
 def _influence_discarded(s: State, e: ev.InfluenceDiscarded) -> State:
     side = s.side(e.seat)
-    return _side(s, e.seat, influence=_without(side.influence, e.card), senka=side.senka + (e.card,))
+    return _piles(s, e.seat, influence=without(side.influence, e.card), senka=plus(side.senka, (e.card,)))
 
 
 def _discards_ended(s: State, e: ev.DiscardsEnded) -> State:
@@ -235,7 +243,9 @@ def _hand_checked(s: State, e: ev.HandChecked) -> State:
 
 def _effects_ended(s: State, e: ev.EffectsEnded) -> State:
     for seat in (1, 2):
-        s = _side(s, seat, units=tuple(replace(u, at=0, df=0, agi=0) for u in s.side(seat).units))
+        units = s.side(seat).units
+        if any(u.at or u.df or u.agi for u in units):     # (else the side is left as it is)
+            s = _side(s, seat, units=tuple(replace(u, at=0, df=0, agi=0) for u in units))
     return s
 
 
@@ -278,3 +288,16 @@ HANDLERS: dict[type, Callable[[State, Any], State]] = {
 def evolve(state: State, event: Any) -> State:
     handler = HANDLERS.get(type(event), _nothing)
     return handler(state, event)
+
+
+def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
+    """What ``fold`` makes of ``events`` one at a time, with the piles made tuples once at the end:
+    the states in between are never seen, so their piles stay lists changed in place (``piles.Loose``).
+    An event without a case here (the core's own, a judge's) is folded by ``fold`` on the state as
+    the plain fold has it."""
+    state = loosened(state)
+    case_of = HANDLERS.get
+    for event in events:
+        case = case_of(type(event))
+        state = loosened(fold(frozen(state), event)) if case is None else case(state, event)
+    return frozen(state)
