@@ -10,7 +10,7 @@ from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
-from .piles import LooseDeck, chopped, dropped, frozen, loosened, plus, renewed, under, without, without_any
+from .piles import chopped, dropped, frozen, loosened, plus, renewed, under, without, without_any
 from .state import Pending, State, Unit
 from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, PREPARATION, SOUL, TIE, WINDOW, other, owner
 
@@ -22,13 +22,12 @@ def _side(state: State, seat: int, **fields: Any) -> State:
     return replace(state, sides=(a, replace(b, **fields)))
 
 
-def _piles(state: State, seat: int, **piles: Any) -> State:
-    """A side whose piles alone changed (``piles``' functions): in a run they are its ``Loose``
-    lists, already changed in place, so the state is still the one to go on from."""
-    deck: object = state.sides[seat - 1].deck     # (a LooseDeck in a run, whatever Side declares)
-    if type(deck) is LooseDeck:
-        return state
-    return _side(state, seat, **piles)
+# A handler that moves cards between a side's piles changes them through ``piles``' functions,
+# which return a run's ``Loose`` pile itself, changed in place; a tuple pile comes back as itself
+# from ``plus`` and ``under`` only when they add no card (from ``renewed``: when it is the new order).
+# So where the pile the cards go to comes back as itself, the side's piles are a run's (``evolve_run``
+# loosens all of them, and they are changed already) or no card moved: either way the state to go on
+# from is the one given, and the handler makes no new side (a call with keywords fewer per event).
 
 
 def _unit(state: State, card: int, **fields: Any) -> State:
@@ -38,12 +37,15 @@ def _unit(state: State, card: int, **fields: Any) -> State:
 
 
 def _shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _piles(s, e.seat, deck=renewed(s.side(e.seat).deck, e.order))
+    side = s.sides[e.seat - 1]
+    deck = renewed(side.deck, e.order)
+    return s if deck is side.deck else _side(s, e.seat, deck=deck)
 
 
 def _drawn(s: State, e: ev.CardsDrawn) -> State:
     side = s.sides[e.seat - 1]
-    return _piles(s, e.seat, deck=dropped(side.deck, len(e.cards)), hand=plus(side.hand, e.cards))
+    deck, hand = dropped(side.deck, len(e.cards)), plus(side.hand, e.cards)
+    return s if hand is side.hand else _side(s, e.seat, deck=deck, hand=hand)
 
 
 def _mulligan(s: State, e: ev.MulliganDecided) -> State:
@@ -52,8 +54,9 @@ def _mulligan(s: State, e: ev.MulliganDecided) -> State:
 
 
 def _returned(s: State, e: ev.HandReturned) -> State:
-    side = s.side(e.seat)
-    return _piles(s, e.seat, hand=without_any(side.hand, e.cards), deck=under(e.cards, side.deck))
+    side = s.sides[e.seat - 1]
+    hand, deck = without_any(side.hand, e.cards), under(e.cards, side.deck)
+    return s if deck is side.deck else _side(s, e.seat, hand=hand, deck=deck)
 
 
 def _first(s: State, e: ev.FirstPlayerDecided) -> State:
@@ -61,7 +64,7 @@ def _first(s: State, e: ev.FirstPlayerDecided) -> State:
 
 
 def _battlefield(s: State, e: ev.BattlefieldSet) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return _side(s, e.seat, deck=dropped(side.deck, len(e.cards)), squares=e.cards,
                  destroyed=(False,) * len(e.cards))
 
@@ -76,21 +79,24 @@ def _sealed(s: State, e: ChoiceSealed) -> State:
 
 def _opening_influence(s: State, e: ev.OpeningInfluence) -> State:
     if e.card:
-        side = s.side(e.seat)
-        s = _piles(s, e.seat, hand=without(side.hand, e.card), influence=plus(side.influence, (e.card,)))
+        side = s.sides[e.seat - 1]
+        hand, influence = without(side.hand, e.card), plus(side.influence, (e.card,))
+        s = s if influence is side.influence else _side(s, e.seat, hand=hand, influence=influence)
     return replace(s, opened=s.opened + (e.seat,))
 
 
 def _soul_gained(s: State, e: ev.SoulGained) -> State:
     side = s.sides[e.seat - 1]
-    return _piles(s, e.seat, deck=dropped(side.deck, len(e.cards)), soul=plus(side.soul, e.cards))
+    deck, soul = dropped(side.deck, len(e.cards)), plus(side.soul, e.cards)
+    return s if soul is side.soul else _side(s, e.seat, deck=deck, soul=soul)
 
 
 def _soul_out(s: State, e: ev.SoulPaid | ev.SoulReduced) -> State:
     side = s.sides[e.seat - 1]
     n = len(e.cards)
     # one at a time from the pile's top to the deck top: the last one moved ends on top
-    return _piles(s, e.seat, soul=chopped(side.soul, n), deck=under(tuple(reversed(e.cards)), side.deck))
+    soul, deck = chopped(side.soul, n), under(tuple(reversed(e.cards)), side.deck)
+    return s if deck is side.deck else _side(s, e.seat, soul=soul, deck=deck)
 
 
 def _turn(s: State, e: ev.TurnBegan) -> State:
@@ -113,8 +119,9 @@ def _draw_failed(s: State, e: ev.DrawFailed) -> State:
 
 
 def _influence(s: State, e: ev.InfluencePlaced) -> State:
-    side = s.side(e.seat)
-    s = _piles(s, e.seat, hand=without(side.hand, e.card), influence=plus(side.influence, (e.card,)))
+    side = s.sides[e.seat - 1]
+    hand, influence = without(side.hand, e.card), plus(side.influence, (e.card,))
+    s = s if influence is side.influence else _side(s, e.seat, hand=hand, influence=influence)
     return replace(s, gods_used=s.gods_used + (e.god,))
 
 
@@ -123,7 +130,7 @@ def _influence_ended(s: State, e: ev.InfluenceEnded) -> State:
 
 
 def _placed(s: State, e: ev.UnitPlaced) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     s = _side(s, e.seat, hand=without(side.hand, e.card), units=side.units + (Unit(card=e.card, square=e.square),))
     return replace(s, passes=0, actor=other(e.seat))
 
@@ -155,12 +162,14 @@ def _window_passed(s: State, e: ev.WindowPassed) -> State:
 
 def _grimoire(s: State, e: ev.GrimoireUsed) -> State:
     side = s.sides[e.seat - 1]
-    return _piles(s, e.seat, hand=without(side.hand, e.card), senka=plus(side.senka, (e.card,)))
+    hand, senka = without(side.hand, e.card), plus(side.senka, (e.card,))
+    return s if senka is side.senka else _side(s, e.seat, hand=hand, senka=senka)
 
 
 def _discarded(s: State, e: ev.CardDiscarded | ev.DiscardedForSoul | ev.DiscardedToLimit) -> State:
     side = s.sides[e.seat - 1]
-    return _piles(s, e.seat, hand=without(side.hand, e.card), senka=plus(side.senka, (e.card,)))
+    hand, senka = without(side.hand, e.card), plus(side.senka, (e.card,))
+    return s if senka is side.senka else _side(s, e.seat, hand=hand, senka=senka)
 
 
 def _tie(s: State, e: ev.TieChoice) -> State:
@@ -194,7 +203,7 @@ def _card_acted(s: State, e: ev.SkillUsed | ev.Attacked | ev.BattlefieldAttacked
 
 
 def _destroyed(s: State, e: ev.BattlefieldDestroyed) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     squares = list(side.squares)
     squares[e.square - 1] = 0
     destroyed = list(side.destroyed)
@@ -220,15 +229,16 @@ def _modified(s: State, e: ev.Modified) -> State:
 
 
 def _died(s: State, e: ev.UnitDied) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     s = _side(s, e.seat, units=tuple(u for u in side.units if u.card != e.card),
               cemetery=plus(side.cemetery, (e.card,)))
     return replace(s, sub="", actor=0, acting=0) if s.acting == e.card else s
 
 
 def _influence_discarded(s: State, e: ev.InfluenceDiscarded) -> State:
-    side = s.side(e.seat)
-    return _piles(s, e.seat, influence=without(side.influence, e.card), senka=plus(side.senka, (e.card,)))
+    side = s.sides[e.seat - 1]
+    influence, senka = without(side.influence, e.card), plus(side.senka, (e.card,))
+    return s if senka is side.senka else _side(s, e.seat, influence=influence, senka=senka)
 
 
 def _discards_ended(s: State, e: ev.DiscardsEnded) -> State:
@@ -296,8 +306,12 @@ def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any],
     An event without a case here (the core's own, a judge's) is folded by ``fold`` on the state as
     the plain fold has it."""
     state = loosened(state)
-    case_of = HANDLERS.get
+    cases = HANDLERS
     for event in events:
-        case = case_of(type(event))
-        state = loosened(fold(frozen(state), event)) if case is None else case(state, event)
+        try:
+            case = cases[type(event)]
+        except KeyError:      # (rare: a reveal, a prepared position, a judge's act)
+            state = loosened(fold(frozen(state), event))
+        else:
+            state = case(state, event)
     return frozen(state)

@@ -42,7 +42,8 @@ Deck = Cards | LooseDeck
 def dropped(deck: Deck, n: int) -> Deck:
     """Without its top ``n`` cards."""
     if type(deck) is LooseDeck:
-        del deck[max(0, len(deck) - n):]
+        if n:
+            del deck[-n:]
         return deck
     return deck[n:]
 
