@@ -253,8 +253,8 @@ def _hand_checked(s: State, e: ev.HandChecked) -> State:
 
 def _effects_ended(s: State, e: ev.EffectsEnded) -> State:
     for seat in (1, 2):
-        units = s.side(seat).units
-        if any(u.at or u.df or u.agi for u in units):     # (else the side is left as it is)
+        units = s.sides[seat - 1].units
+        if units and any(u.at or u.df or u.agi for u in units):     # (else the side is left as it is)
             s = _side(s, seat, units=tuple(replace(u, at=0, df=0, agi=0) for u in units))
     return s
 
