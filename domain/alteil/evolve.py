@@ -1,7 +1,7 @@
 """evolve: the dumb fold. One handler per event type, no checks (decide validated already)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -10,19 +10,24 @@ from kifu.domain.core.commit import ChoiceSealed
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
+from .piles import chopped, dropped, frozen, loosened, plus, renewed, under, without, without_any
 from .state import Pending, State, Unit
 from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, PREPARATION, SOUL, TIE, WINDOW, other, owner
 
 
 def _side(state: State, seat: int, **fields: Any) -> State:
-    sides = list(state.sides)
-    sides[seat - 1] = replace(sides[seat - 1], **fields)
-    return replace(state, sides=(sides[0], sides[1]))
+    a, b = state.sides
+    if seat == 1:
+        return replace(state, sides=(replace(a, **fields), b))
+    return replace(state, sides=(a, replace(b, **fields)))
 
 
-def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1:]
+# A handler that moves cards between a side's piles changes them through ``piles``' functions,
+# which return a run's ``Loose`` pile itself, changed in place; a tuple pile comes back as itself
+# from ``plus`` and ``under`` only when they add no card (from ``renewed``: when it is the new order).
+# So where the pile the cards go to comes back as itself, the side's piles are a run's (``evolve_run``
+# loosens all of them, and they are changed already) or no card moved: either way the state to go on
+# from is the one given, and the handler makes no new side (a call with keywords fewer per event).
 
 
 def _unit(state: State, card: int, **fields: Any) -> State:
@@ -32,12 +37,15 @@ def _unit(state: State, card: int, **fields: Any) -> State:
 
 
 def _shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _side(s, e.seat, deck=e.order)
+    side = s.sides[e.seat - 1]
+    deck = renewed(side.deck, e.order)
+    return s if deck is side.deck else _side(s, e.seat, deck=deck)
 
 
 def _drawn(s: State, e: ev.CardsDrawn) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], hand=side.hand + e.cards)
+    side = s.sides[e.seat - 1]
+    deck, hand = dropped(side.deck, len(e.cards)), plus(side.hand, e.cards)
+    return s if hand is side.hand else _side(s, e.seat, deck=deck, hand=hand)
 
 
 def _mulligan(s: State, e: ev.MulliganDecided) -> State:
@@ -46,8 +54,9 @@ def _mulligan(s: State, e: ev.MulliganDecided) -> State:
 
 
 def _returned(s: State, e: ev.HandReturned) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=tuple(c for c in side.hand if c not in e.cards), deck=e.cards + side.deck)
+    side = s.sides[e.seat - 1]
+    hand, deck = without_any(side.hand, e.cards), under(e.cards, side.deck)
+    return s if deck is side.deck else _side(s, e.seat, hand=hand, deck=deck)
 
 
 def _first(s: State, e: ev.FirstPlayerDecided) -> State:
@@ -55,8 +64,9 @@ def _first(s: State, e: ev.FirstPlayerDecided) -> State:
 
 
 def _battlefield(s: State, e: ev.BattlefieldSet) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], squares=e.cards, destroyed=(False,) * len(e.cards))
+    side = s.sides[e.seat - 1]
+    return _side(s, e.seat, deck=dropped(side.deck, len(e.cards)), squares=e.cards,
+                 destroyed=(False,) * len(e.cards))
 
 
 def _opening(s: State, e: ev.OpeningStarted) -> State:
@@ -69,21 +79,24 @@ def _sealed(s: State, e: ChoiceSealed) -> State:
 
 def _opening_influence(s: State, e: ev.OpeningInfluence) -> State:
     if e.card:
-        side = s.side(e.seat)
-        s = _side(s, e.seat, hand=_without(side.hand, e.card), influence=side.influence + (e.card,))
+        side = s.sides[e.seat - 1]
+        hand, influence = without(side.hand, e.card), plus(side.influence, (e.card,))
+        s = s if influence is side.influence else _side(s, e.seat, hand=hand, influence=influence)
     return replace(s, opened=s.opened + (e.seat,))
 
 
 def _soul_gained(s: State, e: ev.SoulGained) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, deck=side.deck[len(e.cards):], soul=side.soul + e.cards)
+    side = s.sides[e.seat - 1]
+    deck, soul = dropped(side.deck, len(e.cards)), plus(side.soul, e.cards)
+    return s if soul is side.soul else _side(s, e.seat, deck=deck, soul=soul)
 
 
 def _soul_out(s: State, e: ev.SoulPaid | ev.SoulReduced) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     n = len(e.cards)
     # one at a time from the pile's top to the deck top: the last one moved ends on top
-    return _side(s, e.seat, soul=side.soul[:len(side.soul) - n], deck=tuple(reversed(e.cards)) + side.deck)
+    soul, deck = chopped(side.soul, n), under(tuple(reversed(e.cards)), side.deck)
+    return s if deck is side.deck else _side(s, e.seat, soul=soul, deck=deck)
 
 
 def _turn(s: State, e: ev.TurnBegan) -> State:
@@ -106,8 +119,9 @@ def _draw_failed(s: State, e: ev.DrawFailed) -> State:
 
 
 def _influence(s: State, e: ev.InfluencePlaced) -> State:
-    side = s.side(e.seat)
-    s = _side(s, e.seat, hand=_without(side.hand, e.card), influence=side.influence + (e.card,))
+    side = s.sides[e.seat - 1]
+    hand, influence = without(side.hand, e.card), plus(side.influence, (e.card,))
+    s = s if influence is side.influence else _side(s, e.seat, hand=hand, influence=influence)
     return replace(s, gods_used=s.gods_used + (e.god,))
 
 
@@ -116,8 +130,8 @@ def _influence_ended(s: State, e: ev.InfluenceEnded) -> State:
 
 
 def _placed(s: State, e: ev.UnitPlaced) -> State:
-    side = s.side(e.seat)
-    s = _side(s, e.seat, hand=_without(side.hand, e.card), units=side.units + (Unit(card=e.card, square=e.square),))
+    side = s.sides[e.seat - 1]
+    s = _side(s, e.seat, hand=without(side.hand, e.card), units=side.units + (Unit(card=e.card, square=e.square),))
     return replace(s, passes=0, actor=other(e.seat))
 
 
@@ -147,13 +161,15 @@ def _window_passed(s: State, e: ev.WindowPassed) -> State:
 
 
 def _grimoire(s: State, e: ev.GrimoireUsed) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=_without(side.hand, e.card), senka=side.senka + (e.card,))
+    side = s.sides[e.seat - 1]
+    hand, senka = without(side.hand, e.card), plus(side.senka, (e.card,))
+    return s if senka is side.senka else _side(s, e.seat, hand=hand, senka=senka)
 
 
 def _discarded(s: State, e: ev.CardDiscarded | ev.DiscardedForSoul | ev.DiscardedToLimit) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=_without(side.hand, e.card), senka=side.senka + (e.card,))
+    side = s.sides[e.seat - 1]
+    hand, senka = without(side.hand, e.card), plus(side.senka, (e.card,))
+    return s if senka is side.senka else _side(s, e.seat, hand=hand, senka=senka)
 
 
 def _tie(s: State, e: ev.TieChoice) -> State:
@@ -187,12 +203,12 @@ def _card_acted(s: State, e: ev.SkillUsed | ev.Attacked | ev.BattlefieldAttacked
 
 
 def _destroyed(s: State, e: ev.BattlefieldDestroyed) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     squares = list(side.squares)
     squares[e.square - 1] = 0
     destroyed = list(side.destroyed)
     destroyed[e.square - 1] = True
-    return _side(s, e.seat, squares=tuple(squares), destroyed=tuple(destroyed), hand=side.hand + (e.card,))
+    return _side(s, e.seat, squares=tuple(squares), destroyed=tuple(destroyed), hand=plus(side.hand, (e.card,)))
 
 
 def _damage(s: State, e: ev.DamageDealt) -> State:
@@ -213,14 +229,16 @@ def _modified(s: State, e: ev.Modified) -> State:
 
 
 def _died(s: State, e: ev.UnitDied) -> State:
-    side = s.side(e.seat)
-    s = _side(s, e.seat, units=tuple(u for u in side.units if u.card != e.card), cemetery=side.cemetery + (e.card,))
+    side = s.sides[e.seat - 1]
+    s = _side(s, e.seat, units=tuple(u for u in side.units if u.card != e.card),
+              cemetery=plus(side.cemetery, (e.card,)))
     return replace(s, sub="", actor=0, acting=0) if s.acting == e.card else s
 
 
 def _influence_discarded(s: State, e: ev.InfluenceDiscarded) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, influence=_without(side.influence, e.card), senka=side.senka + (e.card,))
+    side = s.sides[e.seat - 1]
+    influence, senka = without(side.influence, e.card), plus(side.senka, (e.card,))
+    return s if senka is side.senka else _side(s, e.seat, influence=influence, senka=senka)
 
 
 def _discards_ended(s: State, e: ev.DiscardsEnded) -> State:
@@ -235,7 +253,9 @@ def _hand_checked(s: State, e: ev.HandChecked) -> State:
 
 def _effects_ended(s: State, e: ev.EffectsEnded) -> State:
     for seat in (1, 2):
-        s = _side(s, seat, units=tuple(replace(u, at=0, df=0, agi=0) for u in s.side(seat).units))
+        units = s.sides[seat - 1].units
+        if units and any(u.at or u.df or u.agi for u in units):     # (else the side is left as it is)
+            s = _side(s, seat, units=tuple(replace(u, at=0, df=0, agi=0) for u in units))
     return s
 
 
@@ -278,3 +298,20 @@ HANDLERS: dict[type, Callable[[State, Any], State]] = {
 def evolve(state: State, event: Any) -> State:
     handler = HANDLERS.get(type(event), _nothing)
     return handler(state, event)
+
+
+def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
+    """What ``fold`` makes of ``events`` one at a time, with the piles made tuples once at the end:
+    the states in between are never seen, so their piles stay lists changed in place (``piles.Loose``).
+    An event without a case here (the core's own, a judge's) is folded by ``fold`` on the state as
+    the plain fold has it."""
+    state = loosened(state)
+    cases = HANDLERS
+    for event in events:
+        try:
+            case = cases[type(event)]
+        except KeyError:      # (rare: a reveal, a prepared position, a judge's act)
+            state = loosened(fold(frozen(state), event))
+        else:
+            state = case(state, event)
+    return frozen(state)

@@ -12,14 +12,13 @@ from kifu.domain.core.ruleset import (
     Ruleset,
     SpeedUps,
     Visibility,
-    run_of_cases,
     shuffle_decks,
 )
 
 from . import bots, cards, decide, decks, legal, position, reference, replay, setup, view
 from .commands import Command, Concede
 from .events import Event
-from .evolve import HANDLERS, evolve
+from .evolve import HANDLERS, evolve, evolve_run
 from .long import long_match
 from .state import State
 
@@ -42,7 +41,7 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   concede=lambda seat: Concede()),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
+        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=evolve_run),
         notation=position.NOTATION,
         judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),

@@ -16,7 +16,11 @@ from .cards import CardData, catalog
 from .vocabulary import MULLIGAN, SQUARES, WIDE, owner, position_of
 
 
-class Unit(msgspec.Struct, frozen=True, kw_only=True):
+# Every state struct is frozen and holds numbers, strings and tuples of other state structs (a run's
+# fold puts lists of card ids in for a while: ``piles``): none can be in a reference cycle, so none is
+# tracked by the cyclic collector (gc=False, as WORLFARD's), which otherwise traversed the states a
+# fold makes and drops, one or more per event.
+class Unit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     card: int
     square: int                 # 1-3 front row, 4-6 back row (A-3.1)
     damage: int = 0             # accumulates across turns (A-8.1, A-Q12)
@@ -26,7 +30,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     agi: int = 0
 
 
-class Pending(msgspec.Struct, frozen=True, kw_only=True):
+class Pending(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A NEXT skill used this turn, applied at the next turn's start phase (A-Q2)."""
 
     seat: int
@@ -35,7 +39,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @implements("A-3.3")
-class Side(msgspec.Struct, frozen=True, kw_only=True):
+class Side(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     deck: tuple[int, ...] = ()
     hand: tuple[int, ...] = ()
     soul: tuple[int, ...] = ()                      # face-down soul pile (A-10)
@@ -66,7 +70,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
         return sum(1 for d in self.destroyed if not d)
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     names: tuple[tuple[str, ...], tuple[str, ...]]
     sides: tuple[Side, Side]
     turn: int = 0
