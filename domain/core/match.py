@@ -108,7 +108,10 @@ class Match:
                  "_evolve", "_later", "_open", "_fmt", "_key", "_digest")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Header, state: Any,
-                 envelopes: list[Envelope[Any]], head: str) -> None:
+                 envelopes: list[Envelope[Any]], head: str | None = None) -> None:
+        """``head``: the chain link of the last envelope; None before any, the header's hash, worked
+        out when first asked for (a record read from the store ends on a link of its own, and a
+        prepared position's header is tens of KB to encode again)."""
         self.ruleset = ruleset
         self.decider = ruleset.decider                        # the game's functions, bound once
         self._options = ruleset.speedups.options or ruleset.decider.legal
@@ -170,7 +173,7 @@ class Match:
 
     @classmethod
     def empty(cls, ruleset: Ruleset[Any, Any, Any], header: Header) -> Match:
-        return cls(ruleset, header, ruleset.decider.initial_state(header), [], genesis(header_bytes(header)))
+        return cls(ruleset, header, ruleset.decider.initial_state(header), [])
 
     @classmethod
     def fold(cls, ruleset: Ruleset[Any, Any, Any], header: Header,
@@ -221,6 +224,8 @@ class Match:
         """The chain link of the last envelope (the header's hash before any)."""
         if self._open is not None:
             self._seal_open()
+        if self._head is None:
+            self._head = genesis(header_bytes(self.header))
         return self._head
 
     @head.setter
@@ -233,7 +238,7 @@ class Match:
             return
         start, state, ends = self._open
         self._open = None
-        envelopes, evolve, head, fmt = self._envelopes, self._evolve, self._head, self._fmt
+        envelopes, evolve, head, fmt = self._envelopes, self._evolve, self.head, self._fmt
         last = set(ends)
         first = start
         for index in range(start, len(envelopes)):
