@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
+from msgspec.structs import replace
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.draft import Draft
@@ -25,18 +25,24 @@ from .decide import decide
 from .evolve import evolve
 from .field import keeper_bonus, profile, stat, tower_skills
 from .reach import Reach
-from .state import Side, State
+from .state import State
 from .vocabulary import Phase
 
 _PAID = frozenset({c.Summon, c.Cast, c.Activate})   # (commands are final: tested by type)
+
+
+# the decisions ``GreedyBot._score`` weighs by a rule of thumb (a tower set only when no tower skill
+# is involved); it simulates every other
+_RULED = frozenset({c.SetTower, c.Target, c.Block, c.Evade, c.NoDefense, c.Attack, c.Proceed, c.Mulligan,
+                    c.ChooseOrder})
 
 
 def _unpaid(cmd: Any) -> Any:
     """The action a paid decision takes, whatever pays for it — and for a spell, whichever free
     table spot it is cast onto (the spot changes what it costs, which the payment scores)."""
     if type(cmd) is c.Cast:
-        return msgspec.structs.replace(cmd, towers=(), souls=(), line=0)
-    return msgspec.structs.replace(cmd, towers=(), souls=())
+        return replace(cmd, towers=(), souls=(), line=0)
+    return replace(cmd, towers=(), souls=())
 
 
 # ``evaluate``'s weights that the unsimulated scores (a payment's cost, a tower set) reuse
@@ -109,39 +115,37 @@ def evaluate(state: State, seat: int, reach: Reach | None = None) -> float:
     if reach is None:
         reach = Reach()
     score = 0.0
-    for s, sign in ((seat, 1.0), (3 - seat, -1.0)):
-        side = state.sides[s - 1]
-        value, cards, towers, table = reach.per_side(side, _counts)
-        for i, unit in enumerate(side.stage):
-            if unit is not None:
-                STR, VIT, AGI, DEF = reach.stats(state, s, i + 1, unit)
-                value += 2.0 + STR * 1.2 + max(0, VIT - unit.damage) + AGI * 0.4 + DEF * 0.5
-        value += cards
-        value += towers
-        value += table
-        score += sign * value
+    score += 1.0 * reach.side_value(state, seat, _side_value)
+    score += -1.0 * reach.side_value(state, 3 - seat, _side_value)
     return score
 
 
-def _counts(side: Side) -> tuple[float, float, float, float]:
-    """``evaluate``'s terms for a side's own zones, each as it adds them: life and ready hearts,
-    cards in hand and souls, towers, table spells (the units are added after the first).
+def _side_value(state: State, seat: int, reach: Reach) -> float:
+    """``evaluate``'s count of one side, read from that side and its units' parameters alone.
     (Loops for the sums it wrote as generators: each float is added in the same order.)"""
+    side = state.sides[seat - 1]
     hearts = 0
     for h in side.hearts:
         if not h.broken:
             hearts += 1
+    value = side.life * 1.5 + hearts * 1.2
+    for i, unit in enumerate(side.stage):
+        if unit is not None:
+            STR, VIT, AGI, DEF = reach.stats(state, seat, i + 1, unit)
+            value += 2.0 + STR * 1.2 + max(0, VIT - unit.damage) + AGI * 0.4 + DEF * 0.5
+    value += len(side.hand) * HAND + len(side.soul) * SOUL
     height, ready = 0, 0.0
     for t in side.towers:
         height += len(t.cards)
         if t.cards and not t.broken:
             ready += READY_TOWER
+    value += height * TOWER_CARD + ready
     table = 0.0
     for spell in side.table:
         if spell is not None:
             table += 1.5
-    return (side.life * 1.5 + hearts * 1.2, len(side.hand) * HAND + len(side.soul) * SOUL,
-            height * TOWER_CARD + ready, table)
+    value += table
+    return value
 
 
 class GreedyBot:
@@ -168,7 +172,10 @@ class GreedyBot:
             return legal[0]
         state, seat = seen.position, seen.seat
         options = list(legal)      # (``legal`` may build each option when read: built once here)
-        unpaid = [_unpaid(cmd) if cmd.__class__ in _PAID else None for cmd in options]
+        cast, paid = c.Cast, _PAID
+        unpaid = [(replace(cmd, towers=(), souls=(), line=0) if cmd.__class__ is cast
+                   else replace(cmd, towers=(), souls=())) if cmd.__class__ in paid else None
+                  for cmd in options]     # (``_unpaid``, written out)
         actions: dict[Any, float] = {}    # an action without its payment -> its simulated score before paying
         scored = []
         score = self._score
@@ -204,6 +211,8 @@ class GreedyBot:
         return [i for i, action in enumerate(unpaid) if action is None or action in kept]
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
+        if cmd.__class__ not in _RULED:
+            return self._simulate(cmd, state, seat)
         match cmd:
             case c.SetTower(card=card, line=line) if (known := self._tower_set(state, seat, card, line)) is not None:
                 return known

@@ -17,17 +17,16 @@ simulated positions).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple
 
 from kifu.domain.core.memo import Memo
 
 from .cards import CardDef, definition
-from .field import stat
+from .field import keeper_bonus, stat
 from .state import Effect, Side, State, TableSpell, Tower, Unit
 from .vocabulary import LINES
 
 Stats = tuple[int, int, int, int]       # STR, VIT, AGI, DEF as ``profile`` gives them
-T = TypeVar("T")
 
 # whom a lasting skill's ops give parameters, skills or negations (``Field._recipients``)
 SELF, OWN, ENEMY, TARGETS = 1, 2, 4, 8
@@ -92,8 +91,9 @@ class Reach:
         self._parts: dict[Any, int] = {}                      # what reaches a unit -> a number
         self._canon: dict[Any, Any] = {}                      # a row's lasting part -> one object of it
         self._cards: dict[int, Lasting] = {}                  # card id -> ``lasting`` of it
+        self._bonus: dict[tuple[int, int], int] = {}          # (unit, top card) -> W-7.3's VIT bonus
         self._contexts: dict[tuple[int, ...], Any] = {}       # ids of the parts and effects -> ``_context``
-        self._sides: dict[int, tuple[Side, Any]] = {}         # id(side) -> (side, what ``per_side`` counted)
+        self._sides: dict[tuple[int, int, int], tuple[Side, tuple[Effect, ...], float]] = {}   # ``side_value``
         self._effects: tuple[Effect, ...] | None = None
         self._on: dict[int, tuple[Effect, ...]] = {}          # the stored effects on each unit and tower
         # the position asked about last, and what reaches its units
@@ -104,6 +104,7 @@ class Reach:
         self._given = (0, 0, 0)    # per seat (index 1, 2): whether a unit's lasting skill reaches its units
         self._selves: frozenset[int] = frozenset()     # units whose lasting skill reaches themselves
         self._whole = 0            # a number for all the lasting sources (0: not worked out yet)
+        self._seat_keys = (0, 0, 0)    # per seat: ``_seat_key`` (0: not worked out yet)
         self._spelled = (0, 0, 0)  # per seat: a number for the Long Spells that reach all its units
         self._targeting: list[tuple[int, _Spell]] = []      # the Long Spells that reach their targets
         self._keepers: tuple[dict[int, int], ...] = ({}, {}, {})   # per seat: line -> a number for its tower
@@ -114,12 +115,16 @@ class Reach:
             self._position(state)
         card = unit.card
         cards = state.sides[seat - 1].towers[line - 1].cards
-        top = cards[-1] if cards else 0
+        # the tower's top card counts for W-7.3 alone here (a top with a lasting skill is in the
+        # keeper's or the whole key): whether it shares an element with the unit
+        bonus = self._bonus.get((card, cards[-1] if cards else 0))
+        if bonus is None:
+            bonus = self._bonus[(card, cards[-1] if cards else 0)] = keeper_bonus(state, seat, line, card)
         if self._given[seat] or card in self._selves:
             whole = self._whole or self._whole_key(state)
-            key: tuple[Any, ...] = (whole, seat, line, card, top, self._on.get(card, ()))
+            key: tuple[Any, ...] = (whole, seat, line, card, bonus, self._on.get(card, ()))
         else:
-            key = (seat, card, top, self._on.get(card, ()), self._keepers[seat].get(line, 0), self._spelled[seat],
+            key = (seat, card, bonus, self._on.get(card, ()), self._keepers[seat].get(line, 0), self._spelled[seat],
                    self._targeted(card) if self._targeting else 0)
         found = self._stats.get(key)
         if found is None:
@@ -127,14 +132,30 @@ class Reach:
                                         stat(state, seat, line, "AGI"), stat(state, seat, line, "DEF"))
         return found
 
-    def per_side(self, side: Side, count: Callable[[Side], T]) -> T:
-        """``count(side)``, kept while ``side`` is asked about: what a side's own zones count comes
-        out the same for every option that leaves that side as it was (most leave one)."""
-        hit = self._sides.get(id(side))
-        if hit is not None and hit[0] is side:
-            return cast(T, hit[1])
-        found = count(side)
-        self._sides[id(side)] = (side, found)
+    def side_value(self, state: State, seat: int, value: Callable[[State, int, Reach], float]) -> float:
+        """``value(state, seat, self)``, kept: a count worked out from ``seat``'s side and its units'
+        parameters (read through ``stats``) alone, so kept by that side (the object: positions share
+        the sides an option leaves as they were), the stored effects and what reaches its units."""
+        if state is not self._state:
+            self._position(state)
+        side, effects = state.sides[seat - 1], state.effects
+        key = (id(side), self._seat_key(state, seat), id(effects))
+        hit = self._sides.get(key)
+        if hit is not None and hit[0] is side and hit[1] is effects:
+            return hit[2]
+        found = value(state, seat, self)
+        self._sides[key] = (side, effects, found)
+        return found
+
+    def _seat_key(self, state: State, seat: int) -> int:
+        """A number for what reaches ``seat``'s units in this position, besides their side and the
+        stored effects: all that ``stats`` keys them by."""
+        found = self._seat_keys[seat]
+        if not found:
+            whole = self._whole or self._whole_key(state) if self._given[seat] or self._selves else 0
+            found = self._number(("seat", seat, whole, self._given[seat], self._selves, self._spelled[seat],
+                                  tuple(self._targeting), tuple(self._keepers[seat].items())))
+            self._seat_keys = (0, found, self._seat_keys[2]) if seat == 1 else (0, self._seat_keys[1], found)
         return found
 
     def _position(self, state: State) -> None:
@@ -147,6 +168,7 @@ class Reach:
             self._parts.clear()
             self._canon.clear()
             self._cards.clear()
+            self._bonus.clear()
             self._sides.clear()
             self._contexts.clear()
         effects = state.effects
@@ -179,7 +201,7 @@ class Reach:
                 self._contexts[key] = context
         (_, self._sources, self._spells, self._towers, self._given, self._selves, self._spelled, self._targeting,
          self._keepers) = context
-        self._state, self._whole = state, 0
+        self._state, self._whole, self._seat_keys = state, 0, (0, 0, 0)
 
     def _context(self, state: State, parts: list[Any], kept: bool = True) -> Any:
         """``_position``'s reading of the lasting parts (``kept``: None if it hangs on more)."""
