@@ -86,6 +86,17 @@ def tower_set_score(state: State, seat: int, card: int, line: int, quiet: bool |
     return score - 1 if stat(state, seat, line, "VIT") - keeper.damage > 1 else None
 
 
+def _actions(options: list[Any]) -> tuple[list[int], int]:
+    """Each option's action (``_unpaid``) as a number, the actions numbered in the order they first
+    come (-1: not a paid decision), and how many actions there are: each action is hashed once."""
+    numbers: dict[Any, int] = {}
+    number, cast, paid = numbers.setdefault, c.Cast, _PAID
+    acts = [number(replace(cmd, towers=(), souls=(), line=0) if cmd.__class__ is cast
+                   else replace(cmd, towers=(), souls=()), len(numbers)) if cmd.__class__ in paid else -1
+            for cmd in options]     # (``_unpaid``, written out)
+    return acts, len(numbers)
+
+
 class RandomBot:
     """Uniform over legal decisions, but proceeding less eagerly so matches look like play."""
 
@@ -172,43 +183,34 @@ class GreedyBot:
             return legal[0]
         state, seat = seen.position, seen.seat
         options = list(legal)      # (``legal`` may build each option when read: built once here)
-        cast, paid = c.Cast, _PAID
-        unpaid = [(replace(cmd, towers=(), souls=(), line=0) if cmd.__class__ is cast
-                   else replace(cmd, towers=(), souls=())) if cmd.__class__ in paid else None
-                  for cmd in options]     # (``_unpaid``, written out)
-        actions: dict[Any, float] = {}    # an action without its payment -> its simulated score before paying
+        acts, count = _actions(options)
+        befores: list[float | None] = [None] * count    # each action's simulated score before paying
         scored = []
         score = self._score
-        for i in self._kept(unpaid):
-            action = unpaid[i]
-            if action is None:
+        for i in self._kept(acts, count):
+            act = acts[i]
+            if act < 0:
                 scored.append((score(options[i], state, seat), i))
                 continue
             cmd = options[i]
             spent = READY_TOWER * len(cmd.towers) + SOUL * len(cmd.souls)     # (``_spent``, written out)
-            before = actions.get(action)
+            before = befores[act]
             if before is None:
-                before = actions[action] = score(cmd, state, seat) + spent
+                before = befores[act] = score(cmd, state, seat) + spent
             scored.append((before - spent, i))
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
         return options[self.rng.choice(ties)]
 
-    def _candidates(self, legal: Any) -> list[Any]:
-        """Every option of at most ``MAX_SIMULATED`` actions: beyond that, actions are thinned
-        evenly (every payment of a kept action stays) and every non-payment decision is kept."""
-        options = list(legal)
-        return [options[i] for i in self._kept([_unpaid(cmd) if type(cmd) in _PAID else None for cmd in options])]
-
-    def _kept(self, unpaid: list[Any]) -> Sequence[int]:
-        """The indices of ``_candidates`` given each option's action (None: not a payment)."""
-        distinct = set(unpaid)
-        if len(distinct) - (None in distinct) <= self.MAX_SIMULATED:
-            return range(len(unpaid))
-        actions = list(dict.fromkeys(action for action in unpaid if action is not None))
-        step = len(actions) / self.MAX_SIMULATED
-        kept = {actions[int(i * step)] for i in range(self.MAX_SIMULATED)}
-        return [i for i, action in enumerate(unpaid) if action is None or action in kept]
+    def _kept(self, acts: list[int], count: int) -> Sequence[int]:
+        """The options scored, given each option's action number (``_actions``): every option of at
+        most ``MAX_SIMULATED`` actions; beyond that, actions are thinned evenly (every payment of a
+        kept action stays) and every non-payment decision is kept."""
+        if count <= self.MAX_SIMULATED:
+            return range(len(acts))
+        step = count / self.MAX_SIMULATED
+        kept = {int(i * step) for i in range(self.MAX_SIMULATED)}
+        return [i for i, act in enumerate(acts) if act < 0 or act in kept]
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
         if cmd.__class__ not in _RULED:
