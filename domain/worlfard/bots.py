@@ -7,9 +7,10 @@ scoring the position, which also favours payments that waste the least.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-import msgspec
+from msgspec.structs import replace
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.draft import Draft
@@ -23,18 +24,25 @@ from .combat import combat_damage
 from .decide import decide
 from .evolve import evolve
 from .field import keeper_bonus, profile, stat, tower_skills
+from .reach import Reach
 from .state import State
 from .vocabulary import Phase
 
-_PAID = (c.Summon, c.Cast, c.Activate)
+_PAID = frozenset({c.Summon, c.Cast, c.Activate})   # (commands are final: tested by type)
+
+
+# the decisions ``GreedyBot._score`` weighs by a rule of thumb (a tower set only when no tower skill
+# is involved); it simulates every other
+_RULED = frozenset({c.SetTower, c.Target, c.Block, c.Evade, c.NoDefense, c.Attack, c.Proceed, c.Mulligan,
+                    c.ChooseOrder})
 
 
 def _unpaid(cmd: Any) -> Any:
     """The action a paid decision takes, whatever pays for it — and for a spell, whichever free
     table spot it is cast onto (the spot changes what it costs, which the payment scores)."""
     if type(cmd) is c.Cast:
-        return msgspec.structs.replace(cmd, towers=(), souls=(), line=0)
-    return msgspec.structs.replace(cmd, towers=(), souls=())
+        return replace(cmd, towers=(), souls=(), line=0)
+    return replace(cmd, towers=(), souls=())
 
 
 # ``evaluate``'s weights that the unsimulated scores (a payment's cost, a tower set) reuse
@@ -50,20 +58,20 @@ def _spent(cmd: Any) -> float:
     return READY_TOWER * len(cmd.towers) + SOUL * len(cmd.souls)
 
 
-def _no_tower_skills(state: State, seat: int, card: int) -> bool:
-    side = state.side(seat)
-    return not tower_skills(definition(state, card)) and \
-        not any(t.cards and tower_skills(definition(state, t.cards[-1])) for t in side.towers)
+def _quiet_towers(state: State, seat: int) -> bool:
+    """Whether no top card of ``seat``'s towers has a lasting tower skill."""
+    return not any(t.cards and tower_skills(definition(state, t.cards[-1])) for t in state.sides[seat - 1].towers)
 
 
-def tower_set_score(state: State, seat: int, card: int, line: int) -> float | None:
+def tower_set_score(state: State, seat: int, card: int, line: int, quiet: bool | None = None) -> float | None:
     """What setting ``card`` on tower ``line`` moves ``evaluate`` by, worked out without simulating
     it — or None where a simulation is needed. With no lasting tower skill on the seat's towers or
     in the card, a tower set changes the hand, that tower and, for a keeper on the line, its VIT+1
-    for sharing the top card's element (W-7.3): unless losing that +1 would destroy the keeper."""
-    if not _no_tower_skills(state, seat, card):
+    for sharing the top card's element (W-7.3): unless losing that +1 would destroy the keeper.
+    ``quiet``: ``_quiet_towers(state, seat)``, if known (it is the same for every card and line)."""
+    if tower_skills(definition(state, card)) or not (_quiet_towers(state, seat) if quiet is None else quiet):
         return None
-    side = state.side(seat)
+    side = state.sides[seat - 1]
     tower = side.towers[line - 1]
     # a card leaves the hand, the tower grows
     score = -HAND + TOWER_CARD + (READY_TOWER if not tower.cards else 0.0) + ACTING
@@ -76,6 +84,17 @@ def tower_set_score(state: State, seat: int, card: int, line: int) -> float | No
     if change >= 0:
         return score + change
     return score - 1 if stat(state, seat, line, "VIT") - keeper.damage > 1 else None
+
+
+def _actions(options: list[Any]) -> tuple[list[int], int]:
+    """Each option's action (``_unpaid``) as a number, the actions numbered in the order they first
+    come (-1: not a paid decision), and how many actions there are: each action is hashed once."""
+    numbers: dict[Any, int] = {}
+    number, cast, paid = numbers.setdefault, c.Cast, _PAID
+    acts = [number(replace(cmd, towers=(), souls=(), line=0) if cmd.__class__ is cast
+                   else replace(cmd, towers=(), souls=()), len(numbers)) if cmd.__class__ in paid else -1
+            for cmd in options]     # (``_unpaid``, written out)
+    return acts, len(numbers)
 
 
 class RandomBot:
@@ -97,24 +116,47 @@ class RandomBot:
         return rng.choice(legal)
 
 
-def evaluate(state: State, seat: int) -> float:
-    """A material count from ``seat``'s side: life and ready hearts, units, cards, cost sources."""
+def evaluate(state: State, seat: int, reach: Reach | None = None) -> float:
+    """A material count from ``seat``'s side: life and ready hearts, units, cards, cost sources.
+
+    ``reach``: where units' parameters and sides' counts are kept between positions (a bot keeps
+    one; see ``Reach``)."""
     if state.outcome is not None:
         return 0.0 if state.outcome.winner is None else (1000.0 if state.outcome.winner == seat else -1000.0)
+    if reach is None:
+        reach = Reach()
     score = 0.0
-    for s, sign in ((seat, 1.0), (3 - seat, -1.0)):
-        side = state.side(s)
-        value = side.life * 1.5 + sum(1 for h in side.hearts if not h.broken) * 1.2
-        for i, unit in enumerate(side.stage):
-            if unit is not None:
-                p = profile(state, s, i + 1)
-                value += 2.0 + p.STR * 1.2 + max(0, p.VIT - unit.damage) + p.AGI * 0.4 + p.DEF * 0.5
-        value += len(side.hand) * HAND + len(side.soul) * SOUL
-        value += (sum(t.height for t in side.towers) * TOWER_CARD
-                  + sum(READY_TOWER for t in side.towers if t.cards and not t.broken))
-        value += sum(1.5 for t in side.table if t is not None)
-        score += sign * value
+    score += 1.0 * reach.side_value(state, seat, _side_value)
+    score += -1.0 * reach.side_value(state, 3 - seat, _side_value)
     return score
+
+
+def _side_value(state: State, seat: int, reach: Reach) -> float:
+    """``evaluate``'s count of one side, read from that side and its units' parameters alone.
+    (Loops for the sums it wrote as generators: each float is added in the same order.)"""
+    side = state.sides[seat - 1]
+    hearts = 0
+    for h in side.hearts:
+        if not h.broken:
+            hearts += 1
+    value = side.life * 1.5 + hearts * 1.2
+    for i, unit in enumerate(side.stage):
+        if unit is not None:
+            STR, VIT, AGI, DEF = reach.stats(state, seat, i + 1, unit)
+            value += 2.0 + STR * 1.2 + max(0, VIT - unit.damage) + AGI * 0.4 + DEF * 0.5
+    value += len(side.hand) * HAND + len(side.soul) * SOUL
+    height, ready = 0, 0.0
+    for t in side.towers:
+        height += len(t.cards)
+        if t.cards and not t.broken:
+            ready += READY_TOWER
+    value += height * TOWER_CARD + ready
+    table = 0.0
+    for spell in side.table:
+        if spell is not None:
+            table += 1.5
+    value += table
+    return value
 
 
 class GreedyBot:
@@ -131,6 +173,8 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
         self._base: tuple[State, int, float] | None = None   # (position, seat, its own score)
+        self._reach = Reach()
+        self._quiet: tuple[State, int, bool] | None = None   # (position, seat, ``_quiet_towers``)
 
     def choose(self, seen: Seen) -> Any:
         """Scores each option on the seat's masked position (what it may know), never the judge's."""
@@ -138,35 +182,41 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         state, seat = seen.position, seen.seat
-        candidates = self._candidates(legal)
-        actions: dict[Any, float] = {}    # an action without its payment -> its simulated score before paying
+        options = list(legal)      # (``legal`` may build each option when read: built once here)
+        acts, count = _actions(options)
+        befores: list[float | None] = [None] * count    # each action's simulated score before paying
         scored = []
-        for i, cmd in enumerate(candidates):
-            if isinstance(cmd, _PAID):
-                action = _unpaid(cmd)
-                before = actions.get(action)
-                if before is None:
-                    before = actions[action] = self._score(cmd, state, seat) + _spent(cmd)
-                scored.append((before - _spent(cmd), i))
-            else:
-                scored.append((self._score(cmd, state, seat), i))
+        score = self._score
+        for i in self._kept(acts, count):
+            act = acts[i]
+            if act < 0:
+                scored.append((score(options[i], state, seat), i))
+                continue
+            cmd = options[i]
+            spent = READY_TOWER * len(cmd.towers) + SOUL * len(cmd.souls)     # (``_spent``, written out)
+            before = befores[act]
+            if before is None:
+                before = befores[act] = score(cmd, state, seat) + spent
+            scored.append((before - spent, i))
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
-        return candidates[self.rng.choice(ties)]
+        return options[self.rng.choice(ties)]
 
-    def _candidates(self, legal: Any) -> list[Any]:
-        """Every option of at most ``MAX_SIMULATED`` actions: beyond that, actions are thinned
-        evenly (every payment of a kept action stays) and every non-payment decision is kept."""
-        actions = list(dict.fromkeys(_unpaid(cmd) for cmd in legal if isinstance(cmd, _PAID)))
-        if len(actions) <= self.MAX_SIMULATED:
-            return list(legal)
-        step = len(actions) / self.MAX_SIMULATED
-        kept = {actions[int(i * step)] for i in range(self.MAX_SIMULATED)}
-        return [cmd for cmd in legal if not isinstance(cmd, _PAID) or _unpaid(cmd) in kept]
+    def _kept(self, acts: list[int], count: int) -> Sequence[int]:
+        """The options scored, given each option's action number (``_actions``): every option of at
+        most ``MAX_SIMULATED`` actions; beyond that, actions are thinned evenly (every payment of a
+        kept action stays) and every non-payment decision is kept."""
+        if count <= self.MAX_SIMULATED:
+            return range(len(acts))
+        step = count / self.MAX_SIMULATED
+        kept = {int(i * step) for i in range(self.MAX_SIMULATED)}
+        return [i for i, act in enumerate(acts) if act < 0 or act in kept]
 
     def _score(self, cmd: Any, state: State, seat: int) -> float:
+        if cmd.__class__ not in _RULED:
+            return self._simulate(cmd, state, seat)
         match cmd:
-            case c.SetTower(card=card, line=line) if (known := tower_set_score(state, seat, card, line)) is not None:
+            case c.SetTower(card=card, line=line) if (known := self._tower_set(state, seat, card, line)) is not None:
                 return known
             case c.Target(line=line):
                 return self._target_value(state, seat, line)
@@ -177,7 +227,7 @@ class GreedyBot:
             case c.NoDefense():
                 return 0.0
             case c.Attack(line=line):
-                return 1.0 + profile(state, seat, line).STR
+                return 1.0 + self._stats(state, seat, line)[0]
             case c.Proceed(to=to):
                 if state.phase == Phase.MAIN1 and to == "battle":
                     return 0.8 if self._has_attacker(state, seat) else -0.5
@@ -195,12 +245,26 @@ class GreedyBot:
         except (KifuError, AssertionError, LookupError):
             return -1e6     # (a hidden card the simulation would need to know: not an option it can weigh)
         if self._base is None or self._base[0] is not state or self._base[1] != seat:
-            self._base = (state, seat, evaluate(state, seat))   # once per position, if a simulation needs it
-        return evaluate(draft.state, seat) - self._base[2] + ACTING
+            # once per position, if a simulation needs it
+            self._base = (state, seat, evaluate(state, seat, self._reach))
+        return evaluate(draft.state, seat, self._reach) - self._base[2] + ACTING
+
+    def _tower_set(self, state: State, seat: int, card: int, line: int) -> float | None:
+        """``tower_set_score``, with whether the seat's towers are quiet worked out once a decision."""
+        quiet = self._quiet
+        if quiet is None or quiet[0] is not state or quiet[1] != seat:
+            quiet = self._quiet = (state, seat, _quiet_towers(state, seat))
+        return tower_set_score(state, seat, card, line, quiet[2])
+
+    def _stats(self, state: State, seat: int, line: int) -> tuple[int, int, int, int]:
+        """STR, VIT, AGI, DEF of the unit on (seat, line), as ``profile`` has them (kept by ``Reach``)."""
+        unit = state.sides[seat - 1].stage[line - 1]
+        assert unit is not None, f"no unit of seat {seat} on line {line}"
+        return self._reach.stats(state, seat, line, unit)
 
     def _has_attacker(self, state: State, seat: int) -> bool:
         for i, unit in enumerate(state.side(seat).stage):
-            if unit is not None and not unit.broken and unit.status is None and profile(state, seat, i + 1).AGI >= 1:
+            if unit is not None and not unit.broken and unit.status is None and self._stats(state, seat, i + 1)[2] >= 1:
                 return True
         return False
 

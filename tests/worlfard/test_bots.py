@@ -11,7 +11,7 @@ from kifu.domain.core.driver import drive, seen_by
 from kifu.domain.core.match import Match
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.worlfard import commands as c
-from kifu.domain.worlfard.bots import GreedyBot, RandomBot, _spent, _unpaid, tower_set_score
+from kifu.domain.worlfard.bots import GreedyBot, RandomBot, _actions, _spent, _unpaid, tower_set_score
 from kifu.tools.bench_work import preset_pairs
 
 RULES = find_ruleset("worlfard")
@@ -79,3 +79,17 @@ def test_a_tower_set_scored_without_simulation_scores_as_its_simulation() -> Non
         if keepers >= 20:
             break
     assert checked >= 40 and keepers >= 20
+
+
+def test_options_are_numbered_by_their_action_in_the_order_actions_first_come() -> None:
+    """``choose`` numbers each option's action (``_unpaid``, written out in ``_actions``)."""
+    checked = 0
+    for _, _, seen in _random_play(range(1, 4)):
+        options = list(seen.legal)
+        order = list(dict.fromkeys(_unpaid(cmd) for cmd in options if isinstance(cmd, (c.Summon, c.Cast, c.Activate))))
+        acts, count = _actions(options)
+        assert count == len(order)
+        assert acts == [order.index(_unpaid(cmd)) if isinstance(cmd, (c.Summon, c.Cast, c.Activate)) else -1
+                        for cmd in options]
+        checked += count > 1
+    assert checked >= 50
