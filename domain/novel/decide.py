@@ -21,7 +21,7 @@ from . import events as ev
 from .cards import CardDef, card
 from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
-from .legal import legal, magic_targets, pick_options, skill_targets
+from .legal import allows, magic_targets, pick_options, skill_targets
 from .magic import _magic_phase
 from .state import ROW_SLOTS, TURN_LIMIT, State
 
@@ -78,7 +78,7 @@ def decide(state: State, seat: int, command: Command, draft: D) -> None:
         raise Illegal("N-4", "the match is over")
     if seat not in awaiting(state) and not (state.side(seat).sealed and draft.revealing is not None):
         raise Illegal(waiting_clause(state), f"seat {seat} has nothing to choose now")
-    if command not in legal(_unsealed(state, seat), seat):
+    if not allows(_unsealed(state, seat), seat, command):
         raise Illegal(_clause_for(state, seat, command), f"{command!r} is not a choice seat {seat} may make now")
     match command:
         case Pick():

@@ -157,6 +157,71 @@ def act_options(state: State, seat: int) -> list[Act]:
             for t in skill_targets(state, cid)]
 
 
+@implements("N-3.2", "N-5.1", "N-5.2.1", "N-6.5", "N-7.2", "N-Q2", "N-Q6", "N-Q12")
+def allows(state: State, seat: int, command: Command) -> bool:
+    """``command in legal(state, seat)``, answered for the one command instead of listing them all:
+    what ``decide`` asks of every revealed choice (tests/novel/test_allows.py holds it to ``legal``)."""
+    if state.ended is not None:
+        return False
+    side = state.sides[seat - 1]
+    phase = state.phase
+    if phase == "skill":
+        if side.sealed or side.act is not None or type(command) is not Act:
+            return False
+        cid = command.card
+        return (cid in state.group and state.cards[cid - 1].owner == seat
+                and command.target in skill_targets(state, cid))
+    if phase not in ("first", "select") or side.done or side.sealed:
+        return False
+    kind = type(command)
+    if kind is Pick:
+        return _allows_pick(state, seat, command)
+    if kind is Reveal:
+        return command in reveal_options(state, seat)
+    return kind is Done and may_finish(state, seat)
+
+
+def _allows_pick(state: State, seat: int, pick: Pick) -> bool:
+    """``pick in pick_options(state, seat)``: the card must stand for its kind (the lowest id left),
+    fit the cost and the room, and carry the target its kind takes."""
+    cid = pick.card
+    cards = state.cards
+    if not 1 <= cid <= len(cards):
+        return False
+    c = cards[cid - 1]
+    if c.owner != seat or c.zone != "deck":
+        return False
+    side = state.sides[seat - 1]
+    picked = {p.card for p in side.picks}
+    if cid in picked:
+        return False
+    kinds = _first_of_each_kind(state, seat, picked)
+    if c not in kinds:
+        return False
+    d = card(c.name)
+    left = BUDGET - side.spent
+    if d.cost > left:
+        return False
+    first = state.phase == "first"
+    picked_defs = [card(cards[p.card - 1].name) for p in side.picks]
+    chars_picked = sum(1 for pd in picked_defs if pd.kind == "character")
+    if first and not chars_picked and d.kind != "character":
+        cheapest_char = min((k.cost for k in map(card, (k.name for k in kinds)) if k.kind == "character"), default=99)
+        if cheapest_char > left - d.cost:
+            return False
+    if d.kind == "character":
+        room_chars = 2 * ROW_SLOTS - len(side.front) - len(side.back) - chars_picked
+        return room_chars > 0 and pick.target == 0 and not pick.face_down
+    if d.kind == "equipment":
+        return not first and not pick.face_down and pick.target in state.field(seat)
+    magic_picked = sum(1 for pd in picked_defs if pd.kind == "magic")
+    if MAGIC_SLOTS - len(side.magic) - magic_picked <= 0:
+        return False
+    if pick.face_down:
+        return pick.target == 0
+    return not first and pick.target in magic_targets(state, seat, d)
+
+
 # legal is asked of the same state up to three times a decision (the bot's options, the core's
 # check before sealing, decide's own): the answer kept with the state and seat it is about
 _last: Slot[tuple[State | None, int, tuple[Command, ...]]] = Slot("novel.legal", (None, 0, ()))
