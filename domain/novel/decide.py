@@ -21,7 +21,7 @@ from . import events as ev
 from .cards import CardDef, card
 from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
-from .legal import allows, magic_targets, pick_options, skill_targets
+from .legal import allows, can_pick, magic_targets, skill_targets
 from .magic import _magic_phase
 from .state import ROW_SLOTS, TURN_LIMIT, State
 
@@ -189,7 +189,7 @@ def _lit_and_acting(state: State) -> list[int]:
 def _check_can_play(draft: D, cause: int, clause: str) -> None:
     """N-4.2 / N-Q7: a seat with no card it can play at the start of a turn loses (both: a draw)."""
     state = draft.state
-    losers = [seat for seat in (1, 2) if not pick_options(state, seat)]
+    losers = [seat for seat in (1, 2) if not can_pick(state, seat)]
     for seat in losers:
         draft.rule("N-4.2", cause, ev.Lost(seat=seat, reason="no card can be played"), seat=seat)
     if losers:

@@ -11,7 +11,7 @@ import pytest
 from kifu.domain.core.match import record_evolve
 from kifu.domain.novel.commands import Act, Command, Done, Pick, Reveal
 from kifu.domain.novel.decide import _unsealed
-from kifu.domain.novel.legal import _legal, allows
+from kifu.domain.novel.legal import _legal, allows, can_pick, pick_options
 from kifu.domain.novel.state import State
 from kifu.tools.bench_work import play, preset_pairs
 
@@ -74,3 +74,11 @@ def test_allows_agrees_with_legal_in_every_first_phase() -> None:
                 plain = _legal(state, seat)
                 for command in near_misses(state):
                     assert allows(state, seat, command) == (command in plain), (seed, seat, command)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_can_pick_is_whether_there_is_a_pick(seed: int) -> None:
+    """N-4.2's check at a turn's start asks only whether any Pick exists."""
+    for state in states_of(seed, ("random", "random")):
+        for seat in (1, 2):
+            assert can_pick(state, seat) == bool(pick_options(state, seat))
