@@ -29,15 +29,24 @@ D = Draft[State, Any]
 
 
 # -- whose decision -----------------------------------------------------------------------------
+_SEATS: dict[tuple[bool, bool], frozenset[int]] = {
+    (False, False): frozenset(), (True, False): frozenset((1,)), (False, True): frozenset((2,)),
+    (True, True): frozenset((1, 2))}   # (is seat 1 awaited, is seat 2) -> the seats
+
+
 def awaiting(state: State) -> frozenset[int]:
     if state.ended is not None:
-        return frozenset()
-    if state.phase in ("first", "select"):
-        return frozenset(s.seat for s in state.sides if not s.done and not s.sealed)
-    if state.phase == "skill":
-        owners = {state.card(c).owner for c in state.group}
-        return frozenset(s for s in owners if not state.side(s).sealed and state.side(s).act is None)
-    return frozenset()
+        return _SEATS[False, False]
+    a, b = state.sides
+    phase = state.phase
+    if phase in ("first", "select"):
+        return _SEATS[not a.done and not a.sealed, not b.done and not b.sealed]
+    if phase == "skill":
+        cards = state.cards
+        owners = {cards[c - 1].owner for c in state.group}
+        return _SEATS[1 in owners and not a.sealed and a.act is None,
+                      2 in owners and not b.sealed and b.act is None]
+    return _SEATS[False, False]
 
 
 def sealed(state: State) -> bool:
