@@ -1,6 +1,7 @@
-"""``evolve_run`` folds a run of events on a list changed in place and makes the card tuple once at
-the end; cut a record into runs anywhere, and every run must end in exactly the state the fold
-event by event reaches there, without touching the state it started from."""
+"""``evolve_run`` folds a run of events on a scratch copy of the state changed in place (its own
+case per event, mirroring ``evolve``'s) and makes the frozen state once at the end; cut a record
+into runs anywhere, and every run must end in exactly the state the fold event by event reaches
+there, without touching the state it started from."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from kifu.domain.core.envelope import canonical
 from kifu.domain.core.match import Match, record_evolve
-from kifu.domain.novel.evolve import evolve_run
+from kifu.domain.novel.run import evolve_run
 from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULES
