@@ -212,12 +212,11 @@ def allows(state: State, seat: int, command: Command) -> bool:
                 and command.target in skill_targets(state, cid))
     if phase not in ("first", "select") or side.done or side.sealed:
         return False
-    kind = type(command)
-    if kind is Pick:
+    if type(command) is Pick:
         return _allows_pick(state, seat, command)
-    if kind is Reveal:
+    if type(command) is Reveal:
         return command in reveal_options(state, seat)
-    return kind is Done and may_finish(state, seat)
+    return type(command) is Done and may_finish(state, seat)
 
 
 def _allows_pick(state: State, seat: int, pick: Pick) -> bool:
