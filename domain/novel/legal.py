@@ -43,14 +43,28 @@ def in_range(state: State, a: int, b: int) -> bool:
 
 @implements("N-7.2")
 def skill_targets(state: State, cid: int) -> list[int]:
-    """The targets the acting character ``cid`` may pick (N-Q1 attack, or its own skill)."""
-    c = state.card(cid)
-    d = card(c.name)
-    if d.action == "heal":
-        return [t for t in state.field(c.owner) if in_range(state, cid, t)]
-    if d.action in ("attack", "attack_row"):
-        return [t for t in state.field(3 - c.owner) if in_range(state, cid, t)]
-    return []
+    """The targets the acting character ``cid`` may pick (N-Q1 attack, or its own skill): those
+    ``in_range`` of it, with the line worked out once for the actor (every group, every decision)."""
+    cards = state.cards
+    c = cards[cid - 1]
+    action = card(c.name).action
+    if action == "heal":
+        side = state.sides[c.owner - 1]
+    elif action in ("attack", "attack_row"):
+        side = state.sides[2 - c.owner]
+    else:
+        return []
+    field = side.front + side.back
+    if not field:
+        return []
+    viewer, here, reach = c.owner, LINE[c.zone], c.rng
+    out = []
+    for t in field:
+        target = cards[t - 1]
+        there = LINE[target.zone]
+        if reach >= abs(here - (there if target.owner == viewer else 3 - there)):
+            out.append(t)
+    return out
 
 
 def magic_targets(state: State, seat: int, d: CardDef) -> list[int]:
@@ -264,8 +278,8 @@ def _allows_pick(state: State, seat: int, pick: Pick) -> bool:
     return not first and pick.target in magic_targets(state, seat, d)
 
 
-# legal is asked of the same state up to three times a decision (the bot's options, the core's
-# check before sealing, decide's own): the answer kept with the state and seat it is about
+# legal is asked of the same state twice a decision (the bot's options, the core's check before
+# sealing; decide checks the revealed choice with ``allows``): the answer kept with the state and seat
 _last: Slot[tuple[State | None, int, tuple[Command, ...]]] = Slot("novel.legal", (None, 0, ()))
 
 

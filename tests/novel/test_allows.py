@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from kifu.domain.core.match import record_evolve
+from kifu.domain.novel.cards import card
 from kifu.domain.novel.commands import Act, Command, Done, Pick, Reveal
 from kifu.domain.novel.decide import _unsealed
-from kifu.domain.novel.legal import _legal, allows, can_pick, pick_options
+from kifu.domain.novel.legal import _legal, allows, can_pick, in_range, pick_options, skill_targets
 from kifu.domain.novel.state import State
 from kifu.tools.bench_work import play, preset_pairs
 
@@ -82,3 +83,16 @@ def test_can_pick_is_whether_there_is_a_pick(seed: int) -> None:
     for state in states_of(seed, ("random", "random")):
         for seat in (1, 2):
             assert can_pick(state, seat) == bool(pick_options(state, seat))
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_skill_targets_are_those_in_range(seed: int) -> None:
+    """N-7.2: ``skill_targets`` works each line out once; it must name exactly the characters of
+    the side its skill reaches for that ``in_range`` (range ≥ distance, N-7.1) says it reaches."""
+    for state in states_of(seed, ("random", "random")):
+        for cid in state.field(1) + state.field(2):
+            c = state.card(cid)
+            action = card(c.name).action
+            side = c.owner if action == "heal" else 3 - c.owner
+            plain = [t for t in state.field(side) if in_range(state, cid, t)] if action else []
+            assert skill_targets(state, cid) == plain, (cid, state)
