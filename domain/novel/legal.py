@@ -75,10 +75,22 @@ def magic_targets(state: State, seat: int, d: CardDef) -> list[int]:
         case "ally":
             return list(state.field(seat))
         case "ally_dead":
-            return [c.id for c in state.cards
-                    if c.owner == seat and c.zone == "grave" and card(c.name).kind == "character"]
+            return list(_dead(state.cards)[seat - 1])
         case _:
             return [0]
+
+
+def _dead_of(cards: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per seat, its characters in the graveyard in id order (a revival's targets): worked out once
+    per card tuple (a whole selection phase shares one)."""
+    per: tuple[list[int], list[int]] = ([], [])
+    for c in cards:
+        if c.zone == "grave" and c.owner in (1, 2) and card(c.name).kind == "character":
+            per[c.owner - 1].append(c.id)
+    return tuple(per[0]), tuple(per[1])
+
+
+_dead = ByIdentity("novel.dead", _dead_of, bound=64)
 
 
 Kind = tuple[tuple[int, ...], CardDef]   # the ids of one card kind in a deck (lowest first) and its printed card

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from kifu.domain.core.match import record_evolve
-from kifu.domain.novel.cards import card
+from kifu.domain.novel.cards import card, catalog
 from kifu.domain.novel.commands import Act, Command, Done, Pick, Reveal
 from kifu.domain.novel.decide import _unsealed
-from kifu.domain.novel.legal import _legal, allows, can_pick, in_range, pick_options, skill_targets
+from kifu.domain.novel.legal import _legal, allows, can_pick, in_range, magic_targets, pick_options, skill_targets
 from kifu.domain.novel.state import State
 from kifu.tools.bench_work import play, preset_pairs
 
@@ -96,3 +96,18 @@ def test_skill_targets_are_those_in_range(seed: int) -> None:
             side = c.owner if action == "heal" else 3 - c.owner
             plain = [t for t in state.field(side) if in_range(state, cid, t)] if action else []
             assert skill_targets(state, cid) == plain, (cid, state)
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_a_revival_may_target_each_dead_character_of_its_seat(seed: int) -> None:
+    """The dead are kept per card tuple: they must be the seat's characters in the graveyard, in id order."""
+    revivals = [d for d in catalog().values() if d.target == "ally_dead"]
+    assert revivals
+    dead = 0
+    for state in states_of(seed, ("random", "random")):
+        for seat in (1, 2):
+            plain = [c.id for c in state.cards
+                     if c.owner == seat and c.zone == "grave" and card(c.name).kind == "character"]
+            assert magic_targets(state, seat, revivals[0]) == plain
+            dead += len(plain)
+    assert dead
