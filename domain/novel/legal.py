@@ -8,7 +8,7 @@ magic is not a character's skill and names its targets by side only.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.memo import ByIdentity, Slot
@@ -114,7 +114,7 @@ def _id(kind: tuple[int, CardDef]) -> int:
     return kind[0]
 
 
-def _first_of_each_kind(state: State, seat: int, picked: set[int]) -> list[tuple[int, CardDef]]:
+def _first_of_each_kind(state: State, seat: int, picked: Set[int]) -> list[tuple[int, CardDef]]:
     """The lowest id left of each kind in the seat's deck (picked cards left out) with its printed
     card, in id order: the kinds' lists cut by the picks instead of a walk over every card."""
     kinds = _deck_kinds(state.cards)[seat - 1].values()
@@ -134,6 +134,7 @@ def _first_of_each_kind(state: State, seat: int, picked: set[int]) -> list[tuple
 # none for a character, its targets for equipment, a magic's face-up targets besides its face-down pick)
 Pickable = tuple[int, str, Sequence[int]]
 _NONE: tuple[int, ...] = ()
+_NO_PICKS: frozenset[int] = frozenset()
 
 
 @implements("N-3.2", "N-5.1", "N-5.2.1", "N-Q2")
@@ -144,7 +145,7 @@ def _pickable(state: State, seat: int) -> list[Pickable]:
     first = state.phase == "first"
     left = BUDGET - side.spent
     picks = side.picks
-    picked = {p.card for p in picks}
+    picked = {p.card for p in picks} if picks else _NO_PICKS
     defs = _first_of_each_kind(state, seat, picked)
     chars_picked = magic_picked = 0
     if picks:
@@ -154,14 +155,15 @@ def _pickable(state: State, seat: int) -> list[Pickable]:
         magic_picked = picked_kinds.count("magic")
     room_chars = 2 * ROW_SLOTS - len(side.front) - len(side.back) - chars_picked
     room_magic = MAGIC_SLOTS - len(side.magic) - magic_picked
-    cheapest_char = min((d.cost for _, d in defs if d.kind == "character"), default=99)
+    need_char = first and not chars_picked     # N-5.1: the first phase must still have room for a character
+    cheapest_char = min((d.cost for _, d in defs if d.kind == "character"), default=99) if need_char else 0
     out: list[Pickable] = []
     for cid, d in defs:
         if d.cost > left:
             continue
         kind = d.kind
-        if first and not chars_picked and kind != "character" and cheapest_char > left - d.cost:
-            continue   # N-5.1: the first phase must still have room for a character
+        if need_char and kind != "character" and cheapest_char > left - d.cost:
+            continue
         if kind == "character":
             if room_chars > 0:
                 out.append((cid, kind, _NONE))
