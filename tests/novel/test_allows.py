@@ -1,7 +1,8 @@
 """``allows`` answers ``command in legal(state, seat)`` for one command without listing every
 choice (``decide`` checks each revealed choice with it): on states from random and greedy matches,
 sealed seats and finished matches included, it must agree with the plain ``legal`` on every choice
-``legal`` offers either seat and on near misses of them (other cards, targets, face down or not)."""
+``legal`` offers either seat and on near misses of them (other cards, targets, face down or not),
+and on what each seat may know of the state (``view.mask``: the other seat's unseen cards blank)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from kifu.domain.novel.commands import Act, Command, Done, Pick, Reveal
 from kifu.domain.novel.decide import _unsealed
 from kifu.domain.novel.legal import _legal, allows, can_pick, in_range, magic_targets, pick_options, skill_targets
 from kifu.domain.novel.state import State
+from kifu.domain.novel.view import mask
 from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULES
@@ -56,7 +58,7 @@ def test_allows_agrees_with_legal(seed: int, players: tuple[str, str]) -> None:
         offered = [*_legal(state, 1), *_legal(state, 2)]
         thorough = i % 7 == 0 or state.phase == "first"   # near misses on these: on the rest, what is offered
         for seat in (1, 2):
-            for probe in (state, _unsealed(state, seat)):
+            for probe in (state, _unsealed(state, seat), mask(state, seat)):   # (greedy simulates on the mask)
                 plain = _legal(probe, seat)
                 for command in [*offered, *(near_misses(probe) if thorough else ())]:
                     assert allows(probe, seat, command) == (command in plain), (seat, command, probe)
@@ -89,13 +91,18 @@ def test_can_pick_is_whether_there_is_a_pick(seed: int) -> None:
 def test_skill_targets_are_those_in_range(seed: int) -> None:
     """N-7.2: ``skill_targets`` works each line out once; it must name exactly the characters of
     the side its skill reaches for that ``in_range`` (range ≥ distance, N-7.1) says it reaches."""
-    for state in states_of(seed, ("random", "random")):
-        for cid in state.field(1) + state.field(2):
-            c = state.card(cid)
-            action = card(c.name).action
-            side = c.owner if action == "heal" else 3 - c.owner
-            plain = [t for t in state.field(side) if in_range(state, cid, t)] if action else []
-            assert skill_targets(state, cid) == plain, (cid, state)
+    for whole in states_of(seed, ("random", "random")):
+        for state in (whole, mask(whole, 1)):
+            check_targets(state)
+
+
+def check_targets(state: State) -> None:
+    for cid in state.field(1) + state.field(2):
+        c = state.card(cid)
+        action = card(c.name).action
+        side = c.owner if action == "heal" else 3 - c.owner
+        plain = [t for t in state.field(side) if in_range(state, cid, t)] if action else []
+        assert skill_targets(state, cid) == plain, (cid, state)
 
 
 @pytest.mark.parametrize("seed", [8, 9])
