@@ -167,8 +167,18 @@ def _flipped(run: Scratch, e: ev.MagicFlipped) -> None:
 
 
 def _stat(run: Scratch, e: ev.StatChanged) -> None:
-    key = "def_" if e.stat == "def" else e.stat
-    run.put(replace(run.cards[e.card - 1], **{key: e.after}))
+    card = run.cards[e.card - 1]
+    change = _STAT_CHANGES.get(e.stat)
+    run.put(change(card, e.after) if change is not None
+            else replace(card, **{"def_" if e.stat == "def" else e.stat: e.after}))
+
+
+# each stat's change written out: no keyword arguments built per event (a common event on a long record)
+_STAT_CHANGES: dict[str, Callable[[Card, int], Card]] = {
+    "max_hp": lambda c, v: replace(c, max_hp=v), "atk": lambda c, v: replace(c, atk=v),
+    "def": lambda c, v: replace(c, def_=v), "agi": lambda c, v: replace(c, agi=v),
+    "rng": lambda c, v: replace(c, rng=v),
+}
 
 
 def _moved(run: Scratch, e: ev.Moved) -> None:
@@ -216,8 +226,11 @@ def _acted(run: Scratch, e: ev.Acted) -> None:
 
 
 def _cannot(run: Scratch, e: ev.Acted | ev.CannotAct) -> None:
-    run.put(replace(run.cards[e.card - 1], acted=True))
-    run.group = _without(run.group, e.card)
+    cid = e.card
+    run.put(replace(run.cards[cid - 1], acted=True))
+    group = run.group
+    if cid in group:
+        run.group = tuple([x for x in group if x != cid])
 
 
 def _lost(run: Scratch, e: ev.Lost) -> None:
