@@ -275,8 +275,8 @@ def _allows_pick(state: State, seat: int, pick: Pick) -> bool:
     chars_picked = sum(1 for pd in picked_defs if pd.kind == "character")
     if first and not chars_picked and d.kind != "character":
         kinds = _deck_kinds(cards)[seat - 1].values()
-        cheapest_char = min((k.cost for left_ids, k in kinds if k.kind == "character"
-                             and any(i not in picked for i in left_ids)), default=99)
+        cheapest_char = min((k.cost for kind_ids, k in kinds if k.kind == "character"
+                             and any(i not in picked for i in kind_ids)), default=99)
         if cheapest_char > left - d.cost:
             return False
     if d.kind == "character":
