@@ -21,7 +21,7 @@ from . import events as ev
 from .cards import CardDef, card
 from .combat import _add_stat, _apply_hp, _front, _hit, _settle, attack_damage
 from .commands import Act, Command, Done, Pick, Reveal
-from .legal import legal, magic_targets, pick_options, skill_targets
+from .legal import allows, can_pick, magic_targets, skill_targets
 from .magic import _magic_phase
 from .state import ROW_SLOTS, TURN_LIMIT, State
 
@@ -29,15 +29,24 @@ D = Draft[State, Any]
 
 
 # -- whose decision -----------------------------------------------------------------------------
+_SEATS: dict[tuple[bool, bool], frozenset[int]] = {
+    (False, False): frozenset(), (True, False): frozenset((1,)), (False, True): frozenset((2,)),
+    (True, True): frozenset((1, 2))}   # (is seat 1 awaited, is seat 2) -> the seats
+
+
 def awaiting(state: State) -> frozenset[int]:
     if state.ended is not None:
-        return frozenset()
-    if state.phase in ("first", "select"):
-        return frozenset(s.seat for s in state.sides if not s.done and not s.sealed)
-    if state.phase == "skill":
-        owners = {state.card(c).owner for c in state.group}
-        return frozenset(s for s in owners if not state.side(s).sealed and state.side(s).act is None)
-    return frozenset()
+        return _SEATS[False, False]
+    a, b = state.sides
+    phase = state.phase
+    if phase in ("first", "select"):
+        return _SEATS[not a.done and not a.sealed, not b.done and not b.sealed]
+    if phase == "skill":
+        cards = state.cards
+        owners = {cards[c - 1].owner for c in state.group}
+        return _SEATS[1 in owners and not a.sealed and a.act is None,
+                      2 in owners and not b.sealed and b.act is None]
+    return _SEATS[False, False]
 
 
 def sealed(state: State) -> bool:
@@ -78,7 +87,7 @@ def decide(state: State, seat: int, command: Command, draft: D) -> None:
         raise Illegal("N-4", "the match is over")
     if seat not in awaiting(state) and not (state.side(seat).sealed and draft.revealing is not None):
         raise Illegal(waiting_clause(state), f"seat {seat} has nothing to choose now")
-    if command not in legal(_unsealed(state, seat), seat):
+    if not allows(_unsealed(state, seat), seat, command):
         raise Illegal(_clause_for(state, seat, command), f"{command!r} is not a choice seat {seat} may make now")
     match command:
         case Pick():
@@ -189,7 +198,7 @@ def _lit_and_acting(state: State) -> list[int]:
 def _check_can_play(draft: D, cause: int, clause: str) -> None:
     """N-4.2 / N-Q7: a seat with no card it can play at the start of a turn loses (both: a draw)."""
     state = draft.state
-    losers = [seat for seat in (1, 2) if not pick_options(state, seat)]
+    losers = [seat for seat in (1, 2) if not can_pick(state, seat)]
     for seat in losers:
         draft.rule("N-4.2", cause, ev.Lost(seat=seat, reason="no card can be played"), seat=seat)
     if losers:

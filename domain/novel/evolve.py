@@ -1,7 +1,7 @@
 """The fold: one small function per event, no checks (the decider checked)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -11,14 +11,14 @@ from kifu.domain.core.commit import ChoiceSealed
 from . import events as ev
 from .cards import card as printed
 from .state import Card, Side, State
-from .table import Loose, unmarked, with_card
+from .table import unmarked, with_card
 
 replace = msgspec.structs.replace
 
 
 def _card(state: State, card: Card) -> State:
     cards = with_card(state.cards, card)
-    return state if cards is state.cards else replace(state, cards=cards)    # the same: a run's Loose list
+    return replace(state, cards=cards)
 
 
 def _side(state: State, side: Side) -> State:
@@ -186,20 +186,3 @@ HANDLERS: dict[type, Callable[[State, Any], State]] = {
 
 def evolve(state: State, event: Any) -> State:
     return HANDLERS[type(event)](state, event)
-
-
-def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
-    """What ``fold`` makes of ``events`` one at a time, with the card tuple made once at the end:
-    the states in between are never seen, so their cards stay a list changed in place (``Loose``)."""
-    state = replace(state, cards=Loose(state.cards))
-    handler = HANDLERS.get
-    for event in events:
-        case = handler(type(event))
-        if case is not None:         # the case ``fold`` would call (no core event has one here), one call fewer
-            state = case(state, event)
-            continue
-        state = fold(state, event)   # the core's own events
-        cards: object = state.cards                # (a Loose list during the run, whatever State declares)
-        if type(cards) is not Loose:               # a prepared position put a whole new state in
-            state = replace(state, cards=Loose(state.cards))
-    return replace(state, cards=tuple(state.cards))

@@ -7,9 +7,10 @@ from . import bots, cards, decks, position, reference, replay, view
 from .commands import Command
 from .decide import awaiting, begin, decide, judged_result, outcome, sealed, waiting_clause
 from .events import Event
-from .evolve import HANDLERS, evolve, evolve_run
+from .evolve import HANDLERS, evolve
 from .legal import legal
 from .long import long_match
+from .run import evolve_run
 from .setup import initial_state
 from .state import State
 

@@ -17,7 +17,10 @@ TURN_LIMIT = 100     # N-4.3, N-Q10
 ZONES = ("deck", "front", "back", "magic", "grave", "attached")
 
 
-class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+# Every state struct is frozen and holds numbers, strings and tuples of frozen structs: none can be
+# in a reference cycle, so none is tracked by the cyclic collector (gc=False, as WORLFARD's), which
+# otherwise counted every card a fold or a decision replaces and traversed every state kept alive.
+class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     id: int
     owner: int
     name: str
@@ -41,7 +44,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 @implements("N-3.1")
-class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     seat: int
     front: tuple[int, ...] = ()
     back: tuple[int, ...] = ()
@@ -55,7 +58,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     lost: str = ""
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     turn: int = 0
     phase: str = "setup"          # setup | first | select | skill | over
     cards: tuple[Card, ...] = ()

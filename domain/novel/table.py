@@ -13,13 +13,10 @@ Every result is a new tuple, equal to what copying would make: the list and the 
 private to this module, and a tuple is never changed after it is made. A tuple other than the
 last one made here (an older state, another match) is simply copied.
 
-Reading a record folds thousands of events of which nobody sees the states in between, so it
-need not make a tuple per event at all: ``evolve_run`` folds them on a ``Loose`` list, which
-these functions change in place, and makes the one tuple at the end.
+Reading a record folds thousands of events of which nobody sees the states in between: that
+fold (``run.py``) changes a list of its own in place and makes no tuple per event at all.
 """
 from __future__ import annotations
-
-from typing import final
 
 from msgspec.structs import replace
 
@@ -41,16 +38,6 @@ class _Made:
 _last = PerThread("novel.table_made", _Made)
 
 
-@final   # (so ``type(cards) is Loose`` tells a type checker both ways which one ``cards`` is)
-class Loose(list[Card]):
-    """The cards while a run of events is folded: private to that run, so changed in place."""
-    __slots__ = ("marks",)
-
-    def __init__(self, cards: Cards) -> None:
-        super().__init__(cards)
-        self.marks: set[int] | None = None     # indices of its marked cards (None: not looked for yet)
-
-
 def _marked(card: Card) -> bool:
     return card.acted or card.stunned
 
@@ -63,18 +50,9 @@ def _made(cards: Cards) -> tuple[list[Card], set[int] | None]:
     return list(cards), None
 
 
-def with_card(cards: Cards | Loose, card: Card) -> Cards | Loose:
+def with_card(cards: Cards, card: Card) -> Cards:
     """``cards`` with the one of ``card``'s id replaced by ``card`` (ids are 1..)."""
     index = card.id - 1
-    if type(cards) is Loose:
-        cards[index] = card
-        marks = cards.marks
-        if marks is not None:
-            if card.acted or card.stunned:
-                marks.add(index)
-            else:
-                marks.discard(index)
-        return cards
     work, marks = _made(cards)
     work[index] = card
     if marks is not None:
@@ -87,16 +65,8 @@ def with_card(cards: Cards | Loose, card: Card) -> Cards | Loose:
     return out
 
 
-def unmarked(cards: Cards | Loose) -> Cards | Loose:
+def unmarked(cards: Cards) -> Cards:
     """``cards`` with every acted or stunned card's marks cleared (a new turn, N-6)."""
-    if type(cards) is Loose:
-        loose = cards
-        if loose.marks is None:
-            loose.marks = {i for i, c in enumerate(loose) if _marked(c)}
-        for index in loose.marks:
-            loose[index] = replace(loose[index], acted=False, stunned=False)
-        loose.marks.clear()
-        return cards
     work, marks = _made(cards)
     if marks is None:
         marks = {i for i, c in enumerate(work) if _marked(c)}

@@ -1,8 +1,10 @@
-"""``evolve_run`` folds a run of events on a list changed in place and makes the card tuple once at
-the end; cut a record into runs anywhere, and every run must end in exactly the state the fold
-event by event reaches there, without touching the state it started from."""
+"""``evolve_run`` folds a run of events on a scratch copy of the state changed in place (its own
+case per event, mirroring ``evolve``'s) and makes the frozen state once at the end; cut a record
+into runs anywhere, and every run must end in exactly the state the fold event by event reaches
+there, without touching the state it started from."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -10,7 +12,8 @@ from hypothesis import strategies as st
 
 from kifu.domain.core.envelope import canonical
 from kifu.domain.core.match import Match, record_evolve
-from kifu.domain.novel.evolve import evolve_run
+from kifu.domain.core.record import decode_record
+from kifu.domain.novel.run import evolve_run
 from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULES
@@ -64,3 +67,19 @@ def test_match_fold_reaches_the_played_state() -> None:
     match, _ = play(RULES, 7, PAIRS[0])
     folded = Match.fold(RULES, match.header, match.envelopes)
     assert folded.state == match.state and canonical(folded.state) == canonical(match.state)
+
+
+CORPUS = sorted((Path(__file__).resolve().parents[2] / "replays" / "novel").glob("*.kifu.jsonl"))
+
+
+def test_every_corpus_record_folds_as_one_by_one() -> None:
+    """The corpus's scenarios start from prepared positions and end every way a match ends."""
+    assert CORPUS
+    for path in CORPUS:
+        header, envelopes, _ = decode_record(path.read_bytes(), path.name)
+        match = Match.fold(RULES, header, envelopes)        # (a run: ``SpeedUps.evolve_run``)
+        events = [env.event for env in envelopes]
+        start = RULES.decider.initial_state(header)
+        expected = one_by_one(start, events)[-1]
+        assert match.state == expected and canonical(match.state) == canonical(expected), path.name
+        assert evolve_run(start, events, FOLD) == expected, path.name
