@@ -2,8 +2,11 @@
 same-element soul."""
 from __future__ import annotations
 
+from typing import Any
+
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.memo import Slot
 
 from . import events as ev
 from .card_facts import match_facts
@@ -13,15 +16,30 @@ from .state import State
 
 
 def top_heart(state: State, seat: int) -> int | None:
-    hearts = state.side(seat).hearts
+    hearts = state.sides[seat - 1].hearts
     return hearts[0].card if hearts and hearts[0].face_up else None
 
 
-def heart_souls(state: State, seat: int, card: int) -> list[int]:
-    """Souls that can pay the heart-cast extra: they share an element with the cast card."""
-    facts = match_facts(state.names)
+def heart_souls(state: State, seat: int, card: int) -> tuple[int, ...]:
+    """Souls that can pay the heart-cast extra: they share an element with the cast card. The
+    main phase's decision lists ask at each decision, of a soul that changes far less often:
+    the last answer is kept per seat with the soul, the card and the match it is about."""
+    soul, names = state.sides[seat - 1].soul, state.names
+    slot = _souls[seat - 1]
+    last = slot.value
+    if last[0] is soul and last[1] == card and last[2] is names:
+        found: tuple[int, ...] = last[3]
+        return found
+    facts = match_facts(names)
     elements = facts[card].elements
-    return [s for s in state.side(seat).soul if not elements.isdisjoint(facts[s].elements)]
+    found = tuple([s for s in soul if not elements.isdisjoint(facts[s].elements)])
+    slot.value = (soul, card, names, found)
+    return found
+
+
+# per seat: (the soul, the heart card, the match's names) last asked about, and the answer
+_NO_SOULS: tuple[Any, ...] = (None, 0, None, ())
+_souls = (Slot("worlfard.heart_souls.1", _NO_SOULS), Slot("worlfard.heart_souls.2", _NO_SOULS))
 
 
 @implements("W-11.4")

@@ -112,6 +112,21 @@ _shorts: tuple[Slot[tuple[tuple[int, ...] | None, CardTable | None, bool]], ...]
     Slot("worlfard.holds_short.1", (None, None, False)), Slot("worlfard.holds_short.2", (None, None, False)))
 
 
+def _holds_spell(seat: int, hand: tuple[int, ...], facts: CardTable) -> bool:
+    """Whether ``hand`` holds a spell (half the main phase's hands hold none, and then no cast
+    is listed from the hand): kept per seat by its hand, as ``_holds_short``."""
+    slot = _spells[seat - 1]
+    last = slot.value
+    if last[0] is not hand or last[1] is not facts:
+        last = slot.value = (hand, facts, not all(facts[card].unit for card in hand))
+    return last[2]
+
+
+# per seat: (the hand asked about, the card table, whether it holds a spell)
+_spells: tuple[Slot[tuple[tuple[int, ...] | None, CardTable | None, bool]], ...] = (
+    Slot("worlfard.holds_spell.1", (None, None, False)), Slot("worlfard.holds_spell.2", (None, None, False)))
+
+
 class _Pays:
     """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``,
     and only if some decision needs paying."""
@@ -189,8 +204,8 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             spots.append(line)
         elif facts[spell.card].activated and not spell.broken and not spell.waiting:
             sources.append(spell.card)
-    if spots:
-        _casts(out, state, seat, facts, pays_for, spots)
+    if spots and (_holds_spell(seat, hand, facts) or ((heart := top_heart(state, seat)) and not facts[heart].unit)):
+        _casts(out, state, seat, facts, pays_for, spots)      # (only a spell is cast: W-10.1)
     if sources:
         _activations(out, state, seat, facts, pays_for, sources)
     out.add(moves)

@@ -117,7 +117,10 @@ class _ByCost(dict[int, Payments]):
     __call__ = dict.__getitem__      # a payer: cost -> payments
 
     def __missing__(self, cost: int) -> Payments:
-        size = _count(*self._shape, cost)
+        key = (*self._shape, cost)
+        size = _counts.get(key)
+        if size is None:     # (the souls change often, the shapes and costs little: a count is kept)
+            size = _counts.put(key, _count(*key))
         found = self[cost] = _Paid(*self._sources, cost, size) if size else ()
         return found
 
@@ -214,33 +217,29 @@ def _by_total(shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
 
 
 _totals: Memo[tuple[int, ...], tuple[list[int], list[int]]] = Memo("worlfard.payment_totals", bound=4096)
+_counts: Memo[tuple[tuple[int, ...], int, int], int] = Memo("worlfard.payment_counts", bound=4096)   # ``_count``
 
 
 def _nth(ready: tuple[int, ...], heights: tuple[int, ...], souls: tuple[int, ...], cost: int, index: int) -> Payment:
     """``list(_enumerate(ready, heights, souls, cost))[index]``, without listing the others: the
-    tower sets are walked in the same order only as far as the one that holds it."""
+    tower sets (``_tower_sets``, kept) are walked in the same order only as far as the one that
+    holds it."""
     if cost <= 0:
         return (), ()
     free = len(souls)
-    value = dict(zip(ready, heights, strict=True))
-    for n in range(len(ready) + 1):
-        for towers in combinations(ready, n):
-            hs = [value[line] for line in towers]
-            if not all(hs):
-                continue
-            total = sum(hs)
-            if total >= cost:
-                if total - min(hs, default=0) < cost:
-                    if not index:
-                        return towers, ()
-                    index -= 1
-                continue
-            need = cost - total
-            if need <= free:
-                size = comb(free, need)
-                if index < size:
-                    return towers, _nth_combination(souls, need, index)
-                index -= size
+    for towers, total, least in _tower_sets(ready, heights):
+        if total >= cost:
+            if total - least < cost:
+                if not index:
+                    return towers, ()
+                index -= 1
+            continue
+        need = cost - total
+        if need <= free:
+            size = comb(free, need)
+            if index < size:
+                return towers, _nth_combination(souls, need, index)
+            index -= size
     raise IndexError("payment index out of range")
 
 

@@ -13,7 +13,6 @@ from kifu.domain.core.ruleset import (
     Ruleset,
     SpeedUps,
     Visibility,
-    run_of_cases,
     shuffle_decks,
 )
 
@@ -21,7 +20,7 @@ from . import bots, cards, decks, layout, legal, position, reference, replay, se
 from .commands import Command
 from .decide import awaited, decide, waiting_clause
 from .events import Event
-from .evolve import HANDLERS, evolve
+from .evolve import HANDLERS, evolve, evolve_run
 from .long_match import long_match, longest
 from .state import State
 
@@ -48,7 +47,7 @@ def build() -> Ruleset[State, Command, Event]:
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards,
                               card_refs=target_cards),
-        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
+        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=evolve_run),
         bench=Bench(long_match=lambda seed: long_match(build(), seed), longest=lambda seed: longest(build(), seed)),
         notation=position.NOTATION,
         judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)

@@ -5,6 +5,7 @@ from typing import cast
 
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.errors import Illegal
+from kifu.domain.core.memo import Slot
 
 from . import events as ev
 from .checks import end_if_decided, settle
@@ -51,11 +52,24 @@ def rage_forces_attack(state: State) -> bool:
     if state.turn == 1 or state.phase not in _RAGE_PHASES:   # (is_first_turn)
         return False
     seat = state.turn_seat
-    for i, unit in enumerate(state.sides[seat - 1].stage):
-        if unit is not None and unit.status == Status.RAGE and not unit.broken \
-                and stat(state, seat, i + 1, "AGI") >= 1:
-            return True
+    stage = state.sides[seat - 1].stage
+    if stage is _calm.value:
+        return False
+    raging = False
+    for i, unit in enumerate(stage):
+        if unit is not None and unit.status == _RAGE:
+            if not unit.broken and stat(state, seat, i + 1, "AGI") >= 1:
+                return True
+            raging = True
+    if not raging:
+        _calm.value = stage
     return False
+
+
+# the stage row last found with no raging unit (kept alive here, so its identity stays its own): a
+# main or battle phase asks of the same row at every decision that does not change it
+_calm: Slot[object] = Slot("worlfard.calm_stage", None)
+_RAGE = Status.RAGE
 
 
 @implements("W-5.2", "W-5.3", "W-5.4", "W-9.5", "W-Q9")
