@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from kifu.domain.core.clauses import implements
 
 from . import events as e
-from .state import Battle, Mod, Result, Side, State, Unit
+from .state import Battle, Mod, Result, State, Unit
 
 
 def _side(state: State, seat: int, **changes: Any) -> State:
@@ -18,7 +18,7 @@ def _side(state: State, seat: int, **changes: Any) -> State:
     return replace(state, sides=(sides[0], sides[1]))
 
 
-def _without(cards: tuple[int, ...], gone: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+def without(cards: tuple[int, ...], gone: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     out = list(cards)
     for c in gone:
         if c in out:
@@ -28,10 +28,32 @@ def _without(cards: tuple[int, ...], gone: tuple[int, ...] | list[int]) -> tuple
     return tuple(out)
 
 
-def _stage(side: Side, place: int, unit: Unit | None) -> tuple[Unit | None, ...]:
-    stage = list(side.stage)
-    stage[place - 1] = unit
-    return tuple(stage)
+def staged(stage: tuple[Unit | None, ...], place: int, unit: Unit | None) -> tuple[Unit | None, ...]:
+    """The stage with ``unit`` in ``place`` (always a new tuple, as the record's digests expect)."""
+    out = list(stage)
+    out[place - 1] = unit
+    return tuple(out)
+
+
+def buried(unit: Unit) -> tuple[int, ...]:
+    """The cards a unit sends to the discard: its card and the Lv3 beneath an LvEx."""
+    return (unit.card, unit.under) if unit.under else (unit.card,)
+
+
+@implements("R-Q5", "R-Q15")
+def entering(ev: e.Played, below: Unit | None, turn: int) -> Unit:
+    """R-Q5: a character enters reloaded (it may attack this turn); an LvEx takes its Lv3's state (R-Q15)."""
+    if ev.on and below is not None:
+        return Unit(card=ev.card, under=ev.on, burst=below.burst, entered=turn, under_entered=below.entered)
+    return Unit(card=ev.card, entered=turn)
+
+
+def leaving(unit: Unit, ev: e.CharacterLeft) -> tuple[tuple[int, ...], Unit | None]:
+    """The cards a leaving unit discards, and what stays in its place: the Lv3 under an LvEx, in
+    the state it entered with (R-Q15), or nothing."""
+    if ev.stays:
+        return (unit.card,), Unit(card=ev.stays, burst=unit.burst, entered=unit.under_entered)
+    return buried(unit), None
 
 
 def _decks(s: State, ev: e.DecksShuffled) -> State:
@@ -39,7 +61,7 @@ def _decks(s: State, ev: e.DecksShuffled) -> State:
 
 
 def _leader(s: State, ev: e.LeaderPlaced) -> State:
-    return _side(s, ev.seat, stage=_stage(s.side(ev.seat), ev.place, Unit(card=ev.card, leader=True)))
+    return _side(s, ev.seat, stage=staged(s.side(ev.seat).stage, ev.place, Unit(card=ev.card, leader=True)))
 
 
 def _first(s: State, ev: e.FirstPlayer) -> State:
@@ -53,7 +75,7 @@ def _drew(s: State, ev: e.Drew) -> State:
 
 def _returned(s: State, ev: e.HandReturned) -> State:
     side = s.side(ev.seat)
-    return _side(s, ev.seat, hand=_without(side.hand, ev.cards), deck=ev.deck, mulliganed=True)
+    return _side(s, ev.seat, hand=without(side.hand, ev.cards), deck=ev.deck, mulliganed=True)
 
 
 def _kept(s: State, ev: e.HandKept) -> State:
@@ -94,7 +116,7 @@ def _moved(s: State, ev: e.Moved) -> State:
     stage[ev.source - 1] = None
     stage[ev.to - 1] = unit
     if there is not None:
-        gone = (there.card, there.under) if there.under else (there.card,)
+        gone = buried(there)
         s = _side(s, ev.seat, discard=side.discard + gone)
         s = replace(s, mods=tuple(m for m in s.mods if m.card not in gone))
     return replace(_side(s, ev.seat, stage=tuple(stage)), moved=s.moved + (ev.card,))
@@ -103,18 +125,14 @@ def _moved(s: State, ev: e.Moved) -> State:
 def _discarded(s: State, ev: e.Discarded) -> State:
     side = s.side(ev.seat)
     if ev.source == "hand":
-        return _side(s, ev.seat, hand=_without(side.hand, ev.cards), discard=side.discard + ev.cards)
-    return _side(s, ev.seat, reiryoku=_without(side.reiryoku, ev.cards), exdiscard=side.exdiscard + ev.cards)
+        return _side(s, ev.seat, hand=without(side.hand, ev.cards), discard=side.discard + ev.cards)
+    return _side(s, ev.seat, reiryoku=without(side.reiryoku, ev.cards), exdiscard=side.exdiscard + ev.cards)
 
 
-@implements("R-Q5", "R-Q15")
 def _played(s: State, ev: e.Played) -> State:
-    """R-Q5: a character enters reloaded (it may attack this turn); an LvEx takes its Lv3's state (R-Q15)."""
     side = s.side(ev.seat)
-    below = side.stage[ev.place - 1]
-    unit = Unit(card=ev.card, under=ev.on, burst=below.burst, entered=s.turn, under_entered=below.entered) \
-        if ev.on and below is not None else Unit(card=ev.card, entered=s.turn)
-    return _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), stage=_stage(side, ev.place, unit))
+    unit = entering(ev, side.stage[ev.place - 1], s.turn)
+    return _side(s, ev.seat, hand=without(side.hand, (ev.card,)), stage=staged(side.stage, ev.place, unit))
 
 
 @implements("R-Q9")
@@ -122,7 +140,7 @@ def _cast(s: State, ev: e.SpellCast) -> State:
     """R-Q9: the spell and every 霊力 card paid (spells and 霊撃) go to the Ex discard."""
     side = s.side(ev.seat)
     used = (ev.card,) + ev.pay
-    return _side(s, ev.seat, reiryoku=_without(side.reiryoku, used), exdiscard=side.exdiscard + used,
+    return _side(s, ev.seat, reiryoku=without(side.reiryoku, used), exdiscard=side.exdiscard + used,
                  spell_turn=s.turn)
 
 
@@ -133,7 +151,7 @@ def _flipped(s: State, ev: e.DamageFlipped) -> State:
 def _attack(s: State, ev: e.AttackDeclared) -> State:
     side = s.side(ev.seat)
     unit = side.stage[ev.attacker_place - 1]
-    s = _side(s, ev.seat, stage=_stage(side, ev.attacker_place, replace(unit, burst=True) if unit else unit))
+    s = _side(s, ev.seat, stage=staged(side.stage, ev.attacker_place, replace(unit, burst=True) if unit else unit))
     return replace(s, battle=Battle(attacker=ev.attacker, attacker_place=ev.attacker_place, target=ev.target,
                                     target_place=ev.target_place, cause=ev.at))
 
@@ -141,7 +159,7 @@ def _attack(s: State, ev: e.AttackDeclared) -> State:
 def _guarded(s: State, ev: e.Guarded) -> State:
     if ev.source == "hand":
         side = s.side(ev.seat)
-        s = _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), discard=side.discard + (ev.card,))
+        s = _side(s, ev.seat, hand=without(side.hand, (ev.card,)), discard=side.discard + (ev.card,))
     b = s.battle
     return replace(s, battle=replace(b, guards=b.guards + ev.guards, cause=ev.at or b.cause)) if b is not None else s
 
@@ -149,12 +167,12 @@ def _guarded(s: State, ev: e.Guarded) -> State:
 def _burst(s: State, ev: e.Burst) -> State:
     side = s.side(ev.seat)
     unit = side.stage[ev.place - 1]
-    return _side(s, ev.seat, stage=_stage(side, ev.place, replace(unit, burst=True) if unit else unit))
+    return _side(s, ev.seat, stage=staged(side.stage, ev.place, replace(unit, burst=True) if unit else unit))
 
 
 def _nullified(s: State, ev: e.Nullified) -> State:
     side = s.side(ev.seat)
-    s = _side(s, ev.seat, hand=_without(side.hand, (ev.card,)), discard=side.discard + (ev.card,))
+    s = _side(s, ev.seat, hand=without(side.hand, (ev.card,)), discard=side.discard + (ev.card,))
     return replace(s, battle=replace(s.battle, nullified=True)) if s.battle is not None else s
 
 
@@ -167,13 +185,8 @@ def _left(s: State, ev: e.CharacterLeft) -> State:
     unit = side.stage[ev.place - 1]
     if unit is None:
         return s
-    if ev.stays:
-        gone: tuple[int, ...] = (unit.card,)
-        rest: Unit | None = Unit(card=ev.stays, burst=unit.burst, entered=unit.under_entered)   # R-Q15
-    else:
-        gone = (unit.card, unit.under) if unit.under else (unit.card,)
-        rest = None
-    s = _side(s, ev.seat, stage=_stage(side, ev.place, rest), discard=side.discard + gone)
+    gone, rest = leaving(unit, ev)
+    s = _side(s, ev.seat, stage=staged(side.stage, ev.place, rest), discard=side.discard + gone)
     return replace(s, mods=tuple(m for m in s.mods if m.card not in gone)) if s.mods else s
 
 

@@ -9,11 +9,10 @@ from kifu.domain.core.ruleset import (
     Ruleset,
     SpeedUps,
     Visibility,
-    run_of_cases,
     shuffle_decks,
 )
 
-from . import bots, cards, decide, decks, legal, position, reference, replay, view
+from . import bots, cards, decide, decks, legal, loose, position, reference, replay, view
 from .commands import Command
 from .events import Event
 from .evolve import HANDLERS, evolve
@@ -38,7 +37,7 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=view.card_names, played=replay.played,
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
+        speedups=SpeedUps(evolve_cases=HANDLERS, evolve_run=loose.evolve_run),
         notation=position.NOTATION,
         judging=Judging(reshuffle=shuffle_decks, end=judged_result),   # IPG: the decks reshuffled
     )

@@ -20,8 +20,11 @@ LEADER_PLACE = 2
 PLACE_NAMES = {1: "前衛左", 2: "前衛中央", 3: "前衛右", 4: "後衛左", 5: "後衛中央", 6: "後衛右"}
 
 
+# Every state struct is frozen and holds numbers, strings and tuples of other state structs: none
+# can be in a reference cycle, so none is tracked by the cyclic collector (gc=False, as WORLFARD's
+# and alteil's), which otherwise traversed the states a fold makes and drops, one or more per event.
 @implements("R-3.2")
-class Unit(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Unit(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """A card standing in an area: a character (with the Lv3 under an LvEx) or the leader."""
 
     card: CardId
@@ -32,7 +35,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     under_entered: int = 0       # the turn the Lv3 beneath entered: it keeps it when the LvEx leaves (R-Q15)
 
 
-class Mod(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Mod(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """A power/graze change on one card on the stage; ``lasting`` survives the end phase (R-6.7)."""
 
     card: CardId
@@ -42,7 +45,7 @@ class Mod(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 @implements("R-2.1")
-class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     keys: tuple[str, ...] = ()                       # card key by index: id = seat*100 + index
     deck: tuple[CardId, ...] = ()                    # top first
     hand: tuple[CardId, ...] = ()
@@ -58,7 +61,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     lost: str = ""
 
 
-class Battle(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Battle(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """The attack in progress (R-8): who attacks whom, the guards given, whether it was nullified."""
 
     attacker: CardId
@@ -70,13 +73,13 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     cause: int = 0               # seq of the last event that set the attack's power (declaration, guard)
 
 
-class Result(msgspec.Struct, frozen=True, kw_only=True):
+class Result(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     termination: str
     winner: int | None = None
     clause: str = ""
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     sides: tuple[Side, Side] = (Side(), Side())
     first: int = 0
     active: int = 0
