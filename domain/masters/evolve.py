@@ -1,17 +1,18 @@
 """``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
-from msgspec.structs import replace
+from msgspec.structs import force_setattr, replace
 
 from kifu.domain.core import priority as prio
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
+from . import mana as rows
 from .board import parse
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
@@ -22,31 +23,38 @@ _ATK_BONUS = attrgetter("atk_bonus")
 _SHIELD = attrgetter("shield")
 
 
-def _side(state: State, seat: int, **fields: Any) -> State:
+# Each case makes one new State: its parts (``_sides``, ``_pieces``, ``_after_act``) are worked
+# out first and put in with a single ``replace`` (a State is a dozen fields to copy).
+
+def _sides(state: State, seat: int, **fields: Any) -> tuple[Side, ...]:
+    """The sides with ``seat``'s ``fields`` changed."""
     one, two = sides = state.sides
     if seat == 1:
-        return replace(state, sides=(replace(one, **fields), two))
+        return (replace(one, **fields), two)
     if seat == 2:
-        return replace(state, sides=(one, replace(two, **fields)))
+        return (one, replace(two, **fields))
     changed = list(sides)
     changed[seat - 1] = replace(changed[seat - 1], **fields)
-    return replace(state, sides=tuple(changed))
+    return tuple(changed)
 
 
-def _piece(state: State, cid: int, **fields: Any) -> State:
-    """Card ``cid``'s piece with ``fields`` changed (a card is in one place: one piece at most)."""
+def _side(state: State, seat: int, **fields: Any) -> State:
+    return replace(state, sides=_sides(state, seat, **fields))
+
+
+def _pieces(state: State, cid: int, **fields: Any) -> tuple[Piece, ...]:
+    """The pieces with card ``cid``'s ``fields`` changed (a card is in one place: one piece at most)."""
     pieces = state.pieces
     for i, p in enumerate(pieces):
         if p.card == cid:
-            return replace(state, pieces=pieces[:i] + (replace(p, **fields),) + pieces[i + 1:])
-    return state
+            return pieces[:i] + (replace(p, **fields),) + pieces[i + 1:]
+    return pieces
 
 
-def _acted(state: State, seat: int) -> State:
+def _after_act(state: State, seat: int) -> prio.Priority | None:
+    """The priority once ``seat`` has acted (none held: none)."""
     p = state.priority
-    if p is None:
-        return state
-    return replace(state, priority=_ACTED.get((p, seat)) or prio.acted(p, seat))
+    return None if p is None else _ACTED.get((p, seat)) or prio.acted(p, seat)
 
 
 _OPENED = {seat: prio.opened(seat) for seat in (1, 2)}     # priorities are frozen values: shared
@@ -62,17 +70,9 @@ def _opened(seat: int) -> prio.Priority:
 
 
 @implements("M-Q6")
-def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
+def _pay(side: Side, seat: int, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
-    if not amount:
-        return side.mana
-    out = []
-    for m in side.mana:
-        if amount and not m.tapped:
-            m = replace(m, tapped=True)
-            amount -= 1
-        out.append(m)
-    return tuple(out)
+    return rows.paid(seat, side.mana, amount)
 
 
 def coin(s: State, e: ev.CoinTossed) -> State:
@@ -114,16 +114,16 @@ def bottomed(s: State, e: ev.CardBottomed) -> State:
 
 
 def turn_began(s: State, e: ev.TurnBegan) -> State:
-    s = replace(s, turn=e.turn, active=e.seat, phase="standby", pending="draw", priority=None, combat=None,
-                moved_in_action=False)
-    return _side(s, e.seat, master_moved=False, charged=False)
+    return replace(s, turn=e.turn, active=e.seat, phase="standby", pending="draw", priority=None, combat=None,
+                   moved_in_action=False, sides=_sides(s, e.seat, master_moved=False, charged=False))
 
 
 def untapped(s: State, e: ev.Untapped) -> State:
     seat = e.seat
     mana = s.side(seat).mana
-    if any(map(_TAPPED, mana)):     # (nothing tapped: the side stays as it is)
-        s = _side(s, seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in mana))
+    fresh = rows.untapped(seat, mana)
+    if fresh is not mana:           # (nothing tapped: the side stays as it is)
+        s = _side(s, seat, mana=fresh)
     pieces = s.pieces
     if not any(map(_TAPPED, pieces)) and not any(map(_FRESH, pieces)):
         return s                    # no piece to untap
@@ -141,10 +141,10 @@ charge_chosen = draw_chosen
 def mana_charged(s: State, e: ev.ManaCharged) -> State:
     side = s.side(e.seat)
     if e.face_up:
-        s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
-                  mana=side.mana + (Mana(card=e.card, face_up=True),))
-        return _acted(s, e.seat)
-    return _side(s, e.seat, deck=side.deck[1:], mana=side.mana + (Mana(card=e.card),))
+        return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
+                                       mana=rows.charged(e.seat, side.mana, Mana(card=e.card, face_up=True))),
+                       priority=_after_act(s, e.seat))
+    return _side(s, e.seat, deck=side.deck[1:], mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
 
 
 def passed(s: State, e: ev.PriorityPassed) -> State:
@@ -152,18 +152,34 @@ def passed(s: State, e: ev.PriorityPassed) -> State:
     return replace(s, priority=_PASSED.get(p) or prio.passed(p)) if p is not None else s
 
 
+def _passed_here(s: State, e: ev.PriorityPassed) -> State:
+    """``passed``, on a run's own state (``evolve_run``)."""
+    p = s.priority
+    if p is not None:
+        force_setattr(s, "priority", _PASSED.get(p) or prio.passed(p))
+    return s
+
+
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
     return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),
                    moved_in_action=False)
 
 
+def _phase_began_here(s: State, e: ev.PhaseBegan) -> State:
+    """``phase_began``, on a run's own state (``evolve_run``)."""
+    force_setattr(s, "phase", e.phase)
+    force_setattr(s, "priority", _OPENED.get(e.seat) or prio.opened(e.seat))
+    force_setattr(s, "moved_in_action", False)
+    return s
+
+
 def resolved(s: State, e: ev.Resolved) -> State:
     top = s.stack[-1]
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
-    s = replace(s, stack=s.stack[:-1], priority=_opened(first))
     if top.kind == "spell":
-        s = _side(s, top.seat, grave=s.side(top.seat).grave + (top.card,))
-    return s
+        return replace(s, stack=s.stack[:-1], priority=_opened(first),
+                       sides=_sides(s, top.seat, grave=s.side(top.seat).grave + (top.card,)))
+    return replace(s, stack=s.stack[:-1], priority=_opened(first))
 
 
 def turn_ended(s: State, e: ev.TurnEnded) -> State:
@@ -183,42 +199,44 @@ def discarded(s: State, e: ev.HandDiscarded) -> State:
 
 
 def master_moved(s: State, e: ev.MasterMoved) -> State:
-    return _acted(_side(s, e.seat, master=parse(e.to), master_moved=True), e.seat)
+    return replace(s, sides=_sides(s, e.seat, master=parse(e.to), master_moved=True), priority=_after_act(s, e.seat))
 
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
-    s = replace(s, pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),))
-    return _acted(s, e.seat)
+    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+                                   mana=_pay(side, e.seat, e.paid)),
+                   pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),),
+                   priority=_after_act(s, e.seat))
 
 
 def cast(s: State, e: ev.SpellCast) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
-    s = replace(s, stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),))
-    return _acted(s, e.seat)
+    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+                                   mana=_pay(side, e.seat, e.paid)),
+                   stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),),
+                   priority=_after_act(s, e.seat))
 
 
 def activated(s: State, e: ev.SkillActivated) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, mana=_pay(side, e.paid))
-    if e.tapped:
-        s = _piece(s, e.card, tapped=True)
-    s = replace(s, stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),))
-    return _acted(s, e.seat)
+    mana = _pay(side, e.seat, e.paid)
+    return replace(s, sides=s.sides if mana is side.mana else _sides(s, e.seat, mana=mana),
+                   pieces=_pieces(s, e.card, tapped=True) if e.tapped else s.pieces,
+                   stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),),
+                   priority=_after_act(s, e.seat))
 
 
 def moved(s: State, e: ev.PieceMoved) -> State:
-    s = _piece(s, e.card, square=parse(e.path[-1]), tapped=True)
-    return _acted(replace(s, moved_in_action=True), e.seat)
+    return replace(s, pieces=_pieces(s, e.card, square=parse(e.path[-1]), tapped=True), moved_in_action=True,
+                   priority=_after_act(s, e.seat))
 
 
 def attack_moved(s: State, e: ev.AttackMoved) -> State:
     p = s.piece(e.card)
     before = parse(e.path[-2]) if len(e.path) > 1 else (p.square if p is not None else 0)
-    s = _piece(s, e.card, square=before)       # not tapped yet: M-5.2 with M-8.3 (tapped once it has moved)
-    return replace(s, moved_in_action=True)
+    # not tapped yet: M-5.2 with M-8.3 (tapped once it has moved)
+    return replace(s, pieces=_pieces(s, e.card, square=before), moved_in_action=True)
 
 
 def combat_began(s: State, e: ev.CombatBegan) -> State:
@@ -228,7 +246,7 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=parse(e.square), tapped=True), combat=None,
+    return replace(s, pieces=_pieces(s, e.attacker, square=parse(e.square), tapped=True), combat=None,
                    priority=_opened(s.active))
 
 
@@ -245,37 +263,39 @@ def combat_damage(s: State, e: ev.CombatDamage) -> State:
 
 def damaged(s: State, e: ev.PieceDamaged) -> State:
     p = s.piece(e.card)
-    return _piece(s, e.card, damage=p.damage + e.amount) if p is not None else s
+    return replace(s, pieces=_pieces(s, e.card, damage=p.damage + e.amount)) if p is not None else s
 
 
 def healed(s: State, e: ev.PieceHealed) -> State:
     p = s.piece(e.card)
-    return _piece(s, e.card, damage=max(0, p.damage - e.amount)) if p is not None else s
+    return replace(s, pieces=_pieces(s, e.card, damage=max(0, p.damage - e.amount))) if p is not None else s
 
 
 def atk_raised(s: State, e: ev.AtkRaised) -> State:
     p = s.piece(e.card)
-    return _piece(s, e.card, atk_bonus=p.atk_bonus + e.amount) if p is not None else s
+    return replace(s, pieces=_pieces(s, e.card, atk_bonus=p.atk_bonus + e.amount)) if p is not None else s
 
 
 def shielded(s: State, e: ev.Shielded) -> State:
     p = s.piece(e.card)
-    return _piece(s, e.card, shield=p.shield + e.amount) if p is not None else s
+    return replace(s, pieces=_pieces(s, e.card, shield=p.shield + e.amount)) if p is not None else s
 
 
 def destroyed(s: State, e: ev.PieceDestroyed) -> State:
-    s = replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card))
-    return _side(s, e.seat, grave=s.side(e.seat).grave + (e.card,))
+    return replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card),
+                   sides=_sides(s, e.seat, grave=s.side(e.seat).grave + (e.card,)))
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
     """M-8.3: the move is complete, so the attacker has moved, and is tapped (M-5.2)."""
-    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
+    return replace(s, pieces=_pieces(s, e.card, square=parse(e.square), tapped=True), combat=None,
+                   priority=_opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
     """M-8.4: the move is cancelled and counts as made: the attacker is tapped (M-5.2)."""
-    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
+    return replace(s, pieces=_pieces(s, e.card, square=parse(e.square), tapped=True), combat=None,
+                   priority=_opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:
@@ -320,3 +340,34 @@ HANDLERS: dict[type, Callable[[State, Any], State]] = {
 def evolve(state: State, event: Any) -> State:
     handler = HANDLERS.get(type(event))
     return handler(state, event) if handler is not None else state
+
+
+
+# The cases ``evolve_run`` makes on its own State, in place (each returns the State it changed):
+# the commonest events (a record is half priority passes), each changing a field or three of a
+# State that a new one would copy whole. Each equals its case in ``HANDLERS``
+# (tests/masters/test_fold_run.py).
+IN_PLACE: dict[type, Callable[[State, Any], State]] = {
+    ev.PriorityPassed: _passed_here, ev.PhaseBegan: _phase_began_here,
+}
+_RUN_CASES = {**HANDLERS, **IN_PLACE}
+
+
+def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
+    """What ``fold`` makes of ``events`` one at a time (``SpeedUps.evolve_run``, ``Match.fold``).
+
+    Nobody sees the states in between, so the run works on a State of its own: a copy of
+    ``state``, then whatever the cases make from it (a new State, or the one they were given),
+    and the commonest events change it in place (``IN_PLACE``) instead of copying it. A State
+    the run did not make (a core event's: a prepared position is the event's own) is copied
+    before anything changes it. The State returned is the run's, and nothing changes it after."""
+    own = replace(state)
+    case_of = _RUN_CASES.get
+    for event in events:
+        case = case_of(type(event))
+        if case is not None:
+            own = case(own, event)
+            continue
+        after = fold(own, event)            # the core's own events
+        own = after if after is own else replace(after)
+    return own
