@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
+from operator import attrgetter, indexOf
 from typing import Any
 
 from msgspec.structs import force_setattr, replace
@@ -17,8 +17,7 @@ from .board import parse
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
-_TAPPED = attrgetter("tapped")
-_FRESH = attrgetter("fresh")
+_CARD = attrgetter("card")
 _ATK_BONUS = attrgetter("atk_bonus")
 _SHIELD = attrgetter("shield")
 
@@ -42,13 +41,25 @@ def _side(state: State, seat: int, **fields: Any) -> State:
     return replace(state, sides=_sides(state, seat, **fields))
 
 
+def _found(pieces: tuple[Piece, ...], cid: int) -> int:
+    """The index of card ``cid``'s piece (a card is in one place: one piece at most), -1 if none."""
+    try:
+        return indexOf(map(_CARD, pieces), cid)
+    except ValueError:
+        return -1
+
+
+def _put(pieces: tuple[Piece, ...], i: int, piece: Piece) -> tuple[Piece, ...]:
+    out = list(pieces)
+    out[i] = piece
+    return tuple(out)
+
+
 def _pieces(state: State, cid: int, **fields: Any) -> tuple[Piece, ...]:
-    """The pieces with card ``cid``'s ``fields`` changed (a card is in one place: one piece at most)."""
+    """The pieces with card ``cid``'s ``fields`` changed."""
     pieces = state.pieces
-    for i, p in enumerate(pieces):
-        if p.card == cid:
-            return pieces[:i] + (replace(p, **fields),) + pieces[i + 1:]
-    return pieces
+    i = _found(pieces, cid)
+    return pieces if i < 0 else _put(pieces, i, replace(pieces[i], **fields))
 
 
 def _after_act(state: State, seat: int) -> prio.Priority | None:
@@ -57,12 +68,14 @@ def _after_act(state: State, seat: int) -> prio.Priority | None:
     return None if p is None else _ACTED.get((p, seat)) or prio.acted(p, seat)
 
 
-_OPENED = {seat: prio.opened(seat) for seat in (1, 2)}     # priorities are frozen values: shared
-_PASSED = {p: prio.passed(p) for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+# priorities are frozen values: shared, one of each (so the tables below find them by identity)
+_ONE_OF = {p: p for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+_OPENED = {seat: _ONE_OF.get(prio.opened(seat)) or prio.opened(seat) for seat in (1, 2)}
+_PASSED = {p: _ONE_OF.get(prio.passed(p)) or prio.passed(p) for p in _ONE_OF}
 
 
-_ACTED = {(p, seat): prio.acted(p, seat) for p in {*_PASSED, *_PASSED.values(), *_OPENED.values()}
-          for seat in (1, 2)}
+_ACTED = {(p, seat): _ONE_OF.get(prio.acted(p, seat)) or prio.acted(p, seat)
+          for p in {*_PASSED, *_PASSED.values(), *_OPENED.values()} for seat in (1, 2)}
 
 
 def _opened(seat: int) -> prio.Priority:
@@ -125,10 +138,13 @@ def untapped(s: State, e: ev.Untapped) -> State:
     if fresh is not mana:           # (nothing tapped: the side stays as it is)
         s = _side(s, seat, mana=fresh)
     pieces = s.pieces
-    if not any(map(_TAPPED, pieces)) and not any(map(_FRESH, pieces)):
-        return s                    # no piece to untap
-    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == seat and (p.tapped or p.fresh)
-                                   else p for p in pieces))
+    out = None
+    for i, p in enumerate(pieces):
+        if (p.tapped or p.fresh) and p.seat == seat:
+            if out is None:
+                out = list(pieces)
+            out[i] = replace(p, tapped=False, fresh=False)
+    return s if out is None else replace(s, pieces=tuple(out))     # (no piece to untap: as it is)
 
 
 def draw_chosen(s: State, e: ev.DrawChosen) -> State:
@@ -152,25 +168,9 @@ def passed(s: State, e: ev.PriorityPassed) -> State:
     return replace(s, priority=_PASSED.get(p) or prio.passed(p)) if p is not None else s
 
 
-def _passed_here(s: State, e: ev.PriorityPassed) -> State:
-    """``passed``, on a run's own state (``evolve_run``)."""
-    p = s.priority
-    if p is not None:
-        force_setattr(s, "priority", _PASSED.get(p) or prio.passed(p))
-    return s
-
-
 def phase_began(s: State, e: ev.PhaseBegan) -> State:
     return replace(s, phase=e.phase, priority=_OPENED.get(e.seat) or prio.opened(e.seat),
                    moved_in_action=False)
-
-
-def _phase_began_here(s: State, e: ev.PhaseBegan) -> State:
-    """``phase_began``, on a run's own state (``evolve_run``)."""
-    force_setattr(s, "phase", e.phase)
-    force_setattr(s, "priority", _OPENED.get(e.seat) or prio.opened(e.seat))
-    force_setattr(s, "moved_in_action", False)
-    return s
 
 
 def resolved(s: State, e: ev.Resolved) -> State:
@@ -251,34 +251,49 @@ def avoided(s: State, e: ev.CombatAvoided) -> State:
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
-    pieces = []
-    for p in s.pieces:
-        if p.card == e.defender and e.dealt:
-            p = replace(p, damage=p.damage + e.dealt)
-        elif p.card == e.attacker and e.taken:
-            p = replace(p, damage=p.damage + e.taken)
-        pieces.append(p)
-    return replace(s, pieces=tuple(pieces))
+    pieces = s.pieces
+    d = _found(pieces, e.defender) if e.dealt else -1
+    a = _found(pieces, e.attacker) if e.taken and not (e.dealt and e.attacker == e.defender) else -1
+    if d < 0 and a < 0:
+        return s
+    out = list(pieces)
+    if d >= 0:
+        out[d] = replace(out[d], damage=out[d].damage + e.dealt)
+    if a >= 0:
+        out[a] = replace(out[a], damage=out[a].damage + e.taken)
+    return replace(s, pieces=tuple(out))
 
 
 def damaged(s: State, e: ev.PieceDamaged) -> State:
-    p = s.piece(e.card)
-    return replace(s, pieces=_pieces(s, e.card, damage=p.damage + e.amount)) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, damage=p.damage + e.amount)))
 
 
 def healed(s: State, e: ev.PieceHealed) -> State:
-    p = s.piece(e.card)
-    return replace(s, pieces=_pieces(s, e.card, damage=max(0, p.damage - e.amount))) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, damage=max(0, p.damage - e.amount))))
 
 
 def atk_raised(s: State, e: ev.AtkRaised) -> State:
-    p = s.piece(e.card)
-    return replace(s, pieces=_pieces(s, e.card, atk_bonus=p.atk_bonus + e.amount)) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, atk_bonus=p.atk_bonus + e.amount)))
 
 
 def shielded(s: State, e: ev.Shielded) -> State:
-    p = s.piece(e.card)
-    return replace(s, pieces=_pieces(s, e.card, shield=p.shield + e.amount)) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, shield=p.shield + e.amount)))
 
 
 def destroyed(s: State, e: ev.PieceDestroyed) -> State:
@@ -343,31 +358,37 @@ def evolve(state: State, event: Any) -> State:
 
 
 
-# The cases ``evolve_run`` makes on its own State, in place (each returns the State it changed):
-# the commonest events (a record is half priority passes), each changing a field or three of a
-# State that a new one would copy whole. Each equals its case in ``HANDLERS``
-# (tests/masters/test_fold_run.py).
-IN_PLACE: dict[type, Callable[[State, Any], State]] = {
-    ev.PriorityPassed: _passed_here, ev.PhaseBegan: _phase_began_here,
-}
-_RUN_CASES = {**HANDLERS, **IN_PLACE}
+
+_PASS, _PHASE = ev.PriorityPassed, ev.PhaseBegan
 
 
 def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
     """What ``fold`` makes of ``events`` one at a time (``SpeedUps.evolve_run``, ``Match.fold``).
 
     Nobody sees the states in between, so the run works on a State of its own: a copy of
-    ``state``, then whatever the cases make from it (a new State, or the one they were given),
-    and the commonest events change it in place (``IN_PLACE``) instead of copying it. A State
-    the run did not make (a core event's: a prepared position is the event's own) is copied
-    before anything changes it. The State returned is the run's, and nothing changes it after."""
+    ``state``, then whatever the cases make from it (a new State, or the one they were given).
+    The commonest events (a record is half priority passes, and a pass or a new phase changes a
+    field or three of a State that a new one would copy whole) change it in place instead, written
+    out here as ``passed`` and ``phase_began`` do it. A State the run did not make (a core event's:
+    a prepared position is the event's own) is copied before anything changes it. The State
+    returned is the run's, and nothing changes it after (tests/masters/test_fold_run.py)."""
     own = replace(state)
-    case_of = _RUN_CASES.get
+    case_of, after_pass, opened = HANDLERS.get, _PASSED.get, _OPENED.get
     for event in events:
-        case = case_of(type(event))
-        if case is not None:
-            own = case(own, event)
-            continue
-        after = fold(own, event)            # the core's own events
-        own = after if after is own else replace(after)
+        cls = type(event)
+        if cls is _PASS:                    # passed
+            p = own.priority
+            if p is not None:
+                force_setattr(own, "priority", after_pass(p) or prio.passed(p))
+        elif cls is _PHASE:                 # phase_began
+            force_setattr(own, "phase", event.phase)
+            force_setattr(own, "priority", opened(event.seat) or prio.opened(event.seat))
+            force_setattr(own, "moved_in_action", False)
+        else:
+            case = case_of(cls)
+            if case is not None:
+                own = case(own, event)
+            else:
+                after = fold(own, event)    # the core's own events
+                own = after if after is own else replace(after)
     return own

@@ -16,9 +16,8 @@ from kifu.domain.core import memo
 from kifu.domain.core.envelope import canonical
 from kifu.domain.core.match import Match, record_evolve
 from kifu.domain.core.record import decode_record
-from kifu.domain.masters import events as ev
 from kifu.domain.masters import mana
-from kifu.domain.masters.evolve import HANDLERS, IN_PLACE, evolve_run
+from kifu.domain.masters.evolve import evolve_run
 from kifu.domain.masters.state import Mana
 from kifu.tools.bench_work import play, preset_pairs
 
@@ -91,10 +90,6 @@ def test_match_fold_reaches_the_played_state() -> None:
     match, _ = play(RULES, 7, PAIRS[0])
     folded = Match.fold(RULES, match.header, match.envelopes)
     assert folded.state == match.state and canonical(folded.state) == canonical(match.state)
-
-
-def test_every_in_place_case_is_its_ruleset_case() -> None:
-    assert set(IN_PLACE) <= set(HANDLERS) and ev.PriorityPassed in IN_PLACE
 
 
 # -- the mana rows, against the plain reading of every card ----------------------------------------
