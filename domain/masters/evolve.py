@@ -1,60 +1,81 @@
 """``evolve``: the dumb fold of one event into the state (dict dispatch; never validates)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from operator import attrgetter
+from collections.abc import Callable, Sequence
+from operator import attrgetter, indexOf
 from typing import Any
 
-from msgspec.structs import replace
+from msgspec.structs import force_setattr, replace
 
 from kifu.domain.core import priority as prio
 from kifu.domain.core.clauses import implements
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
+from . import mana as rows
 from .board import parse
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
-_TAPPED = attrgetter("tapped")
-_FRESH = attrgetter("fresh")
+_CARD = attrgetter("card")
 _ATK_BONUS = attrgetter("atk_bonus")
 _SHIELD = attrgetter("shield")
 
 
-def _side(state: State, seat: int, **fields: Any) -> State:
+# Each case makes one new State: its parts (``_sides``, ``_pieces``, ``_after_act``) are worked
+# out first and put in with a single ``replace`` (a State is a dozen fields to copy).
+
+def _sides(state: State, seat: int, **fields: Any) -> tuple[Side, ...]:
+    """The sides with ``seat``'s ``fields`` changed."""
     one, two = sides = state.sides
     if seat == 1:
-        return replace(state, sides=(replace(one, **fields), two))
+        return (replace(one, **fields), two)
     if seat == 2:
-        return replace(state, sides=(one, replace(two, **fields)))
+        return (one, replace(two, **fields))
     changed = list(sides)
     changed[seat - 1] = replace(changed[seat - 1], **fields)
-    return replace(state, sides=tuple(changed))
+    return tuple(changed)
 
 
-def _piece(state: State, cid: int, **fields: Any) -> State:
-    """Card ``cid``'s piece with ``fields`` changed (a card is in one place: one piece at most)."""
+def _side(state: State, seat: int, **fields: Any) -> State:
+    return replace(state, sides=_sides(state, seat, **fields))
+
+
+def _found(pieces: tuple[Piece, ...], cid: int) -> int:
+    """The index of card ``cid``'s piece (a card is in one place: one piece at most), -1 if none."""
+    try:
+        return indexOf(map(_CARD, pieces), cid)
+    except ValueError:
+        return -1
+
+
+def _put(pieces: tuple[Piece, ...], i: int, piece: Piece) -> tuple[Piece, ...]:
+    out = list(pieces)
+    out[i] = piece
+    return tuple(out)
+
+
+def _pieces(state: State, cid: int, **fields: Any) -> tuple[Piece, ...]:
+    """The pieces with card ``cid``'s ``fields`` changed."""
     pieces = state.pieces
-    for i, p in enumerate(pieces):
-        if p.card == cid:
-            return replace(state, pieces=pieces[:i] + (replace(p, **fields),) + pieces[i + 1:])
-    return state
+    i = _found(pieces, cid)
+    return pieces if i < 0 else _put(pieces, i, replace(pieces[i], **fields))
 
 
-def _acted(state: State, seat: int) -> State:
+def _after_act(state: State, seat: int) -> prio.Priority | None:
+    """The priority once ``seat`` has acted (none held: none)."""
     p = state.priority
-    if p is None:
-        return state
-    return replace(state, priority=_ACTED.get((p, seat)) or prio.acted(p, seat))
+    return None if p is None else _ACTED.get((p, seat)) or prio.acted(p, seat)
 
 
-_OPENED = {seat: prio.opened(seat) for seat in (1, 2)}     # priorities are frozen values: shared
-_PASSED = {p: prio.passed(p) for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+# priorities are frozen values: shared, one of each (so the tables below find them by identity)
+_ONE_OF = {p: p for p in (prio.Priority(holder=h, passes=n) for h in (1, 2) for n in range(3))}
+_OPENED = {seat: _ONE_OF.get(prio.opened(seat)) or prio.opened(seat) for seat in (1, 2)}
+_PASSED = {p: _ONE_OF.get(prio.passed(p)) or prio.passed(p) for p in _ONE_OF}
 
 
-_ACTED = {(p, seat): prio.acted(p, seat) for p in {*_PASSED, *_PASSED.values(), *_OPENED.values()}
-          for seat in (1, 2)}
+_ACTED = {(p, seat): _ONE_OF.get(prio.acted(p, seat)) or prio.acted(p, seat)
+          for p in {*_PASSED, *_PASSED.values(), *_OPENED.values()} for seat in (1, 2)}
 
 
 def _opened(seat: int) -> prio.Priority:
@@ -62,17 +83,9 @@ def _opened(seat: int) -> prio.Priority:
 
 
 @implements("M-Q6")
-def _pay(side: Side, amount: int) -> tuple[Mana, ...]:
+def _pay(side: Side, seat: int, amount: int) -> tuple[Mana, ...]:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
-    if not amount:
-        return side.mana
-    out = []
-    for m in side.mana:
-        if amount and not m.tapped:
-            m = replace(m, tapped=True)
-            amount -= 1
-        out.append(m)
-    return tuple(out)
+    return rows.paid(seat, side.mana, amount)
 
 
 def coin(s: State, e: ev.CoinTossed) -> State:
@@ -114,21 +127,24 @@ def bottomed(s: State, e: ev.CardBottomed) -> State:
 
 
 def turn_began(s: State, e: ev.TurnBegan) -> State:
-    s = replace(s, turn=e.turn, active=e.seat, phase="standby", pending="draw", priority=None, combat=None,
-                moved_in_action=False)
-    return _side(s, e.seat, master_moved=False, charged=False)
+    return replace(s, turn=e.turn, active=e.seat, phase="standby", pending="draw", priority=None, combat=None,
+                   moved_in_action=False, sides=_sides(s, e.seat, master_moved=False, charged=False))
 
 
 def untapped(s: State, e: ev.Untapped) -> State:
     seat = e.seat
     mana = s.side(seat).mana
-    if any(map(_TAPPED, mana)):     # (nothing tapped: the side stays as it is)
-        s = _side(s, seat, mana=tuple(replace(m, tapped=False) if m.tapped else m for m in mana))
+    fresh = rows.untapped(seat, mana)
+    if fresh is not mana:           # (nothing tapped: the side stays as it is)
+        s = _side(s, seat, mana=fresh)
     pieces = s.pieces
-    if not any(map(_TAPPED, pieces)) and not any(map(_FRESH, pieces)):
-        return s                    # no piece to untap
-    return replace(s, pieces=tuple(replace(p, tapped=False, fresh=False) if p.seat == seat and (p.tapped or p.fresh)
-                                   else p for p in pieces))
+    out = None
+    for i, p in enumerate(pieces):
+        if (p.tapped or p.fresh) and p.seat == seat:
+            if out is None:
+                out = list(pieces)
+            out[i] = replace(p, tapped=False, fresh=False)
+    return s if out is None else replace(s, pieces=tuple(out))     # (no piece to untap: as it is)
 
 
 def draw_chosen(s: State, e: ev.DrawChosen) -> State:
@@ -141,10 +157,10 @@ charge_chosen = draw_chosen
 def mana_charged(s: State, e: ev.ManaCharged) -> State:
     side = s.side(e.seat)
     if e.face_up:
-        s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
-                  mana=side.mana + (Mana(card=e.card, face_up=True),))
-        return _acted(s, e.seat)
-    return _side(s, e.seat, deck=side.deck[1:], mana=side.mana + (Mana(card=e.card),))
+        return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
+                                       mana=rows.charged(e.seat, side.mana, Mana(card=e.card, face_up=True))),
+                       priority=_after_act(s, e.seat))
+    return _side(s, e.seat, deck=side.deck[1:], mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
 
 
 def passed(s: State, e: ev.PriorityPassed) -> State:
@@ -160,10 +176,10 @@ def phase_began(s: State, e: ev.PhaseBegan) -> State:
 def resolved(s: State, e: ev.Resolved) -> State:
     top = s.stack[-1]
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
-    s = replace(s, stack=s.stack[:-1], priority=_opened(first))
     if top.kind == "spell":
-        s = _side(s, top.seat, grave=s.side(top.seat).grave + (top.card,))
-    return s
+        return replace(s, stack=s.stack[:-1], priority=_opened(first),
+                       sides=_sides(s, top.seat, grave=s.side(top.seat).grave + (top.card,)))
+    return replace(s, stack=s.stack[:-1], priority=_opened(first))
 
 
 def turn_ended(s: State, e: ev.TurnEnded) -> State:
@@ -183,42 +199,44 @@ def discarded(s: State, e: ev.HandDiscarded) -> State:
 
 
 def master_moved(s: State, e: ev.MasterMoved) -> State:
-    return _acted(_side(s, e.seat, master=parse(e.to), master_moved=True), e.seat)
+    return replace(s, sides=_sides(s, e.seat, master=parse(e.to), master_moved=True), priority=_after_act(s, e.seat))
 
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
-    s = replace(s, pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),))
-    return _acted(s, e.seat)
+    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+                                   mana=_pay(side, e.seat, e.paid)),
+                   pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),),
+                   priority=_after_act(s, e.seat))
 
 
 def cast(s: State, e: ev.SpellCast) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), mana=_pay(side, e.paid))
-    s = replace(s, stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),))
-    return _acted(s, e.seat)
+    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+                                   mana=_pay(side, e.seat, e.paid)),
+                   stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),),
+                   priority=_after_act(s, e.seat))
 
 
 def activated(s: State, e: ev.SkillActivated) -> State:
     side = s.side(e.seat)
-    s = _side(s, e.seat, mana=_pay(side, e.paid))
-    if e.tapped:
-        s = _piece(s, e.card, tapped=True)
-    s = replace(s, stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),))
-    return _acted(s, e.seat)
+    mana = _pay(side, e.seat, e.paid)
+    return replace(s, sides=s.sides if mana is side.mana else _sides(s, e.seat, mana=mana),
+                   pieces=_pieces(s, e.card, tapped=True) if e.tapped else s.pieces,
+                   stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),),
+                   priority=_after_act(s, e.seat))
 
 
 def moved(s: State, e: ev.PieceMoved) -> State:
-    s = _piece(s, e.card, square=parse(e.path[-1]), tapped=True)
-    return _acted(replace(s, moved_in_action=True), e.seat)
+    return replace(s, pieces=_pieces(s, e.card, square=parse(e.path[-1]), tapped=True), moved_in_action=True,
+                   priority=_after_act(s, e.seat))
 
 
 def attack_moved(s: State, e: ev.AttackMoved) -> State:
     p = s.piece(e.card)
     before = parse(e.path[-2]) if len(e.path) > 1 else (p.square if p is not None else 0)
-    s = _piece(s, e.card, square=before)       # not tapped yet: M-5.2 with M-8.3 (tapped once it has moved)
-    return replace(s, moved_in_action=True)
+    # not tapped yet: M-5.2 with M-8.3 (tapped once it has moved)
+    return replace(s, pieces=_pieces(s, e.card, square=before), moved_in_action=True)
 
 
 def combat_began(s: State, e: ev.CombatBegan) -> State:
@@ -228,54 +246,71 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
 
 
 def avoided(s: State, e: ev.CombatAvoided) -> State:
-    return replace(_piece(s, e.attacker, square=parse(e.square), tapped=True), combat=None,
+    return replace(s, pieces=_pieces(s, e.attacker, square=parse(e.square), tapped=True), combat=None,
                    priority=_opened(s.active))
 
 
 def combat_damage(s: State, e: ev.CombatDamage) -> State:
-    pieces = []
-    for p in s.pieces:
-        if p.card == e.defender and e.dealt:
-            p = replace(p, damage=p.damage + e.dealt)
-        elif p.card == e.attacker and e.taken:
-            p = replace(p, damage=p.damage + e.taken)
-        pieces.append(p)
-    return replace(s, pieces=tuple(pieces))
+    pieces = s.pieces
+    d = _found(pieces, e.defender) if e.dealt else -1
+    a = _found(pieces, e.attacker) if e.taken and not (e.dealt and e.attacker == e.defender) else -1
+    if d < 0 and a < 0:
+        return s
+    out = list(pieces)
+    if d >= 0:
+        out[d] = replace(out[d], damage=out[d].damage + e.dealt)
+    if a >= 0:
+        out[a] = replace(out[a], damage=out[a].damage + e.taken)
+    return replace(s, pieces=tuple(out))
 
 
 def damaged(s: State, e: ev.PieceDamaged) -> State:
-    p = s.piece(e.card)
-    return _piece(s, e.card, damage=p.damage + e.amount) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, damage=p.damage + e.amount)))
 
 
 def healed(s: State, e: ev.PieceHealed) -> State:
-    p = s.piece(e.card)
-    return _piece(s, e.card, damage=max(0, p.damage - e.amount)) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, damage=max(0, p.damage - e.amount))))
 
 
 def atk_raised(s: State, e: ev.AtkRaised) -> State:
-    p = s.piece(e.card)
-    return _piece(s, e.card, atk_bonus=p.atk_bonus + e.amount) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, atk_bonus=p.atk_bonus + e.amount)))
 
 
 def shielded(s: State, e: ev.Shielded) -> State:
-    p = s.piece(e.card)
-    return _piece(s, e.card, shield=p.shield + e.amount) if p is not None else s
+    i = _found(s.pieces, e.card)
+    if i < 0:
+        return s
+    p = s.pieces[i]
+    return replace(s, pieces=_put(s.pieces, i, replace(p, shield=p.shield + e.amount)))
 
 
 def destroyed(s: State, e: ev.PieceDestroyed) -> State:
-    s = replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card))
-    return _side(s, e.seat, grave=s.side(e.seat).grave + (e.card,))
+    return replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card),
+                   sides=_sides(s, e.seat, grave=s.side(e.seat).grave + (e.card,)))
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
     """M-8.3: the move is complete, so the attacker has moved, and is tapped (M-5.2)."""
-    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
+    return replace(s, pieces=_pieces(s, e.card, square=parse(e.square), tapped=True), combat=None,
+                   priority=_opened(s.active))
 
 
 def stopped(s: State, e: ev.AttackStopped) -> State:
     """M-8.4: the move is cancelled and counts as made: the attacker is tapped (M-5.2)."""
-    return replace(_piece(s, e.card, square=parse(e.square), tapped=True), combat=None, priority=_opened(s.active))
+    return replace(s, pieces=_pieces(s, e.card, square=parse(e.square), tapped=True), combat=None,
+                   priority=_opened(s.active))
 
 
 def combat_ended(s: State, e: ev.CombatEnded) -> State:
@@ -320,3 +355,40 @@ HANDLERS: dict[type, Callable[[State, Any], State]] = {
 def evolve(state: State, event: Any) -> State:
     handler = HANDLERS.get(type(event))
     return handler(state, event) if handler is not None else state
+
+
+
+
+_PASS, _PHASE = ev.PriorityPassed, ev.PhaseBegan
+
+
+def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
+    """What ``fold`` makes of ``events`` one at a time (``SpeedUps.evolve_run``, ``Match.fold``).
+
+    Nobody sees the states in between, so the run works on a State of its own: a copy of
+    ``state``, then whatever the cases make from it (a new State, or the one they were given).
+    The commonest events (a record is half priority passes, and a pass or a new phase changes a
+    field or three of a State that a new one would copy whole) change it in place instead, written
+    out here as ``passed`` and ``phase_began`` do it. A State the run did not make (a core event's:
+    a prepared position is the event's own) is copied before anything changes it. The State
+    returned is the run's, and nothing changes it after (tests/masters/test_fold_run.py)."""
+    own = replace(state)
+    case_of, after_pass, opened = HANDLERS.get, _PASSED.get, _OPENED.get
+    for event in events:
+        cls = type(event)
+        if cls is _PASS:                    # passed
+            p = own.priority
+            if p is not None:
+                force_setattr(own, "priority", after_pass(p) or prio.passed(p))
+        elif cls is _PHASE:                 # phase_began
+            force_setattr(own, "phase", event.phase)
+            force_setattr(own, "priority", opened(event.seat) or prio.opened(event.seat))
+            force_setattr(own, "moved_in_action", False)
+        else:
+            case = case_of(cls)
+            if case is not None:
+                own = case(own, event)
+            else:
+                after = fold(own, event)    # the core's own events
+                own = after if after is own else replace(after)
+    return own

@@ -12,7 +12,6 @@ from kifu.domain.core.ruleset import (
     Ruleset,
     SpeedUps,
     Visibility,
-    run_of_cases,
     shuffle_decks,
 )
 
@@ -20,7 +19,7 @@ from . import bots, cards, decks, legal, position, reference, replay, setup, vie
 from .commands import Command
 from .decide import awaiting, decide, waiting_clause
 from .events import Event
-from .evolve import HANDLERS, evolve
+from .evolve import HANDLERS, evolve, evolve_run
 from .long import long_match
 from .state import State
 
@@ -44,7 +43,7 @@ def build() -> Ruleset[State, Command, Event]:
         presentation=Presentation(layout=view.layout, card_names=attrgetter("name"), played=replay.played,
                                   declaration=replay.declaration),
         visibility=Visibility(redact=view.redact, mask=view.mask, hidden_cards=view.hidden_cards),
-        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=run_of_cases(HANDLERS)),
+        speedups=SpeedUps(options=legal.options, evolve_cases=HANDLERS, evolve_run=evolve_run),
         notation=position.NOTATION,
         judging=Judging(reshuffle=shuffle_decks),     # a judge's backup: the decks reshuffled (IPG)
         bench=Bench(long_match=lambda seed: long_match(build(), seed)),

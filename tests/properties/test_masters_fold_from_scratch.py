@@ -33,18 +33,26 @@ PRESETS = preset_names()
 
 
 # -- the plain forms -------------------------------------------------------------------------------
-def _side(state: State, seat: int, **fields: Any) -> State:
+def _sides(state: State, seat: int, **fields: Any) -> tuple[Any, ...]:
     sides = list(state.sides)
     sides[seat - 1] = replace(sides[seat - 1], **fields)
-    return replace(state, sides=tuple(sides))
+    return tuple(sides)
 
 
-def _piece(state: State, cid: int, **fields: Any) -> State:
-    return replace(state, pieces=tuple(replace(p, **fields) if p.card == cid else p for p in state.pieces))
+def _side(state: State, seat: int, **fields: Any) -> State:
+    return replace(state, sides=_sides(state, seat, **fields))
 
 
-def _acted(state: State, seat: int) -> State:
-    return replace(state, priority=prio.acted(state.priority, seat)) if state.priority is not None else state
+def _pieces(state: State, cid: int, **fields: Any) -> tuple[Any, ...]:
+    return tuple(replace(p, **fields) if p.card == cid else p for p in state.pieces)
+
+
+def _found(pieces: tuple[Any, ...], cid: int) -> int:
+    return next((i for i, p in enumerate(pieces) if p.card == cid), -1)
+
+
+def _after_act(state: State, seat: int) -> prio.Priority | None:
+    return prio.acted(state.priority, seat) if state.priority is not None else None
 
 
 def _untapped(s: State, e: ev.Untapped) -> State:
@@ -86,7 +94,8 @@ def _awaiting(state: State) -> frozenset[int]:
     return frozenset()
 
 
-PLAIN = {"_side": _side, "_piece": _piece, "_acted": _acted, "_opened": prio.opened, "parse": board._parse}
+PLAIN = {"_sides": _sides, "_side": _side, "_pieces": _pieces, "_found": _found, "_after_act": _after_act,
+         "_opened": prio.opened, "parse": board._parse}
 PLAIN_CASES = {ev.Untapped: _untapped, ev.TurnEnded: _turn_ended, ev.PriorityPassed: _passed,
                ev.PhaseBegan: _phase_began}
 
