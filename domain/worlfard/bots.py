@@ -20,6 +20,7 @@ from kifu.domain.core.rng import Rng
 
 from . import commands as c
 from .cards import definition
+from .checks import keep_quiet, quiet
 from .combat import combat_damage
 from .decide import decide
 from .evolve import evolve
@@ -182,6 +183,7 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         state, seat = seen.position, seen.seat
+        settled = quiet()          # (put back at the end: the simulations' states are no match's)
         options = list(legal)      # (``legal`` may build each option when read: built once here)
         acts, count = _actions(options)
         befores: list[float | None] = [None] * count    # each action's simulated score before paying
@@ -198,6 +200,7 @@ class GreedyBot:
             if before is None:
                 before = befores[act] = score(cmd, state, seat) + spent
             scored.append((before - spent, i))
+        keep_quiet(settled)
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
         return options[self.rng.choice(ties)]

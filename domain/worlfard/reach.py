@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from kifu.domain.core.memo import Memo
 
 from .cards import CardDef, definition
-from .field import keeper_bonus, stat
+from .field import keeper_bonus, stat, touched
 from .state import Effect, Side, State, TableSpell, Tower, Unit
 from .vocabulary import LINES
 
@@ -128,8 +128,7 @@ class Reach:
                    self._targeted(card) if self._targeting else 0)
         found = self._stats.get(key)
         if found is None:
-            found = self._stats[key] = (stat(state, seat, line, "STR"), stat(state, seat, line, "VIT"),
-                                        stat(state, seat, line, "AGI"), stat(state, seat, line, "DEF"))
+            found = self._stats[key] = _four(state, seat, line, card, bonus)
         return found
 
     def side_value(self, state: State, seat: int, value: Callable[[State, int, Reach], float]) -> float:
@@ -284,6 +283,18 @@ class Reach:
         if found is None:
             found = self._cards[card] = lasting(definition(state, card))
         return found
+
+
+def _four(state: State, seat: int, line: int, card: int, bonus: int) -> Stats:
+    """``field.stat``'s STR, VIT, AGI, DEF of the unit ``card`` on (seat, line), W-7.3's ``bonus``
+    given: a parameter nothing on the field may change is read off the printed card (``stat``'s
+    own shortcut), so ``stat`` is asked only for the others."""
+    changed = touched(state)
+    d = definition(state, card)
+    return (stat(state, seat, line, "STR") if "STR" in changed else max(0, d.STR),
+            stat(state, seat, line, "VIT") if "VIT" in changed else max(0, d.VIT + bonus),
+            stat(state, seat, line, "AGI") if "AGI" in changed else max(0, d.AGI),
+            stat(state, seat, line, "DEF") if "DEF" in changed else d.DEF)
 
 
 def _sources(reach: Reach, state: State, row: tuple[Unit | None, ...]) -> tuple[_Source, ...]:
