@@ -199,8 +199,8 @@ class Reach:
             else:
                 self._contexts[key] = context
         (_, self._sources, self._spells, self._towers, self._given, self._selves, self._spelled, self._targeting,
-         self._keepers) = context
-        self._state, self._whole, self._seat_keys = state, 0, (0, 0, 0)
+         self._keepers, self._seat_keys) = context
+        self._state, self._whole = state, 0
 
     def _context(self, state: State, parts: list[Any], kept: bool = True) -> Any:
         """``_position``'s reading of the lasting parts (``kept``: None if it hangs on more)."""
@@ -235,8 +235,17 @@ class Reach:
                                                       for at, _, _, how2 in towers[2 - seat])):
                             return None
                         keepers[seat][line] = self._number(self._tower(state, seat, line, top, height, how))
+        # ``_seat_key`` of a seat whose units no unit's lasting skill reaches: the context's alone
+        seat_keys = [0, 0, 0]
+        if not selves:
+            targeted = tuple(targeting)
+            for seat in (1, 2):
+                if not given[seat]:
+                    seat_keys[seat] = self._number(("seat", seat, 0, 0, frozenset(), spelled[seat], targeted,
+                                                    tuple(keepers[seat].items())))
         return (state.effects, sources, spells, towers, (0, given[1], given[2]), frozenset(selves),
-                (0, spelled[1], spelled[2]), targeting, (keepers[0], keepers[1], keepers[2]))
+                (0, spelled[1], spelled[2]), targeting, (keepers[0], keepers[1], keepers[2]),
+                (0, seat_keys[1], seat_keys[2]))
 
     def _whole_key(self, state: State) -> int:
         """A number for every lasting source of the position: what a unit that a unit's lasting
