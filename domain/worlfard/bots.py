@@ -91,7 +91,7 @@ def _actions(options: list[Any]) -> tuple[list[int], int]:
     ~3 M instructions a match (the tests check the fields read are every field but those)."""
     numbers: dict[Any, int] = {}
     number, summon, cast, activate = numbers.setdefault, c.Summon, c.Cast, c.Activate
-    acts = []
+    acts: list[int] = []
     add = acts.append
     for cmd in options:     # (``_unpaid``'s fields as a tuple: every field but the payment, and a cast's spot)
         kind = cmd.__class__
