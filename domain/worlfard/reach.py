@@ -107,6 +107,7 @@ class Reach:
         self._seat_keys = (0, 0, 0)    # per seat: ``_seat_key`` (0: not worked out yet)
         self._spelled = (0, 0, 0)  # per seat: a number for the Long Spells that reach all its units
         self._targeting: list[tuple[int, _Spell]] = []      # the Long Spells that reach their targets
+        self._targets: tuple[object, dict[int, int]] = (None, {})    # ``_targeting`` -> card -> ``_targeted``
         self._keepers: tuple[dict[int, int], ...] = ({}, {}, {})   # per seat: line -> a number for its tower
 
     def stats(self, state: State, seat: int, line: int, unit: Unit) -> Stats:
@@ -138,7 +139,7 @@ class Reach:
         if state is not self._state:
             self._position(state)
         side, effects = state.sides[seat - 1], state.effects
-        key = (id(side), self._seat_key(state, seat), id(effects))
+        key = (id(side), self._seat_keys[seat] or self._seat_key(state, seat), id(effects))
         hit = self._sides.get(key)
         if hit is not None and hit[0] is side and hit[1] is effects:
             return hit[2]
@@ -276,8 +277,14 @@ class Reach:
 
     def _targeted(self, card: int) -> int:
         """A number for the Long Spells that target the unit ``card`` (and give their targets something)."""
-        reaching = tuple([(owner, spell) for owner, spell in self._targeting if card in spell[2]])
-        return self._number(reaching) if reaching else 0
+        kept = self._targets
+        if kept[0] is not self._targeting:     # (kept per context: its list is one object)
+            kept = self._targets = (self._targeting, {})
+        found = kept[1].get(card)
+        if found is None:
+            reaching = tuple([(owner, spell) for owner, spell in self._targeting if card in spell[2]])
+            found = kept[1][card] = self._number(reaching) if reaching else 0
+        return found
 
     def _number(self, part: Any) -> int:
         """A number for ``part``: equal parts, equal numbers (while the memo is kept)."""
