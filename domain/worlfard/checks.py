@@ -93,6 +93,16 @@ def begin(draft: WDraft, state: State) -> None:
             return
 
 
+def quiet() -> tuple[State, ...]:
+    """The states ``begin`` knows settled. A bot that decides on positions of its own puts them
+    back when done (``keep_quiet``), so its simulations do not push out the match's own state."""
+    return _quiet.value
+
+
+def keep_quiet(states: tuple[State, ...]) -> None:
+    _quiet.value = states
+
+
 def ended(draft: WDraft) -> None:
     """A decision ended: remember its state as settled if it is known so."""
     if _at_rest(draft):

@@ -349,6 +349,12 @@ def tower_skills(d: CardDef) -> bool:
     return _meta(d).tower
 
 
+def touched(state: State) -> frozenset[str]:
+    """``_touched``, for a reader of all four parameters at once (``reach``): a parameter outside
+    it is the printed one, with W-7.3 on VIT and ``stat``'s floor."""
+    return _touched(state)
+
+
 def _touched(state: State) -> frozenset[str]:
     """The parameters (STR, VIT, AGI, DEF, HT) something on the field may change now, and
     ``_NEGATE_ALL`` if something may negate every skill ("*", as curse does; no card does so

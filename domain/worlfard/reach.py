@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from kifu.domain.core.memo import Memo
 
 from .cards import CardDef, definition
-from .field import keeper_bonus, stat
+from .field import keeper_bonus, stat, touched
 from .state import Effect, Side, State, TableSpell, Tower, Unit
 from .vocabulary import LINES
 
@@ -107,6 +107,7 @@ class Reach:
         self._seat_keys = (0, 0, 0)    # per seat: ``_seat_key`` (0: not worked out yet)
         self._spelled = (0, 0, 0)  # per seat: a number for the Long Spells that reach all its units
         self._targeting: list[tuple[int, _Spell]] = []      # the Long Spells that reach their targets
+        self._targets: tuple[object, dict[int, int]] = (None, {})    # ``_targeting`` -> card -> ``_targeted``
         self._keepers: tuple[dict[int, int], ...] = ({}, {}, {})   # per seat: line -> a number for its tower
 
     def stats(self, state: State, seat: int, line: int, unit: Unit) -> Stats:
@@ -128,8 +129,7 @@ class Reach:
                    self._targeted(card) if self._targeting else 0)
         found = self._stats.get(key)
         if found is None:
-            found = self._stats[key] = (stat(state, seat, line, "STR"), stat(state, seat, line, "VIT"),
-                                        stat(state, seat, line, "AGI"), stat(state, seat, line, "DEF"))
+            found = self._stats[key] = _four(state, seat, line, card, bonus)
         return found
 
     def side_value(self, state: State, seat: int, value: Callable[[State, int, Reach], float]) -> float:
@@ -139,7 +139,7 @@ class Reach:
         if state is not self._state:
             self._position(state)
         side, effects = state.sides[seat - 1], state.effects
-        key = (id(side), self._seat_key(state, seat), id(effects))
+        key = (id(side), self._seat_keys[seat] or self._seat_key(state, seat), id(effects))
         hit = self._sides.get(key)
         if hit is not None and hit[0] is side and hit[1] is effects:
             return hit[2]
@@ -200,8 +200,8 @@ class Reach:
             else:
                 self._contexts[key] = context
         (_, self._sources, self._spells, self._towers, self._given, self._selves, self._spelled, self._targeting,
-         self._keepers) = context
-        self._state, self._whole, self._seat_keys = state, 0, (0, 0, 0)
+         self._keepers, self._seat_keys) = context
+        self._state, self._whole = state, 0
 
     def _context(self, state: State, parts: list[Any], kept: bool = True) -> Any:
         """``_position``'s reading of the lasting parts (``kept``: None if it hangs on more)."""
@@ -236,8 +236,17 @@ class Reach:
                                                       for at, _, _, how2 in towers[2 - seat])):
                             return None
                         keepers[seat][line] = self._number(self._tower(state, seat, line, top, height, how))
+        # ``_seat_key`` of a seat whose units no unit's lasting skill reaches: the context's alone
+        seat_keys = [0, 0, 0]
+        if not selves:
+            targeted = tuple(targeting)
+            for seat in (1, 2):
+                if not given[seat]:
+                    seat_keys[seat] = self._number(("seat", seat, 0, 0, frozenset(), spelled[seat], targeted,
+                                                    tuple(keepers[seat].items())))
         return (state.effects, sources, spells, towers, (0, given[1], given[2]), frozenset(selves),
-                (0, spelled[1], spelled[2]), targeting, (keepers[0], keepers[1], keepers[2]))
+                (0, spelled[1], spelled[2]), targeting, (keepers[0], keepers[1], keepers[2]),
+                (0, seat_keys[1], seat_keys[2]))
 
     def _whole_key(self, state: State) -> int:
         """A number for every lasting source of the position: what a unit that a unit's lasting
@@ -268,8 +277,14 @@ class Reach:
 
     def _targeted(self, card: int) -> int:
         """A number for the Long Spells that target the unit ``card`` (and give their targets something)."""
-        reaching = tuple([(owner, spell) for owner, spell in self._targeting if card in spell[2]])
-        return self._number(reaching) if reaching else 0
+        kept = self._targets
+        if kept[0] is not self._targeting:     # (kept per context: its list is one object)
+            kept = self._targets = (self._targeting, {})
+        found = kept[1].get(card)
+        if found is None:
+            reaching = tuple([(owner, spell) for owner, spell in self._targeting if card in spell[2]])
+            found = kept[1][card] = self._number(reaching) if reaching else 0
+        return found
 
     def _number(self, part: Any) -> int:
         """A number for ``part``: equal parts, equal numbers (while the memo is kept)."""
@@ -284,6 +299,18 @@ class Reach:
         if found is None:
             found = self._cards[card] = lasting(definition(state, card))
         return found
+
+
+def _four(state: State, seat: int, line: int, card: int, bonus: int) -> Stats:
+    """``field.stat``'s STR, VIT, AGI, DEF of the unit ``card`` on (seat, line), W-7.3's ``bonus``
+    given: a parameter nothing on the field may change is read off the printed card (``stat``'s
+    own shortcut), so ``stat`` is asked only for the others."""
+    changed = touched(state)
+    d = definition(state, card)
+    return (stat(state, seat, line, "STR") if "STR" in changed else max(0, d.STR),
+            stat(state, seat, line, "VIT") if "VIT" in changed else max(0, d.VIT + bonus),
+            stat(state, seat, line, "AGI") if "AGI" in changed else max(0, d.AGI),
+            stat(state, seat, line, "DEF") if "DEF" in changed else d.DEF)
 
 
 def _sources(reach: Reach, state: State, row: tuple[Unit | None, ...]) -> tuple[_Source, ...]:

@@ -5,6 +5,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 
 import pytest
+from msgspec.structs import fields
 
 from kifu.domain.core.bot import Seen
 from kifu.domain.core.driver import drive, seen_by
@@ -93,3 +94,13 @@ def test_options_are_numbered_by_their_action_in_the_order_actions_first_come() 
                         for cmd in options]
         checked += count > 1
     assert checked >= 50
+
+
+def test_the_action_numbers_read_every_field_but_the_payment() -> None:
+    """``_actions`` keys a paid option by its fields written out: a field added to a paid command
+    must be added there too (this fails until it is)."""
+    read = {c.Summon: {"card", "line", "heart", "heart_soul"}, c.Cast: {"card", "targets", "heart", "heart_soul"},
+            c.Activate: {"card", "skill", "targets"}}
+    unread = {c.Summon: {"towers", "souls"}, c.Cast: {"towers", "souls", "line"}, c.Activate: {"towers", "souls"}}
+    for kind, names in read.items():
+        assert {f.name for f in fields(kind)} == names | unread[kind], kind
