@@ -1,4 +1,5 @@
-"""``evolve_run`` (``run_of_cases`` for WORLFARD, reigeki, masters and alteil): a record cut into
+"""``evolve_run`` (each ruleset's own: a run folded on a private working copy, made frozen once at
+its end; each also has a test of its own beside its rules): a record cut into
 runs anywhere folds, run by run, to exactly the states the core's event-by-event fold reaches
 there; and ``Match.fold`` (which reads with it) ends in the played state."""
 from __future__ import annotations
