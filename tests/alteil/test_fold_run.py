@@ -15,36 +15,26 @@ from hypothesis import strategies as st
 from kifu.domain.alteil import piles
 from kifu.domain.alteil.evolve import evolve_run
 from kifu.domain.alteil.state import State
-from kifu.domain.core.envelope import canonical
-from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.core.match import Match
 from kifu.projections.recordfile import read_record
+from kifu.tools import fold_check
 from kifu.tools.bench_work import play, preset_pairs
 
 PAIRS = preset_pairs(RULES)
-FOLD = record_evolve(RULES)
 CORPUS = sorted((Path(__file__).resolve().parents[2] / "replays" / "alteil").glob("*.kifu.jsonl"))
 
 
-def one_by_one(state: State, events: list[Any]) -> list[State]:
-    """The state after each event, folded one at a time (the from-scratch answer)."""
-    out = []
-    for event in events:
-        state = FOLD(state, event)
-        out.append(state)
-    return out
+def tupled(state: State) -> bool:
+    """Every pile of every side a tuple again (no run's list left in the state)."""
+    return all(type(getattr(side, pile)) is tuple for side in state.sides for pile in piles.PILES)
 
 
 def check_runs(start: State, events: list[Any], cuts: list[int]) -> None:
-    after = one_by_one(start, events)
-    state, at = start, 0
-    for cut in sorted({min(max(c, 0), len(events)) for c in cuts} | {len(events)}):
-        before, text = state, canonical(state)
-        state = evolve_run(state, events[at:cut], FOLD)
-        assert canonical(before) == text, f"run {at}..{cut} changed the state it started from"
-        assert all(type(getattr(side, pile)) is tuple for side in state.sides for pile in piles.PILES)
-        expected = after[cut - 1] if cut else start
-        assert state == expected and canonical(state) == canonical(expected), f"run {at}..{cut}"
-        at = cut
+    fold_check.check_runs(RULES, start, events, cuts, run=evolve_run, frozen=tupled)
+
+
+def one_by_one(start: State, events: list[Any]) -> list[State]:
+    return fold_check.one_by_one(RULES, start, events)
 
 
 @pytest.mark.parametrize("record", CORPUS, ids=[p.name for p in CORPUS])

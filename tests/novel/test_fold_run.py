@@ -14,6 +14,7 @@ from kifu.domain.core.envelope import canonical
 from kifu.domain.core.match import Match, record_evolve
 from kifu.domain.core.record import decode_record
 from kifu.domain.novel.run import evolve_run
+from kifu.tools import fold_check
 from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULES
@@ -22,28 +23,14 @@ PAIRS = preset_pairs(RULES)
 FOLD = record_evolve(RULES)
 
 
-def one_by_one(state: Any, events: list[Any]) -> list[Any]:
-    """The state after each event, folded one at a time (the from-scratch answer)."""
-    out = []
-    for event in events:
-        state = FOLD(state, event)
-        out.append(state)
-    return out
+def one_by_one(start: Any, events: list[Any]) -> list[Any]:
+    return fold_check.one_by_one(RULES, start, events)
 
 
 def check_runs(match: Match, cuts: list[int]) -> None:
-    events = [env.event for env in match.envelopes]
-    start = RULES.decider.initial_state(match.header)
-    after = one_by_one(start, events)
-    state, at = start, 0
-    for cut in sorted({min(c, len(events)) for c in cuts} | {len(events)}):
-        before, cards = state, state.cards
-        state = evolve_run(state, events[at:cut], FOLD)
-        assert type(state.cards) is tuple
-        assert before.cards is cards and canonical(before) == canonical(after[at - 1] if at else start)
-        if cut > at:
-            assert state == after[cut - 1] and canonical(state) == canonical(after[cut - 1]), f"run {at}..{cut}"
-        at = cut
+    fold_check.check_runs(RULES, RULES.decider.initial_state(match.header),
+                          [env.event for env in match.envelopes], cuts, run=evolve_run,
+                          frozen=lambda state: type(state.cards) is tuple)
 
 
 @settings(max_examples=8, deadline=None)

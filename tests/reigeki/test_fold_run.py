@@ -13,48 +13,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu.domain.core.commit import PositionPrepared
-from kifu.domain.core.envelope import canonical
 from kifu.domain.core.judging import JudgeBackup, JudgeCall, JudgeResult
-from kifu.domain.core.match import Match, record_evolve
+from kifu.domain.core.match import Match
 from kifu.domain.core.record import decode_record
 from kifu.domain.reigeki import events as e
 from kifu.domain.reigeki.evolve import HANDLERS
 from kifu.domain.reigeki.loose import CASES, Loose, LooseSide, evolve_run
 from kifu.domain.reigeki.state import Battle, Mod, Result, Side, State, Unit
+from kifu.tools import fold_check
 from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULES
 
 CORPUS = sorted((Path(__file__).resolve().parents[2] / "replays" / "reigeki").glob("*.kifu.jsonl"))
 PAIRS = preset_pairs(RULES)
-FOLD = record_evolve(RULES)
 
 
 def same(a: State, b: State) -> bool:
-    """Equal, and encoded to the same bytes both ways a record encodes a state."""
-    return a == b and canonical(a) == canonical(b) and RULES.decider.canonical_state(a) == \
-        RULES.decider.canonical_state(b)
+    return fold_check.same(RULES, a, b)
 
 
 def one_by_one(start: State, events: list[Any]) -> list[State]:
-    """The state after each event, folded one at a time (the plain answer)."""
-    out, state = [], start
-    for event in events:
-        state = FOLD(state, event)
-        out.append(state)
-    return out
+    return fold_check.one_by_one(RULES, start, events)
 
 
 def check_runs(start: State, events: list[Any], cuts: list[int]) -> None:
     """Fold ``events`` as runs cut at ``cuts`` and compare each run's end with the one-by-one fold."""
-    after = one_by_one(start, events)
-    state, at = start, 0
-    for cut in sorted({min(max(c, 0), len(events)) for c in cuts} | {len(events)}):
-        before, encoded = state, canonical(state)
-        state = evolve_run(state, events[at:cut], FOLD)
-        assert canonical(before) == encoded, f"run {at}..{cut} changed the state it started from"
-        assert same(state, after[cut - 1] if cut else start), f"run {at}..{cut}"
-        at = cut
+    fold_check.check_runs(RULES, start, events, cuts, run=evolve_run)
 
 
 def test_the_cases_cover_the_event_types_evolve_folds() -> None:
