@@ -661,7 +661,7 @@ def evolve_run(state: State, events: Sequence[Any], fold: Callable[[Any, Any], A
     (``_RUN_CASES``) change local copies of those four, written into a new state once, when an
     event of another kind comes or the run ends — a combat's dozen events make one state, not
     a dozen. Each copy is set to what its handler would set, so
-    the states are the same (tests/worlfard/test_fold_run.py); an event without a case (the
+    the states are the same (tests/worlfard/test_worlfard_fold_run.py); an event without a case (the
     core's own) goes to ``fold``."""
     case_of = _RUN_CASES.get
     phase, combat, window, sides = state.phase, state.combat, state.window, state.sides
