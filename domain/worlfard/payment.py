@@ -67,6 +67,7 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
 
 Payment = tuple[tuple[int, ...], tuple[int, ...]]       # (towers, souls)
 Payments = Sequence[Payment]
+NO_PAYMENTS: Payments = ()      # a payer's answer for a cost nothing pays (the only empty one: tested by identity)
 
 
 @implements("W-6.4")
@@ -121,7 +122,7 @@ class _ByCost(dict[int, Payments]):
         size = _counts.get(key)
         if size is None:     # (the souls change often, the shapes and costs little: a count is kept)
             size = _counts.put(key, _count(*key))
-        found = self[cost] = _Paid(*self._sources, cost, size) if size else ()
+        found = self[cost] = _Paid(*self._sources, cost, size) if size else NO_PAYMENTS
         return found
 
     def without(self, soul: int) -> _ByCost:
