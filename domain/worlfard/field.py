@@ -595,8 +595,11 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if name in _touched(state):
+    try:
+        k: _Kept = _KEPT.local.value      # (``_touched``'s first answer read inline: this runs at every stat read)
+    except AttributeError:
         k = _kept()
+    if name in (k.last if state is k.state else _touched(state)):
         values = k.values
         if k.values_from is not k.source:     # the effects or a row changed since
             values.clear()

@@ -17,7 +17,7 @@ from .card_facts import Table as CardTable
 from .combat import blockers, evader
 from .combat import targets as attack_targets
 from .decide import awaiting
-from .field import all_negated
+from .field import all_negated, touched
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
 from .payment import NO_PAYMENTS, Payer, Payments, payer
@@ -303,10 +303,13 @@ def _add_paid(out: Options, pays: Payments, field: str, others: Sequence[Any], m
 
 def _attacks(state: State, seat: int) -> list[c.Command]:
     out: list[c.Command] = []
-    for line, unit in enumerate(state.side(seat).stage, 1):
+    printed = "AGI" not in touched(state)     # then each unit's AGI is its card's (``unit_stat``)
+    known = match_facts.last
+    facts: CardTable = known[1] if known[0] is state.names else match_facts(state.names)
+    for line, unit in enumerate(state.sides[seat - 1].stage, 1):
         if unit is None or unit.broken or unit.status == Status.SLEEP:
             continue
-        if unit_stat(state, seat, line, "AGI") >= 1:
+        if (facts[unit.card].card_def.AGI if printed else unit_stat(state, seat, line, "AGI")) >= 1:
             out.append(_ATTACK[line])
     return out
 

@@ -1,0 +1,51 @@
+"""What the decision lists read without a call equal what the calls they stand for answer: a
+payer's "no payment" is its one empty answer (tested by identity), and a unit's AGI read off its
+card wherever nothing on the field may change AGI is ``unit_stat``'s, after every event of
+played matches."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kifu.domain.core.match import record_evolve
+from kifu.domain.core.ruleset import find_ruleset
+from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard.legal import _attacks
+from kifu.domain.worlfard.payment import NO_PAYMENTS, _ByCost
+from kifu.domain.worlfard.state import State
+from kifu.domain.worlfard.stats import unit_stat
+from kifu.domain.worlfard.vocabulary import LINES, Status
+from kifu.tools.bench_work import play, preset_pairs
+
+RULES = find_ruleset("worlfard")
+
+
+@settings(max_examples=200, deadline=None)
+@given(towers=st.lists(st.tuples(st.integers(1, LINES), st.integers(0, 6)), max_size=LINES, unique_by=lambda t: t[0]),
+       souls=st.lists(st.integers(1000, 2999), max_size=7, unique=True), cost=st.integers(-1, 12))
+def test_a_payer_answers_no_payment_by_its_one_empty_answer(towers, souls, cost):
+    towers.sort()
+    pay = _ByCost(tuple(t for t, _ in towers), tuple(h for _, h in towers), tuple(souls))
+    assert (pay[cost] is NO_PAYMENTS) == (len(pay[cost]) == 0)
+    for soul in souls:
+        without = pay.without(soul)
+        assert (without[cost] is NO_PAYMENTS) == (len(without[cost]) == 0)
+
+
+def attacks_from_scratch(state: State, seat: int) -> list[c.Command]:
+    return [c.Attack(line=line) for line, unit in enumerate(state.side(seat).stage, 1)
+            if unit is not None and not unit.broken and unit.status != Status.SLEEP
+            and unit_stat(state, seat, line, "AGI") >= 1]
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(1, 10_000))
+def test_attacks_read_off_the_cards_equal_unit_stat_after_every_event(seed: int) -> None:
+    pairs = preset_pairs(RULES)
+    match, _ = play(RULES, seed, pairs[seed % len(pairs)])
+    fold = record_evolve(RULES)
+    state = RULES.decider.initial_state(match.header)
+    for env in match.envelopes:
+        state = fold(state, env.event)
+        for seat in (1, 2):
+            assert _attacks(state, seat) == attacks_from_scratch(state, seat), (env.seq, seat)
