@@ -574,8 +574,12 @@ _SKILL_OPS = ("grant", "negate")
 
 
 def has(state: State, seat: int, line: int, pattern: str) -> bool:
-    """``Profile.has`` for the unit on (seat, line), read as ``keywords`` reads its skills."""
-    return any(keyword_matches(k, pattern) for k in keywords(state, seat, line))
+    """``Profile.has`` for the unit on (seat, line), read as ``keywords`` reads its skills. A
+    pattern without ``*`` matches a skill only exactly (``keyword_matches``): one set lookup."""
+    found = keywords(state, seat, line)
+    if pattern[-1:] != "*":
+        return pattern in found
+    return any(keyword_matches(k, pattern) for k in found)
 
 
 _KEYWORDS: Memo[str, frozenset[str]] = Memo("worlfard.keywords", bound=4096)

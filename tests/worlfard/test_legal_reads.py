@@ -1,7 +1,8 @@
 """What the decision lists read without a call equal what the calls they stand for answer: a
-payer's "no payment" is its one empty answer (tested by identity), and a unit's AGI read off its
-card wherever nothing on the field may change AGI is ``unit_stat``'s, after every event of
-played matches."""
+payer's "no payment" is its one empty answer (tested by identity), a unit's AGI read off its
+card wherever nothing on the field may change AGI is ``unit_stat``'s, and ``has`` for an exact
+skill name (one set lookup) is the pattern match over its skills, after every event of played
+matches."""
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -10,8 +11,10 @@ from hypothesis import strategies as st
 from kifu.domain.core.match import record_evolve
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.worlfard import commands as c
+from kifu.domain.worlfard.field import has, keywords
 from kifu.domain.worlfard.legal import _attacks
 from kifu.domain.worlfard.payment import NO_PAYMENTS, _ByCost
+from kifu.domain.worlfard.skills import keyword_matches
 from kifu.domain.worlfard.state import State
 from kifu.domain.worlfard.stats import unit_stat
 from kifu.domain.worlfard.vocabulary import LINES, Status
@@ -49,3 +52,12 @@ def test_attacks_read_off_the_cards_equal_unit_stat_after_every_event(seed: int)
         state = fold(state, env.event)
         for seat in (1, 2):
             assert _attacks(state, seat) == attacks_from_scratch(state, seat), (env.seq, seat)
+            for line, unit in enumerate(state.side(seat).stage, 1):
+                if unit is not None:
+                    found = keywords(state, seat, line)
+                    for pattern in PATTERNS + tuple(found):
+                        assert has(state, seat, line, pattern) == any(keyword_matches(k, pattern) for k in found)
+
+
+# the skills the rules ask about by name (exactly, or by a family with ``*``: W-2.6)
+PATTERNS = ("防衛", "神速", "スペル破壊無効", "強襲*", "強襲:1", "貫通")
