@@ -55,7 +55,11 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
     for soul in souls:
         if soul not in side.soul:
             raise Illegal("W-6.2", f"card {soul} is not in seat {seat}'s soul")
-    values = [tower_value(state, seat, line) for line in towers] + [1] * len(souls)
+    if towers:   # (``tower_value`` of each: the seat's heights, which the payer just worked out for this state)
+        heights = tower_heights(state, seat)
+        values = [heights[line - 1] for line in towers] + [1] * len(souls)
+    else:
+        values = [1] * len(souls)
     total = sum(values)
     if total < cost:
         raise Illegal("W-6.1", f"the payment generates {total} but the cost is {cost}")

@@ -1,7 +1,8 @@
 """What the decision lists read without a call equal what the calls they stand for answer: a
 payer's "no payment" is its one empty answer (tested by identity), a unit's AGI read off its
 card wherever nothing on the field may change AGI is ``unit_stat``'s, and ``has`` for an exact
-skill name (one set lookup) is the pattern match over its skills, after every event of played
+skill name (one set lookup) is the pattern match over its skills, and a seat's tower heights
+(as ``check_payment`` reads them) are each tower's ``tower_value``, after every event of played
 matches."""
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from hypothesis import strategies as st
 from kifu.domain.core.match import record_evolve
 from kifu.domain.core.ruleset import find_ruleset
 from kifu.domain.worlfard import commands as c
-from kifu.domain.worlfard.field import has, keywords
+from kifu.domain.worlfard.field import has, keywords, tower_heights
 from kifu.domain.worlfard.legal import _attacks
-from kifu.domain.worlfard.payment import NO_PAYMENTS, _ByCost
+from kifu.domain.worlfard.payment import NO_PAYMENTS, _ByCost, tower_value
 from kifu.domain.worlfard.skills import keyword_matches
 from kifu.domain.worlfard.state import State
 from kifu.domain.worlfard.stats import unit_stat
@@ -52,6 +53,8 @@ def test_attacks_read_off_the_cards_equal_unit_stat_after_every_event(seed: int)
         state = fold(state, env.event)
         for seat in (1, 2):
             assert _attacks(state, seat) == attacks_from_scratch(state, seat), (env.seq, seat)
+            # check_payment reads a seat's heights as tower_value reads each tower
+            assert tower_heights(state, seat) == tuple(tower_value(state, seat, line) for line in range(1, LINES + 1))
             for line, unit in enumerate(state.side(seat).stage, 1):
                 if unit is not None:
                     found = keywords(state, seat, line)
