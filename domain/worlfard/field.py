@@ -574,8 +574,12 @@ _SKILL_OPS = ("grant", "negate")
 
 
 def has(state: State, seat: int, line: int, pattern: str) -> bool:
-    """``Profile.has`` for the unit on (seat, line), read as ``keywords`` reads its skills."""
-    return any(keyword_matches(k, pattern) for k in keywords(state, seat, line))
+    """``Profile.has`` for the unit on (seat, line), read as ``keywords`` reads its skills. A
+    pattern without ``*`` matches a skill only exactly (``keyword_matches``): one set lookup."""
+    found = keywords(state, seat, line)
+    if pattern[-1:] != "*":
+        return pattern in found
+    return any(keyword_matches(k, pattern) for k in found)
 
 
 _KEYWORDS: Memo[str, frozenset[str]] = Memo("worlfard.keywords", bound=4096)
@@ -595,8 +599,11 @@ def stat(state: State, seat: int, line: int, name: str) -> int:
     unless a unit's lasting skill may reach it (whether its source is negated is the field's work)."""
     unit = state.sides[seat - 1].stage[line - 1]
     assert unit is not None, f"no unit of seat {seat} on line {line}"
-    if name in _touched(state):
+    try:
+        k: _Kept = _KEPT.local.value      # (``_touched``'s first answer read inline: this runs at every stat read)
+    except AttributeError:
         k = _kept()
+    if name in (k.last if state is k.state else _touched(state)):
         values = k.values
         if k.values_from is not k.source:     # the effects or a row changed since
             values.clear()

@@ -17,10 +17,10 @@ from .card_facts import Table as CardTable
 from .combat import blockers, evader
 from .combat import targets as attack_targets
 from .decide import awaiting
-from .field import all_negated
+from .field import all_negated, touched
 from .geometry import adjacent, lines
 from .hearts import heart_souls, top_heart
-from .payment import Payer, Payments, payer
+from .payment import NO_PAYMENTS, Payer, Payments, payer
 from .spells import cast_cost, cast_refused, on_own_spot
 from .state import State
 from .stats import unit_stat
@@ -128,8 +128,8 @@ _spells: tuple[Slot[tuple[tuple[int, ...] | None, CardTable | None, bool]], ...]
 
 
 class _Pays:
-    """The payments of one seat now, by cost: its towers and souls looked at once per ``legal``,
-    and only if some decision needs paying."""
+    """The payer of one seat now (``payer``: a table of payments by cost, read ``pay[cost]``):
+    its towers and souls looked at once per ``legal``, and only if some decision needs paying."""
 
     __slots__ = ("_state", "_seat", "_ready", "_pay")
 
@@ -137,24 +137,18 @@ class _Pays:
         self._state, self._seat, self._ready = state, seat, ready
         self._pay: Payer | None = None
 
-    def __call__(self, cost: int) -> Payments:
+    def payer(self) -> Payer:
         pay = self._pay
         if pay is None:
             pay = self._pay = payer(self._state, self._seat, self._ready)
-        return pay(cost)
-
-    def without(self, soul: int, cost: int) -> Payments:
-        """The payments of ``cost`` that leave ``soul`` unpaid, in the same order."""
-        pay = self._pay
-        if pay is None:
-            pay = self._pay = payer(self._state, self._seat, self._ready)
-        return pay.without(soul)(cost)
+        return pay
 
 
 def _main_actions(out: Options, state: State, seat: int) -> None:
     side = state.sides[seat - 1]
     stage, towers, hand = side.stage, side.towers, side.hand
-    facts = match_facts(state.names)
+    known = match_facts.last     # (the match asked last, read without a call: this runs at most decisions)
+    facts: CardTable = known[1] if known[0] is state.names else match_facts(state.names)
     if not state.tower_set:
         open_lines = [line for line, tower in enumerate(towers, 1) if len(tower.cards) < TOWER_MAX]
         out.add_product(len(hand) * len(open_lines), partial(_set_tower, hand, open_lines))
@@ -182,19 +176,25 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
                 if facts[unit.card].activated and not all_negated(state, seat, line):
                     sources.append(unit.card)
     pays_for = _Pays(state, seat, ready)
+    hearts = side.hearts
+    heart = hearts[0].card if hearts and hearts[0].face_up else None     # (``top_heart``)
     if empty:
+        pay: Payer | None = None
         for card in hand:
             f = facts[card]
             if f.unit:
-                pays = pays_for(f.lv)
-                if pays:
+                if pay is None:
+                    pay = pays_for.payer()
+                pays = pay[f.lv]
+                if pays is not NO_PAYMENTS:
                     _add_paid(out, pays, "line", empty, c.Summon(card=card, line=0))
-        heart = top_heart(state, seat)
         if heart and facts[heart].unit:   # the face-up top heart, paying one more soul (W-11.4)
             lv = facts[heart].lv
-            if pays_for(lv):
+            if pay is None:
+                pay = pays_for.payer()
+            if pay[lv] is not NO_PAYMENTS:
                 for extra in heart_souls(state, seat, heart):
-                    pays = pays_for.without(extra, lv)      # (its souls are not the extra)
+                    pays = pay.without(extra)[lv]      # (its souls are not the extra)
                     _add_paid(out, pays, "line", empty, c.Summon(card=heart, line=0, heart=True, heart_soul=extra))
     spots: list[int] = []        # and one over the table row: its empty spots, activated skills
     line = 0
@@ -204,11 +204,15 @@ def _main_actions(out: Options, state: State, seat: int) -> None:
             spots.append(line)
         elif facts[spell.card].activated and not spell.broken and not spell.waiting:
             sources.append(spell.card)
-    if spots and (_holds_spell(seat, hand, facts) or ((heart := top_heart(state, seat)) and not facts[heart].unit)):
-        _casts(out, state, seat, facts, pays_for, spots)      # (only a spell is cast: W-10.1)
+    if spots:
+        kept = _spells[seat - 1].value        # (``_holds_spell`` read inline)
+        holds = kept[2] if kept[0] is hand and kept[1] is facts else _holds_spell(seat, hand, facts)
+        if holds or (heart and not facts[heart].unit):
+            _casts(out, state, seat, facts, pays_for, spots)      # (only a spell is cast: W-10.1)
     if sources:
         _activations(out, state, seat, facts, pays_for, sources)
-    out.add(moves)
+    if moves:
+        out.add(moves)
 
 
 def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _Pays, spots: list[int]) -> None:
@@ -230,7 +234,8 @@ def _casts(out: Options, state: State, seat: int, facts: CardTable, pays_for: _P
             continue
         if tops is None:
             tops = [facts[tower.cards[-1]] if tower.cards else None for tower in side.towers]
-        paid = [(line, pays) for line in spots if (pays := pays_for(cast_cost(f, tops[line - 1])))]
+            pay = pays_for.payer()
+        paid = [(line, pays) for line in spots if (pays := pay[cast_cost(f, tops[line - 1])]) is not NO_PAYMENTS]
         if not paid:
             continue
         skill = f.aim
@@ -259,10 +264,11 @@ def _activations(out: Options, state: State, seat: int, facts: CardTable, pays_f
     """Every activated (!) skill of the units and spells ``sources`` (stage first, then table),
     which ``_main_actions`` found ready to use them (``why_not`` in the turn player's main
     phase, read off the rows it passes over anyway), paid and aimed."""
+    pay = pays_for.payer()
     for card in sources:
         for index, skill in facts[card].activated:
-            pays = pays_for(skill.cost)
-            if not pays:
+            pays = pay[skill.cost]
+            if pays is NO_PAYMENTS:
                 continue
             choices: list[tuple[int, ...]] = _UNAIMED
             if skill.target is not None:
@@ -297,10 +303,13 @@ def _add_paid(out: Options, pays: Payments, field: str, others: Sequence[Any], m
 
 def _attacks(state: State, seat: int) -> list[c.Command]:
     out: list[c.Command] = []
-    for line, unit in enumerate(state.side(seat).stage, 1):
+    printed = "AGI" not in touched(state)     # then each unit's AGI is its card's (``unit_stat``)
+    known = match_facts.last
+    facts: CardTable = known[1] if known[0] is state.names else match_facts(state.names)
+    for line, unit in enumerate(state.sides[seat - 1].stage, 1):
         if unit is None or unit.broken or unit.status == Status.SLEEP:
             continue
-        if unit_stat(state, seat, line, "AGI") >= 1:
+        if (facts[unit.card].card_def.AGI if printed else unit_stat(state, seat, line, "AGI")) >= 1:
             out.append(_ATTACK[line])
     return out
 

@@ -55,7 +55,11 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
     for soul in souls:
         if soul not in side.soul:
             raise Illegal("W-6.2", f"card {soul} is not in seat {seat}'s soul")
-    values = [tower_value(state, seat, line) for line in towers] + [1] * len(souls)
+    if towers:   # (``tower_value`` of each: the seat's heights, which the payer just worked out for this state)
+        heights = tower_heights(state, seat)
+        values = [heights[line - 1] for line in towers] + [1] * len(souls)
+    else:
+        values = [1] * len(souls)
     total = sum(values)
     if total < cost:
         raise Illegal("W-6.1", f"the payment generates {total} but the cost is {cost}")
@@ -67,6 +71,7 @@ def check_payment(state: State, seat: int, cost: int, towers: tuple[int, ...], s
 
 Payment = tuple[tuple[int, ...], tuple[int, ...]]       # (towers, souls)
 Payments = Sequence[Payment]
+NO_PAYMENTS: Payments = ()      # a payer's answer for a cost nothing pays (the only empty one: tested by identity)
 
 
 @implements("W-6.4")
@@ -121,7 +126,7 @@ class _ByCost(dict[int, Payments]):
         size = _counts.get(key)
         if size is None:     # (the souls change often, the shapes and costs little: a count is kept)
             size = _counts.put(key, _count(*key))
-        found = self[cost] = _Paid(*self._sources, cost, size) if size else ()
+        found = self[cost] = _Paid(*self._sources, cost, size) if size else NO_PAYMENTS
         return found
 
     def without(self, soul: int) -> _ByCost:
