@@ -13,7 +13,9 @@ from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from . import mana as rows
+from . import piles
 from .board import parse
+from .piles import at_bottom, dropped, emptied, plus, renewed, without
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
@@ -83,7 +85,7 @@ def _opened(seat: int) -> prio.Priority:
 
 
 @implements("M-Q6")
-def _pay(side: Side, seat: int, amount: int) -> tuple[Mana, ...]:
+def _pay(side: Side, seat: int, amount: int) -> rows.Rows:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
     return rows.paid(seat, side.mana, amount)
 
@@ -97,13 +99,13 @@ def master_placed(s: State, e: ev.MasterPlaced) -> State:
 
 
 def shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _side(s, e.seat, deck=e.order)
+    return _side(s, e.seat, deck=renewed(s.side(e.seat).deck, e.order))
 
 
 def drawn(s: State, e: ev.CardsDrawn) -> State:
     side = s.side(e.seat)
     n = len(e.cards)
-    return _side(s, e.seat, hand=side.hand + e.cards, deck=side.deck[n:])
+    return _side(s, e.seat, hand=plus(side.hand, e.cards), deck=dropped(side.deck, n))
 
 
 def mulligan(s: State, e: ev.MulliganTaken) -> State:
@@ -112,7 +114,7 @@ def mulligan(s: State, e: ev.MulliganTaken) -> State:
 
 def returned(s: State, e: ev.HandReturned) -> State:
     side = s.side(e.seat)
-    return _side(s, e.seat, hand=(), deck=side.deck + e.cards)
+    return _side(s, e.seat, hand=emptied(side.hand), deck=at_bottom(side.deck, e.cards))
 
 
 def kept(s: State, e: ev.HandKept) -> State:
@@ -122,7 +124,7 @@ def kept(s: State, e: ev.HandKept) -> State:
 
 def bottomed(s: State, e: ev.CardBottomed) -> State:
     side = s.side(e.seat)
-    return _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), deck=side.deck + (e.card,),
+    return _side(s, e.seat, hand=without(side.hand, e.card), deck=at_bottom(side.deck, (e.card,)),
                  bottom_due=side.bottom_due - 1)
 
 
@@ -135,7 +137,7 @@ def untapped(s: State, e: ev.Untapped) -> State:
     seat = e.seat
     mana = s.side(seat).mana
     fresh = rows.untapped(seat, mana)
-    if fresh is not mana:           # (nothing tapped: the side stays as it is)
+    if fresh is not mana:           # (nothing tapped: the side stays as it is; a run's row too)
         s = _side(s, seat, mana=fresh)
     pieces = s.pieces
     out = None
@@ -157,10 +159,10 @@ charge_chosen = draw_chosen
 def mana_charged(s: State, e: ev.ManaCharged) -> State:
     side = s.side(e.seat)
     if e.face_up:
-        return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
+        return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card), charged=True,
                                        mana=rows.charged(e.seat, side.mana, Mana(card=e.card, face_up=True))),
                        priority=_after_act(s, e.seat))
-    return _side(s, e.seat, deck=side.deck[1:], mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
+    return _side(s, e.seat, deck=dropped(side.deck, 1), mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
 
 
 def passed(s: State, e: ev.PriorityPassed) -> State:
@@ -178,7 +180,7 @@ def resolved(s: State, e: ev.Resolved) -> State:
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
     if top.kind == "spell":
         return replace(s, stack=s.stack[:-1], priority=_opened(first),
-                       sides=_sides(s, top.seat, grave=s.side(top.seat).grave + (top.card,)))
+                       sides=_sides(s, top.seat, grave=plus(s.side(top.seat).grave, (top.card,))))
     return replace(s, stack=s.stack[:-1], priority=_opened(first))
 
 
@@ -195,7 +197,7 @@ def hand_limit(s: State, e: ev.HandLimitReached) -> State:
 
 def discarded(s: State, e: ev.HandDiscarded) -> State:
     side = s.side(e.seat)
-    return _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), grave=side.grave + (e.card,))
+    return _side(s, e.seat, hand=without(side.hand, e.card), grave=plus(side.grave, (e.card,)))
 
 
 def master_moved(s: State, e: ev.MasterMoved) -> State:
@@ -204,7 +206,7 @@ def master_moved(s: State, e: ev.MasterMoved) -> State:
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
     side = s.side(e.seat)
-    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+    return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
                                    mana=_pay(side, e.seat, e.paid)),
                    pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),),
                    priority=_after_act(s, e.seat))
@@ -212,7 +214,7 @@ def summoned(s: State, e: ev.PieceSummoned) -> State:
 
 def cast(s: State, e: ev.SpellCast) -> State:
     side = s.side(e.seat)
-    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+    return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
                                    mana=_pay(side, e.seat, e.paid)),
                    stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),),
                    priority=_after_act(s, e.seat))
@@ -220,8 +222,8 @@ def cast(s: State, e: ev.SpellCast) -> State:
 
 def activated(s: State, e: ev.SkillActivated) -> State:
     side = s.side(e.seat)
-    mana = _pay(side, e.seat, e.paid)
-    return replace(s, sides=s.sides if mana is side.mana else _sides(s, e.seat, mana=mana),
+    mana = _pay(side, e.seat, e.paid)       # (a run's row is paid in place: paying nothing keeps the side)
+    return replace(s, sides=_sides(s, e.seat, mana=mana) if e.paid and side.mana else s.sides,
                    pieces=_pieces(s, e.card, tapped=True) if e.tapped else s.pieces,
                    stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),),
                    priority=_after_act(s, e.seat))
@@ -298,7 +300,7 @@ def shielded(s: State, e: ev.Shielded) -> State:
 
 def destroyed(s: State, e: ev.PieceDestroyed) -> State:
     return replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card),
-                   sides=_sides(s, e.seat, grave=s.side(e.seat).grave + (e.card,)))
+                   sides=_sides(s, e.seat, grave=plus(s.side(e.seat).grave, (e.card,))))
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
@@ -362,17 +364,47 @@ def evolve(state: State, event: Any) -> State:
 _PASS, _PHASE = ev.PriorityPassed, ev.PhaseBegan
 
 
+def _loosened(state: State) -> State:
+    """A copy of ``state`` whose sides hold their rows as new lists (``piles``, ``mana.LooseRow``)."""
+    one, two = state.sides
+    return replace(state, sides=(
+        replace(one, deck=piles.loose_deck(one.deck), hand=piles.Loose(one.hand), grave=piles.Loose(one.grave),
+                mana=rows.loose(1, one.mana)),
+        replace(two, deck=piles.loose_deck(two.deck), hand=piles.Loose(two.hand), grave=piles.Loose(two.grave),
+                mana=rows.loose(2, two.mana))))
+
+
+def _frozen(state: State, loose: tuple[Side, ...], before: tuple[Side, ...]) -> State:
+    """``state`` (a run's) with its rows made tuples again: the sides ``before`` themselves where
+    the run made no new ones (``loose``, as ``_loosened`` made them), as the fold one by one keeps them."""
+    sides = state.sides
+    if sides is loose:
+        return replace(state, sides=before)
+    out = []
+    for seat, side in enumerate(sides, 1):
+        if side is loose[seat - 1]:
+            out.append(before[seat - 1])
+        else:
+            out.append(replace(side, deck=piles.frozen_deck(side.deck), hand=tuple(side.hand),
+                               grave=tuple(side.grave), mana=rows.frozen(seat, side.mana)))
+    return replace(state, sides=tuple(out))
+
+
 def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
     """What ``fold`` makes of ``events`` one at a time (``SpeedUps.evolve_run``, ``Match.fold``).
 
     Nobody sees the states in between, so the run works on a State of its own: a copy of
-    ``state``, then whatever the cases make from it (a new State, or the one they were given).
-    The commonest events (a record is half priority passes, and a pass or a new phase changes a
-    field or three of a State that a new one would copy whole) change it in place instead, written
-    out here as ``passed`` and ``phase_began`` do it. A State the run did not make (a core event's:
-    a prepared position is the event's own) is copied before anything changes it. The State
-    returned is the run's, and nothing changes it after (tests/masters/test_fold_run.py)."""
-    own = replace(state)
+    ``state`` whose sides hold their rows (deck, hand, grave, mana) as lists private to the run,
+    which the cases change in place through ``piles`` and ``mana`` (a draw or a payment copies no
+    row of 200 cards), made tuples once at the end. The commonest events (a record is half
+    priority passes, and a pass or a new phase changes a field or three of a State that a new one
+    would copy whole) change it in place too, written out here as ``passed`` and ``phase_began``
+    do it. An event without a case (a core event's: a prepared position is the event's own State)
+    is folded by ``fold`` on the state made tuples again, and the run goes on from a loosened copy.
+    The State returned is the run's, and nothing changes it after (tests/masters/test_fold_run.py)."""
+    before = state.sides
+    own = _loosened(state)
+    loose = own.sides
     case_of, after_pass, opened = HANDLERS.get, _PASSED.get, _OPENED.get
     for event in events:
         cls = type(event)
@@ -388,7 +420,9 @@ def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any],
             case = case_of(cls)
             if case is not None:
                 own = case(own, event)
-            else:
-                after = fold(own, event)    # the core's own events
-                own = after if after is own else replace(after)
-    return own
+            else:                           # the core's own events
+                after = fold(_frozen(own, loose, before), event)
+                before = after.sides
+                own = _loosened(after)
+                loose = own.sides
+    return _frozen(own, loose, before)
