@@ -99,31 +99,31 @@ def master_placed(s: State, e: ev.MasterPlaced) -> State:
 
 
 def shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _side(s, e.seat, deck=renewed(s.side(e.seat).deck, e.order))
+    return _side(s, e.seat, deck=renewed(s.sides[e.seat - 1].deck, e.order))
 
 
 def drawn(s: State, e: ev.CardsDrawn) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     n = len(e.cards)
     return _side(s, e.seat, hand=plus(side.hand, e.cards), deck=dropped(side.deck, n))
 
 
 def mulligan(s: State, e: ev.MulliganTaken) -> State:
-    return _side(s, e.seat, mulligans=s.side(e.seat).mulligans + 1)
+    return _side(s, e.seat, mulligans=s.sides[e.seat - 1].mulligans + 1)
 
 
 def returned(s: State, e: ev.HandReturned) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return _side(s, e.seat, hand=emptied(side.hand), deck=at_bottom(side.deck, e.cards))
 
 
 def kept(s: State, e: ev.HandKept) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return _side(s, e.seat, kept=True, bottom_due=min(side.mulligans, len(side.hand)))
 
 
 def bottomed(s: State, e: ev.CardBottomed) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return _side(s, e.seat, hand=without(side.hand, e.card), deck=at_bottom(side.deck, (e.card,)),
                  bottom_due=side.bottom_due - 1)
 
@@ -135,10 +135,9 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
 
 def untapped(s: State, e: ev.Untapped) -> State:
     seat = e.seat
-    mana = s.side(seat).mana
-    fresh = rows.untapped(seat, mana)
-    if fresh is not mana:           # (nothing tapped: the side stays as it is; a run's row too)
-        s = _side(s, seat, mana=fresh)
+    mana = s.sides[seat - 1].mana
+    if rows.any_tapped(seat, mana):     # (nothing tapped: the side stays as it is)
+        s = _side(s, seat, mana=rows.untapped(seat, mana))
     pieces = s.pieces
     out = None
     for i, p in enumerate(pieces):
@@ -157,7 +156,7 @@ charge_chosen = draw_chosen
 
 
 def mana_charged(s: State, e: ev.ManaCharged) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     if e.face_up:
         return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card), charged=True,
                                        mana=rows.charged(e.seat, side.mana, Mana(card=e.card, face_up=True))),
@@ -180,7 +179,7 @@ def resolved(s: State, e: ev.Resolved) -> State:
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
     if top.kind == "spell":
         return replace(s, stack=s.stack[:-1], priority=_opened(first),
-                       sides=_sides(s, top.seat, grave=plus(s.side(top.seat).grave, (top.card,))))
+                       sides=_sides(s, top.seat, grave=plus(s.sides[top.seat - 1].grave, (top.card,))))
     return replace(s, stack=s.stack[:-1], priority=_opened(first))
 
 
@@ -196,7 +195,7 @@ def hand_limit(s: State, e: ev.HandLimitReached) -> State:
 
 
 def discarded(s: State, e: ev.HandDiscarded) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return _side(s, e.seat, hand=without(side.hand, e.card), grave=plus(side.grave, (e.card,)))
 
 
@@ -205,7 +204,7 @@ def master_moved(s: State, e: ev.MasterMoved) -> State:
 
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
                                    mana=_pay(side, e.seat, e.paid)),
                    pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),),
@@ -213,7 +212,7 @@ def summoned(s: State, e: ev.PieceSummoned) -> State:
 
 
 def cast(s: State, e: ev.SpellCast) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
                                    mana=_pay(side, e.seat, e.paid)),
                    stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),),
@@ -221,7 +220,7 @@ def cast(s: State, e: ev.SpellCast) -> State:
 
 
 def activated(s: State, e: ev.SkillActivated) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     mana = _pay(side, e.seat, e.paid)       # (a run's row is paid in place: paying nothing keeps the side)
     return replace(s, sides=_sides(s, e.seat, mana=mana) if e.paid and side.mana else s.sides,
                    pieces=_pieces(s, e.card, tapped=True) if e.tapped else s.pieces,
@@ -300,7 +299,7 @@ def shielded(s: State, e: ev.Shielded) -> State:
 
 def destroyed(s: State, e: ev.PieceDestroyed) -> State:
     return replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card),
-                   sides=_sides(s, e.seat, grave=plus(s.side(e.seat).grave, (e.card,))))
+                   sides=_sides(s, e.seat, grave=plus(s.sides[e.seat - 1].grave, (e.card,))))
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:

@@ -14,7 +14,8 @@ function returns a row equal to what the plain path makes: ``tests/masters/test_
 
 A run of events (``evolve.evolve_run``) holds each row as a ``LooseRow`` instead: a list private to
 the run, carrying its own ``k``, that ``paid`` and ``charged`` change in place (no row of 100 copied
-per payment); ``untapped`` makes a new one, as it makes a new tuple, whenever it untaps a card.
+per payment), and ``untapped`` too (so a handler asks ``any_tapped`` first, where a tuple row's
+new tuple would tell).
 """
 from __future__ import annotations
 
@@ -34,10 +35,7 @@ _MIXED = -1        # the row's tapped cards are not its first ones
 class LooseRow(list[Mana]):
     """A mana row while a run of events is folded: private to that run, with its tapped count."""
     __slots__ = ("k",)
-
-    def __init__(self, cards: Row | list[Mana], k: int) -> None:
-        super().__init__(cards)
-        self.k = k
+    k: int      # how many of its first cards are tapped, where no later one is (else ``_MIXED``)
 
 
 Rows = Row | LooseRow
@@ -113,11 +111,13 @@ def _pay_loose(row: LooseRow, amount: int) -> None:
 def untapped(seat: int, row: Rows) -> Rows:
     """Every card of the row untapped (M-3.1); the row itself when none is tapped."""
     if type(row) is LooseRow:
-        if row.k == 0:
-            return row
-        if row.k != _MIXED:
-            return LooseRow([replace(m, tapped=False) for m in row[:row.k]] + row[row.k:], 0)
-        return LooseRow([replace(m, tapped=False) if m.tapped else m for m in row], 0)
+        k = row.k
+        if k != _MIXED:
+            row[:k] = [replace(m, tapped=False) for m in row[:k]]
+        else:
+            row[:] = [replace(m, tapped=False) if m.tapped else m for m in row]
+        row.k = 0
+        return row
     k = _tapped(seat, row)
     if k == 0:
         return row
@@ -138,9 +138,16 @@ def charged(seat: int, row: Rows, card: Mana) -> Rows:
     return _made(seat, out, known[1]) if known is not None and known[0] is row and not card.tapped else out
 
 
+def any_tapped(seat: int, row: Rows) -> bool:
+    """Whether ``untapped`` has a card to untap (it makes a new tuple row then: the same ``LooseRow``)."""
+    return (row.k if type(row) is LooseRow else _tapped(seat, row)) != 0
+
+
 def loose(seat: int, row: Row) -> LooseRow:
     """``row`` as a run's list, with its tapped count."""
-    return LooseRow(row, _tapped(seat, row))
+    out = LooseRow(row)
+    out.k = _tapped(seat, row)
+    return out
 
 
 def frozen(seat: int, row: Rows) -> Row:
