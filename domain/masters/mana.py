@@ -79,7 +79,13 @@ def paid(seat: int, row: Rows, amount: int) -> Rows:
     if not amount:
         return row
     if type(row) is LooseRow:
-        _pay_loose(row, amount)
+        k = row.k
+        if k != _MIXED and k + amount <= len(row):      # (as below, in place)
+            end = k + amount
+            row[k:end] = [replace(m, tapped=True) for m in row[k:end]]
+            row.k = end
+        else:
+            _pay_loose(row, amount)
         return row
     k = _tapped(seat, row)
     if k != _MIXED and k + amount <= len(row):
@@ -95,12 +101,7 @@ def paid(seat: int, row: Rows, amount: int) -> Rows:
 
 
 def _pay_loose(row: LooseRow, amount: int) -> None:
-    k = row.k
-    if k != _MIXED and k + amount <= len(row):
-        end = k + amount
-        row[k:end] = [replace(m, tapped=True) for m in row[k:end]]
-        row.k = end
-        return
+    """A run's row paid card by card (its tapped cards not its first ones, or too few untapped)."""
     for i, m in enumerate(row):
         if amount and not m.tapped:
             row[i] = replace(m, tapped=True)
