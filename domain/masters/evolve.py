@@ -19,7 +19,8 @@ from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
 # Each case makes one new State: its parts (``_sides``, ``_pieces``, ``_after_act``) are worked
-# out first and put in with a single ``replace`` (a State is a dozen fields to copy).
+# out first and put in with a single ``replace`` (a State is a dozen fields to copy). A side's rows
+# change through ``piles`` and ``mana``: new tuples, or in ``evolve_run`` the run's lists changed in place.
 
 def _sides(state: State, seat: int, **fields: Any) -> tuple[Side, ...]:
     """The sides with ``seat``'s ``fields`` changed."""
