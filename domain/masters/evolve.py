@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter, indexOf
 from typing import Any
 
 from msgspec.structs import force_setattr, replace
@@ -13,17 +12,15 @@ from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from . import mana as rows
+from . import piles
 from .board import parse
+from .piles import at_bottom, dropped, emptied, plus, renewed, without
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
-_CARD = attrgetter("card")
-_ATK_BONUS = attrgetter("atk_bonus")
-_SHIELD = attrgetter("shield")
-
-
 # Each case makes one new State: its parts (``_sides``, ``_pieces``, ``_after_act``) are worked
-# out first and put in with a single ``replace`` (a State is a dozen fields to copy).
+# out first and put in with a single ``replace`` (a State is a dozen fields to copy). A side's rows
+# change through ``piles`` and ``mana``: new tuples, or in ``evolve_run`` the run's lists changed in place.
 
 def _sides(state: State, seat: int, **fields: Any) -> tuple[Side, ...]:
     """The sides with ``seat``'s ``fields`` changed."""
@@ -38,15 +35,25 @@ def _sides(state: State, seat: int, **fields: Any) -> tuple[Side, ...]:
 
 
 def _side(state: State, seat: int, **fields: Any) -> State:
+    one, two = state.sides      # (``_sides`` written out for the two seats: a call fewer per event)
+    if seat == 1:
+        return replace(state, sides=(replace(one, **fields), two))
+    if seat == 2:
+        return replace(state, sides=(one, replace(two, **fields)))
     return replace(state, sides=_sides(state, seat, **fields))
 
 
 def _found(pieces: tuple[Piece, ...], cid: int) -> int:
-    """The index of card ``cid``'s piece (a card is in one place: one piece at most), -1 if none."""
-    try:
-        return indexOf(map(_CARD, pieces), cid)
-    except ValueError:
-        return -1
+    """The index of card ``cid``'s piece (a card is in one place: one piece at most), -1 if none.
+
+    A loop: in instructions, reading ``.card`` in it is cheaper than ``indexOf(map(attrgetter))``'s
+    generic attribute call per piece (cachegrind)."""
+    i = 0
+    for p in pieces:
+        if p.card == cid:
+            return i
+        i += 1
+    return -1
 
 
 def _put(pieces: tuple[Piece, ...], i: int, piece: Piece) -> tuple[Piece, ...]:
@@ -58,8 +65,14 @@ def _put(pieces: tuple[Piece, ...], i: int, piece: Piece) -> tuple[Piece, ...]:
 def _pieces(state: State, cid: int, **fields: Any) -> tuple[Piece, ...]:
     """The pieces with card ``cid``'s ``fields`` changed."""
     pieces = state.pieces
-    i = _found(pieces, cid)
-    return pieces if i < 0 else _put(pieces, i, replace(pieces[i], **fields))
+    i = 0
+    for p in pieces:        # (``_found`` and ``_put`` written out: the commonest piece change, a call fewer each)
+        if p.card == cid:
+            out = list(pieces)
+            out[i] = replace(p, **fields)
+            return tuple(out)
+        i += 1
+    return pieces
 
 
 def _after_act(state: State, seat: int) -> prio.Priority | None:
@@ -83,7 +96,7 @@ def _opened(seat: int) -> prio.Priority:
 
 
 @implements("M-Q6")
-def _pay(side: Side, seat: int, amount: int) -> tuple[Mana, ...]:
+def _pay(side: Side, seat: int, amount: int) -> rows.Rows:
     """M-Q6: tap ``amount`` untapped mana cards (generic mana: which ones does not matter)."""
     return rows.paid(seat, side.mana, amount)
 
@@ -97,32 +110,32 @@ def master_placed(s: State, e: ev.MasterPlaced) -> State:
 
 
 def shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _side(s, e.seat, deck=e.order)
+    return _side(s, e.seat, deck=renewed(s.sides[e.seat - 1].deck, e.order))
 
 
 def drawn(s: State, e: ev.CardsDrawn) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     n = len(e.cards)
-    return _side(s, e.seat, hand=side.hand + e.cards, deck=side.deck[n:])
+    return _side(s, e.seat, hand=plus(side.hand, e.cards), deck=dropped(side.deck, n))
 
 
 def mulligan(s: State, e: ev.MulliganTaken) -> State:
-    return _side(s, e.seat, mulligans=s.side(e.seat).mulligans + 1)
+    return _side(s, e.seat, mulligans=s.sides[e.seat - 1].mulligans + 1)
 
 
 def returned(s: State, e: ev.HandReturned) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=(), deck=side.deck + e.cards)
+    side = s.sides[e.seat - 1]
+    return _side(s, e.seat, hand=emptied(side.hand), deck=at_bottom(side.deck, e.cards))
 
 
 def kept(s: State, e: ev.HandKept) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     return _side(s, e.seat, kept=True, bottom_due=min(side.mulligans, len(side.hand)))
 
 
 def bottomed(s: State, e: ev.CardBottomed) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), deck=side.deck + (e.card,),
+    side = s.sides[e.seat - 1]
+    return _side(s, e.seat, hand=without(side.hand, e.card), deck=at_bottom(side.deck, (e.card,)),
                  bottom_due=side.bottom_due - 1)
 
 
@@ -133,10 +146,9 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
 
 def untapped(s: State, e: ev.Untapped) -> State:
     seat = e.seat
-    mana = s.side(seat).mana
-    fresh = rows.untapped(seat, mana)
-    if fresh is not mana:           # (nothing tapped: the side stays as it is)
-        s = _side(s, seat, mana=fresh)
+    mana = s.sides[seat - 1].mana
+    if rows.any_tapped(seat, mana):     # (nothing tapped: the side stays as it is)
+        s = _side(s, seat, mana=rows.untapped(seat, mana))
     pieces = s.pieces
     out = None
     for i, p in enumerate(pieces):
@@ -155,12 +167,12 @@ charge_chosen = draw_chosen
 
 
 def mana_charged(s: State, e: ev.ManaCharged) -> State:
-    side = s.side(e.seat)
+    side = s.sides[e.seat - 1]
     if e.face_up:
-        return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), charged=True,
+        return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card), charged=True,
                                        mana=rows.charged(e.seat, side.mana, Mana(card=e.card, face_up=True))),
                        priority=_after_act(s, e.seat))
-    return _side(s, e.seat, deck=side.deck[1:], mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
+    return _side(s, e.seat, deck=dropped(side.deck, 1), mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
 
 
 def passed(s: State, e: ev.PriorityPassed) -> State:
@@ -178,12 +190,15 @@ def resolved(s: State, e: ev.Resolved) -> State:
     first = other(s.combat.seat) if s.combat is not None else s.active     # M-8.1 in a combat
     if top.kind == "spell":
         return replace(s, stack=s.stack[:-1], priority=_opened(first),
-                       sides=_sides(s, top.seat, grave=s.side(top.seat).grave + (top.card,)))
+                       sides=_sides(s, top.seat, grave=plus(s.sides[top.seat - 1].grave, (top.card,))))
     return replace(s, stack=s.stack[:-1], priority=_opened(first))
 
 
 def turn_ended(s: State, e: ev.TurnEnded) -> State:
-    if not any(map(_ATK_BONUS, s.pieces)) and not any(map(_SHIELD, s.pieces)):
+    for p in s.pieces:      # (a loop: cheaper than ``any(map(attrgetter))``, see ``_found``)
+        if p.atk_bonus or p.shield:
+            break
+    else:
         return replace(s, priority=None, pending="")            # nothing "until end of turn" to end
     return replace(s, pieces=tuple(replace(p, atk_bonus=0, shield=0) if p.atk_bonus or p.shield else p
                                    for p in s.pieces), priority=None, pending="")
@@ -194,8 +209,8 @@ def hand_limit(s: State, e: ev.HandLimitReached) -> State:
 
 
 def discarded(s: State, e: ev.HandDiscarded) -> State:
-    side = s.side(e.seat)
-    return _side(s, e.seat, hand=tuple(c for c in side.hand if c != e.card), grave=side.grave + (e.card,))
+    side = s.sides[e.seat - 1]
+    return _side(s, e.seat, hand=without(side.hand, e.card), grave=plus(side.grave, (e.card,)))
 
 
 def master_moved(s: State, e: ev.MasterMoved) -> State:
@@ -203,25 +218,25 @@ def master_moved(s: State, e: ev.MasterMoved) -> State:
 
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
-    side = s.side(e.seat)
-    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+    side = s.sides[e.seat - 1]
+    return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
                                    mana=_pay(side, e.seat, e.paid)),
                    pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),),
                    priority=_after_act(s, e.seat))
 
 
 def cast(s: State, e: ev.SpellCast) -> State:
-    side = s.side(e.seat)
-    return replace(s, sides=_sides(s, e.seat, hand=tuple(c for c in side.hand if c != e.card),
+    side = s.sides[e.seat - 1]
+    return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
                                    mana=_pay(side, e.seat, e.paid)),
                    stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),),
                    priority=_after_act(s, e.seat))
 
 
 def activated(s: State, e: ev.SkillActivated) -> State:
-    side = s.side(e.seat)
-    mana = _pay(side, e.seat, e.paid)
-    return replace(s, sides=s.sides if mana is side.mana else _sides(s, e.seat, mana=mana),
+    side = s.sides[e.seat - 1]
+    mana = _pay(side, e.seat, e.paid)       # (a run's row is paid in place: paying nothing keeps the side)
+    return replace(s, sides=_sides(s, e.seat, mana=mana) if e.paid and side.mana else s.sides,
                    pieces=_pieces(s, e.card, tapped=True) if e.tapped else s.pieces,
                    stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="skill", target=e.target),),
                    priority=_after_act(s, e.seat))
@@ -298,7 +313,7 @@ def shielded(s: State, e: ev.Shielded) -> State:
 
 def destroyed(s: State, e: ev.PieceDestroyed) -> State:
     return replace(s, pieces=tuple(p for p in s.pieces if p.card != e.card),
-                   sides=_sides(s, e.seat, grave=s.side(e.seat).grave + (e.card,)))
+                   sides=_sides(s, e.seat, grave=plus(s.sides[e.seat - 1].grave, (e.card,))))
 
 
 def completed(s: State, e: ev.MoveCompleted) -> State:
@@ -362,17 +377,47 @@ def evolve(state: State, event: Any) -> State:
 _PASS, _PHASE = ev.PriorityPassed, ev.PhaseBegan
 
 
+def _loosened(state: State) -> State:
+    """A copy of ``state`` whose sides hold their rows as new lists (``piles``, ``mana.LooseRow``)."""
+    one, two = state.sides
+    return replace(state, sides=(
+        replace(one, deck=piles.loose_deck(one.deck), hand=piles.Loose(one.hand), grave=piles.Loose(one.grave),
+                mana=rows.loose(1, one.mana)),
+        replace(two, deck=piles.loose_deck(two.deck), hand=piles.Loose(two.hand), grave=piles.Loose(two.grave),
+                mana=rows.loose(2, two.mana))))
+
+
+def _frozen(state: State, loose: tuple[Side, ...], before: tuple[Side, ...]) -> State:
+    """``state`` (a run's) with its rows made tuples again: the sides ``before`` themselves where
+    the run made no new ones (``loose``, as ``_loosened`` made them), as the fold one by one keeps them."""
+    sides = state.sides
+    if sides is loose:
+        return replace(state, sides=before)
+    out = []
+    for seat, side in enumerate(sides, 1):
+        if side is loose[seat - 1]:
+            out.append(before[seat - 1])
+        else:
+            out.append(replace(side, deck=piles.frozen_deck(side.deck), hand=tuple(side.hand),
+                               grave=tuple(side.grave), mana=rows.frozen(seat, side.mana)))
+    return replace(state, sides=tuple(out))
+
+
 def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any], State]) -> State:
     """What ``fold`` makes of ``events`` one at a time (``SpeedUps.evolve_run``, ``Match.fold``).
 
     Nobody sees the states in between, so the run works on a State of its own: a copy of
-    ``state``, then whatever the cases make from it (a new State, or the one they were given).
-    The commonest events (a record is half priority passes, and a pass or a new phase changes a
-    field or three of a State that a new one would copy whole) change it in place instead, written
-    out here as ``passed`` and ``phase_began`` do it. A State the run did not make (a core event's:
-    a prepared position is the event's own) is copied before anything changes it. The State
-    returned is the run's, and nothing changes it after (tests/masters/test_fold_run.py)."""
-    own = replace(state)
+    ``state`` whose sides hold their rows (deck, hand, grave, mana) as lists private to the run,
+    which the cases change in place through ``piles`` and ``mana`` (a draw or a payment copies no
+    row of 200 cards), made tuples once at the end. The commonest events (a record is half
+    priority passes, and a pass or a new phase changes a field or three of a State that a new one
+    would copy whole) change it in place too, written out here as ``passed`` and ``phase_began``
+    do it. An event without a case (a core event's: a prepared position is the event's own State)
+    is folded by ``fold`` on the state made tuples again, and the run goes on from a loosened copy.
+    The State returned is the run's, and nothing changes it after (tests/masters/test_fold_run.py)."""
+    before = state.sides
+    own = _loosened(state)
+    loose = own.sides
     case_of, after_pass, opened = HANDLERS.get, _PASSED.get, _OPENED.get
     for event in events:
         cls = type(event)
@@ -388,7 +433,9 @@ def evolve_run(state: State, events: Sequence[Any], fold: Callable[[State, Any],
             case = case_of(cls)
             if case is not None:
                 own = case(own, event)
-            else:
-                after = fold(own, event)    # the core's own events
-                own = after if after is own else replace(after)
-    return own
+            else:                           # the core's own events
+                after = fold(_frozen(own, loose, before), event)
+                before = after.sides
+                own = _loosened(after)
+                loose = own.sides
+    return _frozen(own, loose, before)

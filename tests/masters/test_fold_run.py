@@ -1,5 +1,6 @@
 """``evolve_run`` folds a run of events on a State of its own, changing the commonest events in
-place, and ``mana`` pays and untaps at the tapped cards' count it kept instead of reading every card:
+place and holding the sides' rows as lists (``piles``, ``mana.LooseRow``) made tuples at the end,
+and ``mana`` pays and untaps at the tapped cards' count it kept instead of reading every card:
 cut a record into runs anywhere, and every run must end in exactly the state the fold event by
 event reaches there, without touching the state it started from (or a prepared position's)."""
 from __future__ import annotations
@@ -13,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu.domain.core import memo
-from kifu.domain.core.envelope import canonical
+from kifu.domain.core.envelope import canonical, sorted_state
 from kifu.domain.core.match import Match, record_evolve
 from kifu.domain.core.record import decode_record
-from kifu.domain.masters import mana
+from kifu.domain.masters import events as ev
+from kifu.domain.masters import mana, piles
 from kifu.domain.masters.evolve import evolve_run
 from kifu.domain.masters.state import Mana
 from kifu.tools.bench_work import play, preset_pairs
@@ -42,6 +44,11 @@ def prepared(events: list[Any]) -> list[bytes]:
     return [msgspec.json.encode(e.state) for e in events if hasattr(e, "state")]
 
 
+def same(a: Any, b: Any) -> bool:
+    """Equal, and encoded to the same bytes (a default is left out only when it is the very object)."""
+    return bool(a == b and canonical(a) == canonical(b) and sorted_state(a) == sorted_state(b))
+
+
 def check_runs(match: Match, cuts: list[int]) -> None:
     events = [env.event for env in match.envelopes]
     start = RULES.decider.initial_state(match.header)
@@ -53,7 +60,7 @@ def check_runs(match: Match, cuts: list[int]) -> None:
         state = evolve_run(state, events[at:cut], FOLD)
         assert state is not before and canonical(before) == encoded, f"run {at}..{cut} changed its start"
         if cut > at:
-            assert state == after[cut - 1] and canonical(state) == canonical(after[cut - 1]), f"run {at}..{cut}"
+            assert same(state, after[cut - 1]), f"run {at}..{cut}"
         at = cut
     assert prepared(events) == positions
     assert one_by_one(start, events) == after     # and the fold after the runs still reaches the same states
@@ -89,7 +96,25 @@ def test_runs_from_a_prepared_position_fold_as_one_by_one(seed: int, cuts: list[
 def test_match_fold_reaches_the_played_state() -> None:
     match, _ = play(RULES, 7, PAIRS[0])
     folded = Match.fold(RULES, match.header, match.envelopes)
-    assert folded.state == match.state and canonical(folded.state) == canonical(match.state)
+    assert same(folded.state, match.state)
+    assert all(type(row) is tuple for side in folded.state.sides for row in (side.deck, side.hand, side.grave,
+                                                                            side.mana))
+
+
+def test_a_run_that_makes_no_new_side_keeps_the_sides_themselves() -> None:
+    """The initial state's sides are the field's default object, left out of its encoding: a run
+    that changes no side must give them back, not an equal copy (which would be written out)."""
+    match, _ = play(RULES, 3, PAIRS[0])
+    events = [env.event for env in match.envelopes]
+    start = RULES.decider.initial_state(match.header)
+    untouched = [e for e in events if type(e) in (ev.CoinTossed, ev.PriorityPassed, ev.PhaseBegan)]
+    for run in ([], untouched[:1], untouched):
+        state = evolve_run(start, run, FOLD)
+        assert state.sides is start.sides and same(state, one_by_one(start, run)[-1] if run else start)
+    side_event = next(e for e in events if type(e) is ev.MasterPlaced)
+    state = evolve_run(start, [side_event], FOLD)
+    assert state.sides[2 - side_event.seat] is start.sides[2 - side_event.seat]
+    assert same(state, FOLD(start, side_event))
 
 
 # -- the mana rows, against the plain reading of every card ----------------------------------------
@@ -130,3 +155,65 @@ def test_mana_rows_change_as_every_card_read_would(row: tuple[Mana, ...], todo: 
             card = Mana(card=150 + len(row), face_up=arg)
             row, plain = mana.charged(seat, row, card), plain + (card,)
         assert row == plain
+
+
+@settings(max_examples=200, deadline=None)
+@given(row=rows, todo=steps, seat=st.sampled_from([1, 2]))
+def test_a_runs_mana_rows_change_as_the_tuples_do(row: tuple[Mana, ...], todo: list[Any], seat: int) -> None:
+    """A run's ``LooseRow`` through the same steps: changed in place, equal to the tuple path's row
+    after each; ``any_tapped`` says of both whether an untap changes the row (a new tuple)."""
+    memo.clear_all()
+    plain: mana.Rows = row
+    loose: mana.Rows = mana.loose(seat, row)
+    for step, arg in todo:
+        before, was = plain, loose
+        if step == "pay":
+            amount = min(arg, sum(not m.tapped for m in plain))
+            plain, loose = mana.paid(seat, plain, amount), mana.paid(seat, loose, amount)
+            assert loose is was
+        elif step == "untap":
+            tapped = mana.any_tapped(seat, plain)
+            assert mana.any_tapped(seat, loose) == tapped
+            plain, loose = mana.untapped(seat, plain), mana.untapped(seat, loose)
+            assert loose is was and (plain is not before) == tapped
+        else:
+            card = Mana(card=150 + len(plain), face_up=arg)
+            plain, loose = mana.charged(seat, plain, card), mana.charged(seat, loose, card)
+            assert loose is was
+        assert type(loose) is mana.LooseRow and list(loose) == list(plain)
+    assert mana.frozen(seat, loose) == plain
+
+
+cards = st.lists(st.integers(100, 130), max_size=6).map(tuple)
+pile_steps = st.lists(st.one_of(
+    st.tuples(st.just("dropped"), st.integers(0, 3)), st.tuples(st.just("at_bottom"), cards),
+    st.tuples(st.just("renewed"), cards), st.tuples(st.just("plus"), cards),
+    st.tuples(st.just("without"), st.integers(100, 130)), st.tuples(st.just("emptied"), st.just(0))), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(deck=cards, hand=cards, todo=pile_steps)
+def test_a_runs_piles_change_as_the_tuples_do(deck: tuple[int, ...], hand: tuple[int, ...], todo: list[Any]) -> None:
+    """Each ``piles`` function on a run's list (changed in place, the deck kept top last) and on a
+    tuple (the old tuple operation): the same cards after every step."""
+    deck_t: piles.Deck = deck
+    deck_l: piles.Deck = piles.loose_deck(deck)
+    hand_t: piles.Pile = hand
+    hand_l: piles.Pile = piles.Loose(hand)
+    for step, arg in todo:
+        was_deck, was_hand = deck_l, hand_l
+        if step == "dropped":
+            deck_t, deck_l = piles.dropped(deck_t, arg), piles.dropped(deck_l, arg)
+        elif step == "at_bottom":
+            deck_t, deck_l = piles.at_bottom(deck_t, arg), piles.at_bottom(deck_l, arg)
+        elif step == "renewed":
+            deck_t, deck_l = piles.renewed(deck_t, arg), piles.renewed(deck_l, arg)
+        elif step == "plus":
+            hand_t, hand_l = piles.plus(hand_t, arg), piles.plus(hand_l, arg)
+        elif step == "without":
+            hand_t, hand_l = piles.without(hand_t, arg), piles.without(hand_l, arg)
+        else:
+            hand_t, hand_l = piles.emptied(hand_t), piles.emptied(hand_l)
+        assert deck_l is was_deck and hand_l is was_hand
+        assert type(deck_t) is tuple and type(hand_t) is tuple
+        assert piles.frozen_deck(deck_l) == deck_t and tuple(hand_l) == hand_t
