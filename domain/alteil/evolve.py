@@ -7,10 +7,11 @@ from typing import Any
 from msgspec.structs import replace
 
 from kifu.domain.core.commit import ChoiceSealed
+from kifu.domain.core.piles import chopped, dropped, plus, renewed, under, without, without_any
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
-from .piles import chopped, dropped, frozen, loosened, plus, renewed, under, without, without_any
+from .piles import frozen, loosened
 from .state import Pending, State, Unit
 from .vocabulary import ACT, AFTER, CLEANUP, END, LIMIT, OPENING, OVER, PREPARATION, SOUL, TIE, WINDOW, other, owner
 

@@ -6,15 +6,15 @@ from typing import Any
 
 from msgspec.structs import force_setattr, replace
 
+from kifu.domain.core import piles
 from kifu.domain.core import priority as prio
 from kifu.domain.core.clauses import implements
+from kifu.domain.core.piles import at_bottom, dropped, emptied, plus, renewed, without_any
 from kifu.domain.core.ruleset import Outcome
 
 from . import events as ev
 from . import mana as rows
-from . import piles
 from .board import parse
-from .piles import at_bottom, dropped, emptied, plus, renewed, without
 from .state import Combat, Mana, Piece, Side, StackItem, State
 from .vocabulary import other
 
@@ -135,7 +135,7 @@ def kept(s: State, e: ev.HandKept) -> State:
 
 def bottomed(s: State, e: ev.CardBottomed) -> State:
     side = s.sides[e.seat - 1]
-    return _side(s, e.seat, hand=without(side.hand, e.card), deck=at_bottom(side.deck, (e.card,)),
+    return _side(s, e.seat, hand=without_any(side.hand, (e.card,)), deck=at_bottom(side.deck, (e.card,)),
                  bottom_due=side.bottom_due - 1)
 
 
@@ -169,7 +169,7 @@ charge_chosen = draw_chosen
 def mana_charged(s: State, e: ev.ManaCharged) -> State:
     side = s.sides[e.seat - 1]
     if e.face_up:
-        return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card), charged=True,
+        return replace(s, sides=_sides(s, e.seat, hand=without_any(side.hand, (e.card,)), charged=True,
                                        mana=rows.charged(e.seat, side.mana, Mana(card=e.card, face_up=True))),
                        priority=_after_act(s, e.seat))
     return _side(s, e.seat, deck=dropped(side.deck, 1), mana=rows.charged(e.seat, side.mana, Mana(card=e.card)))
@@ -210,7 +210,7 @@ def hand_limit(s: State, e: ev.HandLimitReached) -> State:
 
 def discarded(s: State, e: ev.HandDiscarded) -> State:
     side = s.sides[e.seat - 1]
-    return _side(s, e.seat, hand=without(side.hand, e.card), grave=plus(side.grave, (e.card,)))
+    return _side(s, e.seat, hand=without_any(side.hand, (e.card,)), grave=plus(side.grave, (e.card,)))
 
 
 def master_moved(s: State, e: ev.MasterMoved) -> State:
@@ -219,7 +219,7 @@ def master_moved(s: State, e: ev.MasterMoved) -> State:
 
 def summoned(s: State, e: ev.PieceSummoned) -> State:
     side = s.sides[e.seat - 1]
-    return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
+    return replace(s, sides=_sides(s, e.seat, hand=without_any(side.hand, (e.card,)),
                                    mana=_pay(side, e.seat, e.paid)),
                    pieces=s.pieces + (Piece(card=e.card, seat=e.seat, square=parse(e.square), fresh=True),),
                    priority=_after_act(s, e.seat))
@@ -227,7 +227,7 @@ def summoned(s: State, e: ev.PieceSummoned) -> State:
 
 def cast(s: State, e: ev.SpellCast) -> State:
     side = s.sides[e.seat - 1]
-    return replace(s, sides=_sides(s, e.seat, hand=without(side.hand, e.card),
+    return replace(s, sides=_sides(s, e.seat, hand=without_any(side.hand, (e.card,)),
                                    mana=_pay(side, e.seat, e.paid)),
                    stack=s.stack + (StackItem(seat=e.seat, card=e.card, kind="spell", target=e.target),),
                    priority=_after_act(s, e.seat))

@@ -65,30 +65,3 @@ def test_runs_of_the_long_match_fold_as_one_by_one(seed: int, cuts: list[int]) -
     decks, start = RULES.bench.long_match(seed)
     match, _ = play(RULES, seed, decks, start=start, until=3_000)
     check_runs(RULES.decider.initial_state(match.header), [env.event for env in match.envelopes], cuts)
-
-
-cards = st.lists(st.integers(1, 30), max_size=12).map(tuple)
-
-
-@given(deck=cards, more=cards, n=st.integers(0, 14))
-def test_a_loose_deck_changes_as_its_tuple(deck: tuple[int, ...], more: tuple[int, ...], n: int) -> None:
-    def loose() -> piles.LooseDeck:
-        return piles.LooseDeck(reversed(deck))
-
-    for tupled, changed in ((piles.dropped(deck, n), piles.dropped(loose(), n)),
-                            (piles.under(more, deck), piles.under(more, loose())),
-                            (piles.renewed(deck, more), piles.renewed(loose(), more))):
-        assert type(changed) is piles.LooseDeck and tuple(reversed(changed)) == tupled
-
-
-@given(pile=cards, more=cards, n=st.integers(0, 14), data=st.data())
-def test_a_loose_pile_changes_as_its_tuple(pile: tuple[int, ...], more: tuple[int, ...], n: int,
-                                           data: st.DataObject) -> None:
-    pairs = [(piles.chopped(pile, n), piles.chopped(piles.Loose(pile), n)),
-             (piles.plus(pile, more), piles.plus(piles.Loose(pile), more)),
-             (piles.without_any(pile, more), piles.without_any(piles.Loose(pile), more))]
-    if pile:
-        card = data.draw(st.sampled_from(pile))
-        pairs.append((piles.without(pile, card), piles.without(piles.Loose(pile), card)))
-    for tupled, changed in pairs:
-        assert type(tupled) is tuple and type(changed) is piles.Loose and tuple(changed) == tupled

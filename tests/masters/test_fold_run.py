@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu.domain.core import memo
-from kifu.domain.core.envelope import canonical, sorted_state
 from kifu.domain.core.match import Match, record_evolve
 from kifu.domain.core.record import decode_record
 from kifu.domain.masters import events as ev
-from kifu.domain.masters import mana, piles
+from kifu.domain.masters import mana
 from kifu.domain.masters.evolve import evolve_run
 from kifu.domain.masters.state import Mana
+from kifu.tools import fold_check
 from kifu.tools.bench_work import play, preset_pairs
 
 from .scenario import RULESET as RULES
@@ -30,13 +30,8 @@ FOLD = record_evolve(RULES)
 CORPUS = sorted((Path(__file__).parents[2] / "replays" / "masters").glob("*.kifu.jsonl"))
 
 
-def one_by_one(state: Any, events: list[Any]) -> list[Any]:
-    """The state after each event, folded one at a time (the from-scratch answer)."""
-    out = []
-    for event in events:
-        state = FOLD(state, event)
-        out.append(state)
-    return out
+def one_by_one(start: Any, events: list[Any]) -> list[Any]:
+    return fold_check.one_by_one(RULES, start, events)
 
 
 def prepared(events: list[Any]) -> list[bytes]:
@@ -45,23 +40,19 @@ def prepared(events: list[Any]) -> list[bytes]:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Equal, and encoded to the same bytes (a default is left out only when it is the very object)."""
-    return bool(a == b and canonical(a) == canonical(b) and sorted_state(a) == sorted_state(b))
+    return fold_check.same(RULES, a, b)
+
+
+def tupled(state: Any) -> bool:
+    """No run's list left in the state: every row of every side a tuple again."""
+    return not any(isinstance(getattr(side, name), list) for side in state.sides for name in side.__struct_fields__)
 
 
 def check_runs(match: Match, cuts: list[int]) -> None:
     events = [env.event for env in match.envelopes]
     start = RULES.decider.initial_state(match.header)
-    positions = prepared(events)
-    after = one_by_one(start, events)
-    state, at = start, 0
-    for cut in sorted({min(c, len(events)) for c in cuts} | {len(events)}):
-        before, encoded = state, canonical(state)
-        state = evolve_run(state, events[at:cut], FOLD)
-        assert state is not before and canonical(before) == encoded, f"run {at}..{cut} changed its start"
-        if cut > at:
-            assert same(state, after[cut - 1]), f"run {at}..{cut}"
-        at = cut
+    positions, after = prepared(events), one_by_one(start, events)
+    fold_check.check_runs(RULES, start, events, cuts, run=evolve_run, frozen=tupled)
     assert prepared(events) == positions
     assert one_by_one(start, events) == after     # and the fold after the runs still reaches the same states
 
@@ -184,36 +175,3 @@ def test_a_runs_mana_rows_change_as_the_tuples_do(row: tuple[Mana, ...], todo: l
     assert mana.frozen(seat, loose) == plain
 
 
-cards = st.lists(st.integers(100, 130), max_size=6).map(tuple)
-pile_steps = st.lists(st.one_of(
-    st.tuples(st.just("dropped"), st.integers(0, 3)), st.tuples(st.just("at_bottom"), cards),
-    st.tuples(st.just("renewed"), cards), st.tuples(st.just("plus"), cards),
-    st.tuples(st.just("without"), st.integers(100, 130)), st.tuples(st.just("emptied"), st.just(0))), max_size=12)
-
-
-@settings(max_examples=200, deadline=None)
-@given(deck=cards, hand=cards, todo=pile_steps)
-def test_a_runs_piles_change_as_the_tuples_do(deck: tuple[int, ...], hand: tuple[int, ...], todo: list[Any]) -> None:
-    """Each ``piles`` function on a run's list (changed in place, the deck kept top last) and on a
-    tuple (the old tuple operation): the same cards after every step."""
-    deck_t: piles.Deck = deck
-    deck_l: piles.Deck = piles.loose_deck(deck)
-    hand_t: piles.Pile = hand
-    hand_l: piles.Pile = piles.Loose(hand)
-    for step, arg in todo:
-        was_deck, was_hand = deck_l, hand_l
-        if step == "dropped":
-            deck_t, deck_l = piles.dropped(deck_t, arg), piles.dropped(deck_l, arg)
-        elif step == "at_bottom":
-            deck_t, deck_l = piles.at_bottom(deck_t, arg), piles.at_bottom(deck_l, arg)
-        elif step == "renewed":
-            deck_t, deck_l = piles.renewed(deck_t, arg), piles.renewed(deck_l, arg)
-        elif step == "plus":
-            hand_t, hand_l = piles.plus(hand_t, arg), piles.plus(hand_l, arg)
-        elif step == "without":
-            hand_t, hand_l = piles.without(hand_t, arg), piles.without(hand_l, arg)
-        else:
-            hand_t, hand_l = piles.emptied(hand_t), piles.emptied(hand_l)
-        assert deck_l is was_deck and hand_l is was_hand
-        assert type(deck_t) is tuple and type(hand_t) is tuple
-        assert piles.frozen_deck(deck_l) == deck_t and tuple(hand_l) == hand_t
