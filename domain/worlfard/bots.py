@@ -134,10 +134,7 @@ def evaluate(state: State, seat: int, reach: Reach | None = None) -> float:
         return 0.0 if state.outcome.winner is None else (1000.0 if state.outcome.winner == seat else -1000.0)
     if reach is None:
         reach = Reach()
-    score = 0.0
-    score += 1.0 * reach.side_value(state, seat, _side_value)
-    score += -1.0 * reach.side_value(state, 3 - seat, _side_value)
-    return score
+    return reach.side_value(state, seat, _side_value) - reach.side_value(state, 3 - seat, _side_value)
 
 
 def _side_value(state: State, seat: int, reach: Reach) -> float:
@@ -203,7 +200,7 @@ class GreedyBot:
                 scored.append((score(options[i], state, seat), i))
                 continue
             cmd = options[i]
-            spent = READY_TOWER * len(cmd.towers) + SOUL * len(cmd.souls)     # (``_spent``, written out)
+            spent = _spent(cmd)
             before = befores[act]
             if before is None:
                 before = befores[act] = score(cmd, state, seat) + spent
